@@ -1,0 +1,36 @@
+"""NJ tax credit transfer certificate marketplace ledger."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from flask import Flask
+
+from market.adapters.db import make_engine
+from market.config import ROOT, from_environment
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder="static",
+    )
+    app.config.update(from_environment(app.instance_path))
+    if config:
+        app.config.update(config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    # create_engine connects lazily: nothing touches the database until a request needs it.
+    engine = make_engine(app.config["DATABASE_URL"], echo=app.config["SQL_ECHO"])
+    app.extensions["market.engine"] = engine
+
+    from market.api import init_api
+    from market.cli import register_commands
+    from market.web import init_web
+
+    init_api(app)
+    init_web(app)
+    register_commands(app)
+    return app

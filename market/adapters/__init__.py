@@ -1,0 +1,1 @@
+"""Storage: tables, the append-only event store and the projections folded from it."""

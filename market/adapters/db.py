@@ -1,0 +1,47 @@
+"""Engines for SQLite and PostgreSQL with the settings the ledger relies on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import Connection
+
+WRITE_OPTION = "market_write"
+
+
+def is_sqlite(engine_or_conn: Engine | Connection) -> bool:
+    return engine_or_conn.dialect.name == "sqlite"
+
+
+def make_engine(url: str, echo: bool = False) -> Engine:
+    if url.startswith("sqlite"):
+        return _sqlite_engine(url, echo)
+    return create_engine(url, echo=echo, pool_pre_ping=True, pool_size=5, max_overflow=10)
+
+
+def _sqlite_engine(url: str, echo: bool) -> Engine:
+    engine = create_engine(url, echo=echo, connect_args={"check_same_thread": False, "timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # We issue BEGIN ourselves so that writers can take the write lock up front.
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA foreign_keys = ON")
+        if ":memory:" not in url and url != "sqlite://":
+            cur.execute("PRAGMA journal_mode = WAL")
+        cur.execute("PRAGMA synchronous = FULL")
+        cur.execute("PRAGMA busy_timeout = 30000")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        # BEGIN IMMEDIATE serialises writers at the start of the transaction, so a
+        # decision is never taken on state another writer is about to change.
+        if conn.get_execution_options().get(WRITE_OPTION):
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            conn.exec_driver_sql("BEGIN")
+
+    return engine

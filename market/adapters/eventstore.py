@@ -1,0 +1,160 @@
+"""The append-only, hash-chained event store.
+
+Each event's `hash` is SHA-256 over a canonical JSON encoding of every other field,
+`prev_hash` included, so changing any byte of any event breaks the chain from there on.
+Appends are serialised by the single `ledger_head` row (locked for the whole write
+transaction), which makes `seq` gap-free and makes commits happen in `seq` order:
+a reader tailing `seq` can never see N+1 before N is visible.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
+
+from market.adapters.tables import EventRow, LedgerHead
+
+GENESIS_HASH = "0" * 64
+
+events_t = EventRow.__table__  # type: ignore[attr-defined]
+head_t = LedgerHead.__table__  # type: ignore[attr-defined]
+
+
+def utcnow_iso() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    seq: int
+    stream: str
+    version: int
+    type: str
+    payload: dict[str, Any]
+    actor: str
+    recorded_at: str
+    prev_hash: str
+    hash: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "stream": self.stream,
+            "version": self.version,
+            "type": self.type,
+            "payload": self.payload,
+            "actor": self.actor,
+            "recorded_at": self.recorded_at,
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+        }
+
+
+def compute_hash(
+    seq: int,
+    stream: str,
+    version: int,
+    type_: str,
+    payload: dict[str, Any],
+    actor: str,
+    recorded_at: str,
+    prev_hash: str,
+) -> str:
+    body = canonical_json([seq, stream, version, type_, payload, actor, recorded_at, prev_hash])
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def event_from_row(row: Any) -> Event:
+    return Event(
+        seq=row.seq,
+        stream=row.stream,
+        version=row.version,
+        type=row.type,
+        payload=row.payload,
+        actor=row.actor,
+        recorded_at=row.recorded_at,
+        prev_hash=row.prev_hash,
+        hash=row.hash,
+    )
+
+
+class EventStore:
+    """Appends within the caller's transaction; the caller must hold the head lock."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self._head: tuple[int, str] | None = None
+
+    def lock_head(self) -> tuple[int, str]:
+        row = self.conn.execute(
+            select(head_t.c.seq, head_t.c.hash).where(head_t.c.id == 1).with_for_update()
+        ).one_or_none()
+        if row is None:
+            self.conn.execute(head_t.insert().values(id=1, seq=0, hash=GENESIS_HASH))
+            self._head = (0, GENESIS_HASH)
+        else:
+            self._head = (row.seq, row.hash)
+        return self._head
+
+    def stream_version(self, stream: str) -> int:
+        found = self.conn.execute(
+            select(func.max(events_t.c.version)).where(events_t.c.stream == stream)
+        ).scalar()
+        return int(found or 0)
+
+    def append(self, stream: str, type_: str, payload: dict[str, Any], actor: str) -> Event:
+        if self._head is None:
+            self.lock_head()
+        assert self._head is not None
+        seq, prev_hash = self._head[0] + 1, self._head[1]
+        version = self.stream_version(stream) + 1
+        recorded_at = utcnow_iso()
+        # Round-trip through canonical JSON so that what we hash is what we store.
+        payload = json.loads(canonical_json(payload))
+        digest = compute_hash(seq, stream, version, type_, payload, actor, recorded_at, prev_hash)
+        event = Event(seq, stream, version, type_, payload, actor, recorded_at, prev_hash, digest)
+        self.conn.execute(events_t.insert().values(**event.as_dict()))
+        self.conn.execute(head_t.update().where(head_t.c.id == 1).values(seq=seq, hash=digest))
+        self._head = (seq, digest)
+        return event
+
+
+def iter_events(conn: Connection, after: int = 0, batch: int = 2000) -> Iterator[Event]:
+    """All events after `after`, in seq order, in bounded memory."""
+    last = after
+    while True:
+        rows = conn.execute(
+            select(events_t).where(events_t.c.seq > last).order_by(events_t.c.seq).limit(batch)
+        ).all()
+        if not rows:
+            return
+        for row in rows:
+            yield event_from_row(row)
+        last = rows[-1].seq
+
+
+def page_events(conn: Connection, after: int, limit: int) -> list[Event]:
+    rows = conn.execute(
+        select(events_t).where(events_t.c.seq > after).order_by(events_t.c.seq).limit(limit)
+    ).all()
+    return [event_from_row(r) for r in rows]
+
+
+def event_count(conn: Connection) -> int:
+    return int(conn.execute(select(func.count()).select_from(events_t)).scalar() or 0)
+
+
+def head(conn: Connection) -> tuple[int, str]:
+    row = conn.execute(select(head_t.c.seq, head_t.c.hash).where(head_t.c.id == 1)).one_or_none()
+    return (0, GENESIS_HASH) if row is None else (row.seq, row.hash)

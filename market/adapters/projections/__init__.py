@@ -1,0 +1,15 @@
+"""Projections: current state folded from the events.
+
+A handler is registered per event type and writes through a `Store`. The same handlers
+run live (a `DbStore` on the write transaction) and in replay/verify (a `MemoryStore`),
+so the live tables and a rebuild from the events can only differ if something outside
+the handlers changed a table or an event.
+"""
+
+from market.adapters.projections.registry import apply, handles, known_types
+from market.adapters.projections.store import DbStore, MemoryStore, Store
+
+# Importing the handler modules registers them.
+from market.adapters.projections import parties  # noqa: E402,F401  isort: skip
+
+__all__ = ["DbStore", "MemoryStore", "Store", "apply", "handles", "known_types"]

@@ -1,0 +1,47 @@
+"""Parties and their ownership edges."""
+
+from __future__ import annotations
+
+from market.adapters.eventstore import Event
+from market.adapters.projections.registry import handles
+from market.adapters.projections.store import Store
+
+
+@handles("PARTY_REGISTERED")
+def party_registered(store: Store, event: Event) -> None:
+    p = event.payload
+    store.insert(
+        "parties",
+        {
+            "id": p["party_id"],
+            "name": p["name"],
+            "tax_id": p["tax_id"],
+            "entity_type": p["entity_type"],
+            "tax_types": list(p["tax_types"]),
+            "in_innovation_zone": bool(p.get("in_innovation_zone", False)),
+            "us_employees": p.get("us_employees"),
+            "nj_full_time_employees": p.get("nj_full_time_employees"),
+            "formed_on": p.get("formed_on"),
+            "operating_income_cents_by_year": dict(p.get("operating_income_cents_by_year") or {}),
+            "created_seq": event.seq,
+        },
+    )
+
+
+@handles("OWNERSHIP_RECORDED")
+def ownership_recorded(store: Store, event: Event) -> None:
+    p = event.payload
+    key = f"{p['party_id']}:{p['owner_party_id']}"
+    row = {
+        "voting_bps": p["voting_bps"],
+        "value_bps": p["value_bps"],
+        "income_share_bps": p.get("income_share_bps"),
+    }
+    if store.get("ownerships", key) is None:
+        store.insert(
+            "ownerships",
+            {"id": key, "owned_party_id": p["party_id"], "owner_party_id": p["owner_party_id"]}
+            | row,
+        )
+    else:
+        store.update("ownerships", key, row)

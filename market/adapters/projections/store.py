@@ -1,0 +1,109 @@
+"""Where projection handlers write: the database (live) or memory (replay, verify)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+from sqlalchemy import Table, select
+from sqlalchemy.engine import Connection
+
+from market.adapters.tables import PROJECTION_TABLES, metadata
+
+Row = dict[str, Any]
+
+
+class Store(Protocol):
+    def get(self, table: str, key: str) -> Row | None: ...
+    def insert(self, table: str, row: Row) -> None: ...
+    def update(self, table: str, key: str, changes: Row) -> None: ...
+    def rows(self, table: str, **where: Any) -> list[Row]: ...
+
+
+def _table(name: str) -> Table:
+    return metadata.tables[name]
+
+
+def _pk(table: Table) -> str:
+    return next(iter(table.primary_key.columns)).name
+
+
+class DbStore:
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+
+    def get(self, table: str, key: str) -> Row | None:
+        t = _table(table)
+        row = self.conn.execute(select(t).where(t.c[_pk(t)] == key)).mappings().one_or_none()
+        return dict(row) if row is not None else None
+
+    def insert(self, table: str, row: Row) -> None:
+        self.conn.execute(_table(table).insert().values(**row))
+
+    def update(self, table: str, key: str, changes: Row) -> None:
+        t = _table(table)
+        result = self.conn.execute(t.update().where(t.c[_pk(t)] == key).values(**changes))
+        if result.rowcount != 1:
+            raise LookupError(f"{table} {key} does not exist")
+
+    def rows(self, table: str, **where: Any) -> list[Row]:
+        t = _table(table)
+        stmt = select(t)
+        for column, value in where.items():
+            stmt = stmt.where(t.c[column] == value)
+        return [dict(r) for r in self.conn.execute(stmt.order_by(t.c[_pk(t)])).mappings()]
+
+
+class MemoryStore:
+    """Rows by table and key, with the seq of the event that last wrote each row."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, dict[str, Row]] = {name: {} for name in PROJECTION_TABLES}
+        self.last_seq: dict[tuple[str, str], int] = {}
+        self.seq = 0
+
+    def get(self, table: str, key: str) -> Row | None:
+        row = self.tables[table].get(key)
+        return dict(row) if row is not None else None
+
+    def insert(self, table: str, row: Row) -> None:
+        key = row[_pk(_table(table))]
+        if key in self.tables[table]:
+            raise KeyError(f"{table} {key} already exists")
+        self.tables[table][key] = dict(_defaults(table) | row)
+        self.last_seq[(table, key)] = self.seq
+
+    def update(self, table: str, key: str, changes: Row) -> None:
+        if key not in self.tables[table]:
+            raise LookupError(f"{table} {key} does not exist")
+        self.tables[table][key].update(changes)
+        self.last_seq[(table, key)] = self.seq
+
+    def rows(self, table: str, **where: Any) -> list[Row]:
+        found = [
+            dict(r)
+            for r in self.tables[table].values()
+            if all(r.get(c) == v for c, v in where.items())
+        ]
+        pk = _pk(_table(table))
+        return sorted(found, key=lambda r: r[pk])
+
+    def iter_rows(self, table: str) -> Iterator[Row]:
+        yield from self.tables[table].values()
+
+
+_DEFAULTS: dict[str, Row] = {}
+
+
+def _defaults(table: str) -> Row:
+    """Column defaults for rows folded in memory, so they compare equal to database rows."""
+    if table not in _DEFAULTS:
+        values: Row = {}
+        for column in _table(table).columns:
+            default = column.default
+            if default is not None and getattr(default, "is_scalar", False):
+                values[column.name] = default.arg
+            else:
+                values[column.name] = None
+        _DEFAULTS[table] = values
+    return _DEFAULTS[table]

@@ -1,0 +1,113 @@
+"""Replay (rebuild the projections from the events) and verify (chain + projections)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from market.adapters import projections
+from market.adapters.eventstore import GENESIS_HASH, Event, compute_hash, head, iter_events
+from market.adapters.projections.store import MemoryStore, _pk, _table
+from market.adapters.tables import PROJECTION_TABLES
+
+Progress = Callable[[int], None]
+
+
+def fold(events: Iterator[Event], progress: Progress | None = None) -> MemoryStore:
+    store = MemoryStore()
+    for n, event in enumerate(events, 1):
+        store.seq = event.seq
+        projections.apply(store, event)
+        if progress is not None and n % 1000 == 0:
+            progress(1000)
+    return store
+
+
+def replay(conn: Connection, progress: Progress | None = None, batch: int = 1000) -> int:
+    """Rebuild every projection inside the caller's (write) transaction; returns the event count."""
+    store = fold(iter_events(conn), progress)
+    for name in reversed(PROJECTION_TABLES):
+        conn.execute(_table(name).delete())
+    for name in PROJECTION_TABLES:
+        rows = list(store.iter_rows(name))
+        for start in range(0, len(rows), batch):
+            conn.execute(_table(name).insert(), rows[start : start + batch])
+    return store.seq
+
+
+@dataclass
+class VerifyReport:
+    ok: bool
+    events: int
+    head_hash: str
+    first_bad_seq: int | None = None
+    problems: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "events": self.events,
+            "head_hash": self.head_hash,
+            "first_bad_seq": self.first_bad_seq,
+            "problems": self.problems,
+        }
+
+
+def _checked(events: Iterator[Event], report: VerifyReport) -> Iterator[Event]:
+    prev_hash, expected_seq = GENESIS_HASH, 1
+    for e in events:
+        report.events += 1
+        digest = compute_hash(
+            e.seq, e.stream, e.version, e.type, e.payload, e.actor, e.recorded_at, e.prev_hash
+        )
+        if report.first_bad_seq is None:
+            if e.seq != expected_seq:
+                report.problems.append(f"seq {expected_seq} is missing (next is {e.seq})")
+                report.first_bad_seq = expected_seq
+            elif e.prev_hash != prev_hash:
+                report.problems.append(f"seq {e.seq}: prev_hash does not match seq {e.seq - 1}")
+                report.first_bad_seq = e.seq
+            elif digest != e.hash:
+                report.problems.append(f"seq {e.seq}: hash does not match its contents")
+                report.first_bad_seq = e.seq
+        prev_hash, expected_seq = e.hash, e.seq + 1
+        yield e
+    report.head_hash = prev_hash
+
+
+def verify(conn: Connection, progress: Progress | None = None) -> VerifyReport:
+    report = VerifyReport(ok=True, events=0, head_hash=GENESIS_HASH)
+    store = fold(_checked(iter_events(conn), report), progress)
+    head_seq, head_hash = head(conn)
+    if report.first_bad_seq is None and (head_seq, head_hash) != (store.seq, report.head_hash):
+        report.problems.append(f"ledger head says seq {head_seq} but the chain ends at {store.seq}")
+        report.first_bad_seq = min(head_seq, store.seq) + 1
+    _compare_projections(conn, store, report)
+    report.ok = not report.problems
+    return report
+
+
+def _compare_projections(conn: Connection, store: MemoryStore, report: VerifyReport) -> None:
+    for name in PROJECTION_TABLES:
+        table = _table(name)
+        pk = _pk(table)
+        live = {r[pk]: dict(r) for r in conn.execute(select(table)).mappings()}
+        rebuilt = store.tables[name]
+        for key in sorted(set(live) | set(rebuilt)):
+            if _normal(live.get(key)) != _normal(rebuilt.get(key)):
+                seq = store.last_seq.get((name, key))
+                where = f" (last written by seq {seq})" if seq else ""
+                report.problems.append(f"{name} {key} differs from the events{where}")
+                if report.first_bad_seq is None and seq is not None:
+                    report.first_bad_seq = seq
+                break
+
+
+def _normal(row: dict[str, Any] | None) -> dict[str, Any] | None:
+    if row is None:
+        return None
+    return {k: (bool(v) if isinstance(v, bool) else v) for k, v in row.items()}

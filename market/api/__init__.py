@@ -1,0 +1,25 @@
+"""The JSON API (flask-smorest): thin views over the services, one error shape."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask_smorest import Api
+
+from market.api import auth, errors, ledger, parties
+
+
+def init_api(app: Flask) -> Api:
+    app.config.setdefault("API_TITLE", "NJ transfer certificate market")
+    app.config.setdefault("API_VERSION", "v1")
+    app.config.setdefault("OPENAPI_VERSION", "3.0.3")
+    app.config.setdefault("OPENAPI_URL_PREFIX", "/api/v1")
+    app.config.setdefault("OPENAPI_JSON_PATH", "openapi.json")
+    app.config.setdefault("OPENAPI_SWAGGER_UI_PATH", "docs")
+    # Served by the app itself: the service must work without any CDN.
+    app.config.setdefault("OPENAPI_SWAGGER_UI_URL", "/static/swagger-ui/")
+    api = Api(app, spec_kwargs={"components": {"securitySchemes": {
+        "bearer": {"type": "http", "scheme": "bearer"}}}, "security": [{"bearer": []}]})
+    for module in (auth, parties, ledger):
+        api.register_blueprint(module.blp)
+    errors.register(app)
+    return api

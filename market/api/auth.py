@@ -1,0 +1,43 @@
+"""POST /api/v1/auth/token (and revoke)."""
+
+from __future__ import annotations
+
+from flask import current_app, jsonify, request
+from flask.typing import ResponseReturnValue
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from market.api.context import current_actor, engine
+from market.services import identity
+
+blp = Blueprint("auth", __name__, url_prefix="/api/v1/auth", description="Bearer tokens")
+
+
+class Credentials(Schema):
+    email = fields.String(required=True, validate=validate.Length(min=3, max=254))
+    password = fields.String(required=True, validate=validate.Length(min=1, max=1024))
+
+
+class TokenOut(Schema):
+    token = fields.String()
+    role = fields.String()
+    party_id = fields.String(allow_none=True)
+
+
+@blp.route("/token", methods=["POST"])
+@blp.arguments(Credentials)
+@blp.alt_response(200, schema=TokenOut)
+def issue_token(creds: dict[str, str]) -> ResponseReturnValue:
+    """Exchange an email and password for a bearer token."""
+    actor = identity.check_password(engine(), creds["email"], creds["password"])
+    token = identity.issue_token(engine(), actor, current_app.config["TOKEN_TTL_HOURS"])
+    return jsonify({"token": token, "role": actor.role, "party_id": actor.party_id}), 200
+
+
+@blp.route("/revoke", methods=["POST"])
+def revoke_token() -> ResponseReturnValue:
+    """Revoke the bearer token this request carries."""
+    current_actor()
+    token = request.headers["Authorization"].partition(" ")[2].strip()
+    identity.revoke_token(engine(), token)
+    return jsonify({"revoked": True}), 200

@@ -1,0 +1,44 @@
+"""The ledger: events page by page, and verification."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+from flask.typing import ResponseReturnValue
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from market.api.context import current_actor, engine
+from market.services import ledger
+
+blp = Blueprint("ledger", __name__, url_prefix="/api/v1", description="The event ledger")
+
+
+class EventsArgs(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
+
+
+class VerifyOut(Schema):
+    ok = fields.Boolean()
+    events = fields.Integer()
+    head_hash = fields.String()
+    first_bad_seq = fields.Integer(allow_none=True)
+    problems = fields.List(fields.String())
+
+
+@blp.route("/events", methods=["GET"])
+@blp.arguments(EventsArgs, location="query")
+def list_events(args: dict[str, Any]) -> ResponseReturnValue:
+    """Events after `after`, oldest first (authority, auditor)."""
+    items, nxt = ledger.events_page(engine(), current_actor(), args["after"], args["limit"])
+    return jsonify({"items": items, "next": nxt})
+
+
+@blp.route("/ledger/verify", methods=["GET"])
+@blp.alt_response(200, schema=VerifyOut)
+def verify() -> ResponseReturnValue:
+    """Recompute the hash chain and every projection from the events."""
+    report = ledger.verify_for(engine(), current_actor())
+    return jsonify(VerifyOut().dump(report.as_dict()))

@@ -1,0 +1,130 @@
+"""Parties, ownership and the affiliation question."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+from flask.typing import ResponseReturnValue
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from market.api.context import command, current_actor, engine, page, ruleset
+from market.api.schemas import PageArgs, bps, text
+from market.services import parties
+from market.services.uow import ReadOnly, UnitOfWork
+
+blp = Blueprint("parties", __name__, url_prefix="/api/v1/parties", description="Parties")
+
+
+class PartyIn(Schema):
+    name = text(200)
+    tax_id = text(40)
+    entity_type = fields.String(required=True, validate=validate.OneOf(parties.ENTITY_TYPES))
+    tax_types = fields.List(
+        fields.String(validate=validate.OneOf(parties.TAX_TYPES)),
+        required=True,
+        validate=validate.Length(max=3),
+    )
+    in_innovation_zone = fields.Boolean(load_default=False)
+    us_employees = fields.Integer(strict=True, load_default=None, validate=validate.Range(0, 10**7))
+    nj_full_time_employees = fields.Integer(
+        strict=True, load_default=None, validate=validate.Range(0, 10**7)
+    )
+    formed_on = fields.Date(load_default=None)
+    operating_income_cents_by_year = fields.Dict(
+        keys=fields.String(validate=validate.Regexp(r"^(19|20)\d\d$")),
+        values=fields.Integer(strict=True, validate=validate.Range(-(10**14), 10**14)),
+        load_default=None,
+        validate=validate.Length(max=50),
+    )
+
+
+class PartyOut(Schema):
+    id = fields.String()
+    name = fields.String()
+    tax_id = fields.String()
+    entity_type = fields.String()
+    tax_types = fields.List(fields.String())
+    in_innovation_zone = fields.Boolean()
+    us_employees = fields.Integer(allow_none=True)
+    nj_full_time_employees = fields.Integer(allow_none=True)
+    formed_on = fields.String(allow_none=True)
+    operating_income_cents_by_year = fields.Dict()
+    owners = fields.List(fields.Dict())
+
+
+class OwnerIn(Schema):
+    owner_party_id = text(40)
+    voting_bps = bps()
+    value_bps = bps()
+    income_share_bps = fields.Integer(
+        strict=True, load_default=None, validate=validate.Range(0, 10_000)
+    )
+
+
+class OwnershipOut(Schema):
+    party_id = fields.String()
+    owner_party_id = fields.String()
+    voting_bps = fields.Integer()
+    value_bps = fields.Integer()
+    income_share_bps = fields.Integer(allow_none=True)
+
+
+class AffiliationOut(Schema):
+    affiliated = fields.Boolean()
+    reasons = fields.List(fields.String())
+    paths = fields.List(fields.Raw())
+
+
+@blp.route("", methods=["POST"])
+@blp.arguments(PartyIn)
+@blp.alt_response(201, schema=PartyOut)
+def create_party(data: dict[str, Any]) -> ResponseReturnValue:
+    """Register a business or taxpayer (authority)."""
+    actor = current_actor()
+    if data.get("formed_on") is not None:
+        data["formed_on"] = data["formed_on"].isoformat()
+    new = parties.NewParty(**data)
+    return command(lambda uow: parties.register_party(uow, actor, new), PartyOut())
+
+
+@blp.route("", methods=["GET"])
+@blp.arguments(PageArgs, location="query")
+def list_parties(args: dict[str, Any]) -> ResponseReturnValue:
+    """Parties, page by page (a participant sees only its own)."""
+    actor = current_actor()
+    with ReadOnly(engine()) as conn:
+        items, nxt = parties.list_parties(conn, actor, args["after"], args["limit"])
+    return page(items, PartyOut(), nxt)
+
+
+@blp.route("/<party_id>", methods=["GET"])
+@blp.alt_response(200, schema=PartyOut)
+def get_party(party_id: str) -> ResponseReturnValue:
+    actor = current_actor()
+    with ReadOnly(engine()) as conn:
+        return jsonify(PartyOut().dump(parties.get_party(conn, actor, party_id)))
+
+
+@blp.route("/<party_id>/owners", methods=["POST"])
+@blp.arguments(OwnerIn)
+@blp.alt_response(201, schema=OwnershipOut)
+def add_owner(data: dict[str, Any], party_id: str) -> ResponseReturnValue:
+    """Record who owns how much of a party (basis points of votes, value, income)."""
+    actor = current_actor()
+
+    def run(uow: UnitOfWork) -> dict[str, Any]:
+        return parties.record_ownership(uow, actor, party_id, **data)
+
+    return command(run, OwnershipOut())
+
+
+@blp.route("/<party_id>/affiliation/<other_id>", methods=["GET"])
+@blp.alt_response(200, schema=AffiliationOut)
+def get_affiliation(party_id: str, other_id: str) -> ResponseReturnValue:
+    """Are these two parties affiliated under TB-20? With the ownership paths that decide it."""
+    actor = current_actor()
+    with ReadOnly(engine()) as conn:
+        result = parties.affiliation_between(conn, actor, party_id, other_id, ruleset())
+    return jsonify(AffiliationOut().dump(result))

@@ -1,0 +1,31 @@
+"""Marshmallow schemas shared by the API blueprints (unknown fields are refused)."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+MAX_CENTS = 10**14  # $1 trillion: far above any certificate, well inside 64-bit integers
+MAX_BPS = 10_000
+
+
+def cents(required: bool = True, minimum: int = 0) -> fields.Integer:
+    return fields.Integer(
+        strict=True, required=required, validate=validate.Range(min=minimum, max=MAX_CENTS)
+    )
+
+
+def bps(required: bool = True) -> fields.Integer:
+    return fields.Integer(strict=True, required=required, validate=validate.Range(0, MAX_BPS))
+
+
+def text(max_len: int, required: bool = True) -> fields.String:
+    return fields.String(required=required, validate=validate.Length(min=1, max=max_len))
+
+
+class PageArgs(Schema):
+    after = fields.String(load_default=None, validate=validate.Length(max=100))
+    limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(1, 500))
+
+
+class ErrorSchema(Schema):
+    error = fields.Dict()

@@ -1,0 +1,68 @@
+"""db upgrade/downgrade, replay, verify."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+from market.adapters import migrate
+from market.services import ledger
+
+
+def _engine():  # type: ignore[no-untyped-def]
+    return current_app.extensions["market.engine"]
+
+
+@click.group()
+def db() -> None:
+    """Database migrations (Alembic)."""
+
+
+@db.command("upgrade")
+@click.argument("revision", default="head")
+@with_appcontext
+def upgrade(revision: str) -> None:
+    migrate.upgrade(_engine(), revision)
+    click.echo(f"database at {migrate.current(_engine())}")
+
+
+@db.command("downgrade")
+@click.argument("revision", default="-1")
+@with_appcontext
+def downgrade(revision: str) -> None:
+    migrate.downgrade(_engine(), revision)
+    click.echo(f"database at {migrate.current(_engine()) or 'base'}")
+
+
+@click.command("replay")
+@with_appcontext
+def replay() -> None:
+    """Rebuild every projection from the events."""
+    total = ledger.count_events(_engine())
+    with click.progressbar(length=total, label="replaying events") as bar:
+        count = ledger.replay(_engine(), bar.update)
+        bar.update(total - bar.pos)
+    click.echo(f"replayed {count} events")
+
+
+@click.command("verify")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@with_appcontext
+def verify(as_json: bool) -> None:
+    """Recompute the hash chain and the projections; exit 1 on the first mismatch."""
+    total = ledger.count_events(_engine())
+    with click.progressbar(length=total, label="verifying", file=click.get_text_stream("stderr")) as bar:
+        report = ledger.verify(_engine(), bar.update)
+    if as_json:
+        click.echo(json.dumps(report.as_dict()))
+    elif report.ok:
+        click.echo(f"ok: {report.events} events, head {report.head_hash}")
+    else:
+        for problem in report.problems:
+            click.echo(problem, err=True)
+        click.echo(f"FAILED: first bad seq {report.first_bad_seq}", err=True)
+    if not report.ok:
+        raise SystemExit(1)

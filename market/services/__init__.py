@@ -1,0 +1,1 @@
+"""Use cases: load, decide with the domain rules, append events, commit; one transaction each."""

@@ -1,0 +1,47 @@
+"""Who is acting, and the checks every use case makes about them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from market.services.errors import ForbiddenError
+
+AUTHORITY, PARTICIPANT, AUDITOR = "authority", "participant", "auditor"
+ROLES = (AUTHORITY, PARTICIPANT, AUDITOR)
+
+
+@dataclass(frozen=True)
+class Actor:
+    user_id: str
+    role: str
+    party_id: str | None = None
+
+    @property
+    def label(self) -> str:
+        return f"user:{self.user_id}"
+
+    def require(self, *roles: str) -> None:
+        if self.role not in roles:
+            raise ForbiddenError(
+                f"This needs the {' or '.join(roles)} role; you are signed in as {self.role}.",
+                {"required": list(roles), "role": self.role},
+            )
+
+    def require_party(self, party_id: str) -> None:
+        """Authority may act for anyone; a participant only for its own party."""
+        if self.role == AUTHORITY:
+            return
+        if self.role != PARTICIPANT or self.party_id != party_id:
+            raise ForbiddenError(
+                "You may only act for your own party.", {"party_id": party_id}
+            )
+
+    def require_reader_of(self, party_id: str) -> None:
+        """Authority and auditor read everything; a participant only its own party."""
+        if self.role in (AUTHORITY, AUDITOR):
+            return
+        if self.party_id != party_id:
+            raise ForbiddenError("You may only read your own party's records.", {})
+
+
+SYSTEM = Actor(user_id="system", role=AUTHORITY)

@@ -1,0 +1,29 @@
+"""Errors raised by the service layer that are not statutory rules (those live in the domain)."""
+
+from __future__ import annotations
+
+from market.domain.errors import DomainError
+
+
+class NotFoundError(DomainError):
+    code = "not_found"
+    status = 404
+
+
+class ForbiddenError(DomainError):
+    code = "forbidden"
+    status = 403
+
+
+class UnauthorizedError(DomainError):
+    code = "unauthorized"
+    status = 401
+
+
+class ConflictError(DomainError):
+    code = "conflict"
+    status = 409
+
+
+class IdempotencyConflictError(ConflictError):
+    code = "idempotency_key_reused"

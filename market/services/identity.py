@@ -1,0 +1,128 @@
+"""Users, passwords (argon2) and bearer tokens (stored as SHA-256, revocable)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import Engine, select
+
+from market.adapters.eventstore import utcnow_iso
+from market.adapters.tables import ApiToken, Party, User
+from market.domain.errors import InvalidRequestError
+from market.services.actor import PARTICIPANT, ROLES, Actor
+from market.services.errors import ConflictError, NotFoundError, UnauthorizedError
+
+users_t = User.__table__  # type: ignore[attr-defined]
+tokens_t = ApiToken.__table__  # type: ignore[attr-defined]
+parties_t = Party.__table__  # type: ignore[attr-defined]
+
+_hasher = PasswordHasher()
+# Verifying against a fixed hash when the email is unknown keeps timing uniform.
+_DUMMY_HASH = _hasher.hash("not-a-real-password")
+
+
+def _token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def create_user(
+    engine: Engine, email: str, role: str, password: str, party_id: str | None = None
+) -> dict[str, Any]:
+    email = email.strip().lower()
+    if role not in ROLES:
+        raise InvalidRequestError(f"Role must be one of {', '.join(ROLES)}.", {"role": role})
+    if "@" not in email or len(email) > 254:
+        raise InvalidRequestError("That is not an email address.", {"email": email})
+    if len(password) < 8:
+        raise InvalidRequestError("A password needs at least 8 characters.", {})
+    if role == PARTICIPANT and not party_id:
+        raise InvalidRequestError("A participant must belong to a party (--party).", {})
+    with engine.begin() as conn:
+        if party_id is not None:
+            found = conn.execute(select(parties_t.c.id).where(parties_t.c.id == party_id)).first()
+            if found is None:
+                raise NotFoundError(f"Party {party_id} does not exist.", {"party_id": party_id})
+        if conn.execute(select(users_t.c.id).where(users_t.c.email == email)).first():
+            raise ConflictError(f"A user with email {email} already exists.", {"email": email})
+        row = {
+            "id": uuid.uuid4().hex,
+            "email": email,
+            "password_hash": _hasher.hash(password),
+            "role": role,
+            "party_id": party_id,
+            "created_at": utcnow_iso(),
+            "active": True,
+        }
+        conn.execute(users_t.insert().values(**row))
+    return {k: row[k] for k in ("id", "email", "role", "party_id")}
+
+
+def check_password(engine: Engine, email: str, password: str) -> Actor:
+    with engine.connect() as conn:
+        user = conn.execute(
+            select(users_t).where(users_t.c.email == email.strip().lower())
+        ).one_or_none()
+    try:
+        _hasher.verify(user.password_hash if user else _DUMMY_HASH, password)
+    except (VerificationError, InvalidHashError):
+        user = None
+    if user is None or not user.active:
+        raise UnauthorizedError("The email or password is wrong.", {})
+    return Actor(user_id=user.id, role=user.role, party_id=user.party_id)
+
+
+def issue_token(engine: Engine, actor: Actor, ttl_hours: int) -> str:
+    token = secrets.token_urlsafe(32)
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        conn.execute(
+            tokens_t.insert().values(
+                id=uuid.uuid4().hex,
+                user_id=actor.user_id,
+                token_hash=_token_digest(token),
+                created_at=utcnow_iso(),
+                expires_at=(now + timedelta(hours=ttl_hours)).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+            )
+        )
+    return token
+
+
+def actor_for_token(engine: Engine, token: str) -> Actor:
+    with engine.connect() as conn:
+        row = conn.execute(
+            select(tokens_t.c.expires_at, tokens_t.c.revoked_at, users_t)
+            .join(users_t, users_t.c.id == tokens_t.c.user_id)
+            .where(tokens_t.c.token_hash == _token_digest(token))
+        ).one_or_none()
+    if row is None or row.revoked_at is not None or not row.active or row.expires_at < utcnow_iso():
+        raise UnauthorizedError("The bearer token is unknown, expired or revoked.", {})
+    return Actor(user_id=row.id, role=row.role, party_id=row.party_id)
+
+
+def revoke_token(engine: Engine, token: str) -> bool:
+    with engine.begin() as conn:
+        result = conn.execute(
+            tokens_t.update()
+            .where(tokens_t.c.token_hash == _token_digest(token), tokens_t.c.revoked_at.is_(None))
+            .values(revoked_at=utcnow_iso())
+        )
+    return result.rowcount == 1
+
+
+def actor_for_user_id(engine: Engine, user_id: str) -> Actor | None:
+    with engine.connect() as conn:
+        user = conn.execute(select(users_t).where(users_t.c.id == user_id)).one_or_none()
+    if user is None or not user.active:
+        return None
+    return Actor(user_id=user.id, role=user.role, party_id=user.party_id)
+
+
+def user_email(engine: Engine, user_id: str) -> str | None:
+    with engine.connect() as conn:
+        return conn.execute(select(users_t.c.email).where(users_t.c.id == user_id)).scalar()

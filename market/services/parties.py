@@ -1,0 +1,190 @@
+"""Registering parties and their ownership; the affiliation question between two parties."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from market.adapters.tables import Ownership, Party
+from market.domain.errors import InvalidRequestError
+from market.domain.rules.affiliation import OwnershipGraph, Stake, affiliation
+from market.domain.rulesets import Ruleset
+from market.services.actor import AUDITOR, AUTHORITY, Actor
+from market.services.errors import ConflictError, NotFoundError
+from market.services.uow import UnitOfWork
+
+parties_t = Party.__table__  # type: ignore[attr-defined]
+owners_t = Ownership.__table__  # type: ignore[attr-defined]
+
+ENTITY_TYPES = (
+    "c_corporation",
+    "s_corporation",
+    "partnership",
+    "llc",
+    "sole_proprietorship",
+    "individual",
+    "insurance_company",
+)
+TAX_TYPES = ("CBT", "GIT", "IPT")
+MAX_BPS = 10_000
+
+
+@dataclass(frozen=True)
+class NewParty:
+    name: str
+    tax_id: str
+    entity_type: str
+    tax_types: list[str]
+    in_innovation_zone: bool = False
+    us_employees: int | None = None
+    nj_full_time_employees: int | None = None
+    formed_on: str | None = None
+    operating_income_cents_by_year: dict[str, int] | None = None
+
+
+def register_party(uow: UnitOfWork, actor: Actor, new: NewParty) -> dict[str, Any]:
+    actor.require(AUTHORITY)
+    if new.entity_type not in ENTITY_TYPES:
+        raise InvalidRequestError(f"Unknown entity type {new.entity_type!r}.", {})
+    if not set(new.tax_types) <= set(TAX_TYPES):
+        raise InvalidRequestError("Tax types must be among CBT, GIT and IPT.", {})
+    taken = uow.conn.execute(
+        select(parties_t.c.id).where(parties_t.c.tax_id == new.tax_id)
+    ).first()
+    if taken is not None:
+        raise ConflictError(
+            f"A party with tax id {new.tax_id} is already registered.",
+            {"tax_id": new.tax_id, "party_id": taken.id},
+        )
+    party_id = f"pty_{uuid.uuid4().hex[:20]}"
+    payload = {
+        "party_id": party_id,
+        "name": new.name,
+        "tax_id": new.tax_id,
+        "entity_type": new.entity_type,
+        "tax_types": sorted(set(new.tax_types)),
+        "in_innovation_zone": new.in_innovation_zone,
+        "us_employees": new.us_employees,
+        "nj_full_time_employees": new.nj_full_time_employees,
+        "formed_on": new.formed_on,
+        "operating_income_cents_by_year": new.operating_income_cents_by_year or {},
+    }
+    uow.append(f"party-{party_id}", "PARTY_REGISTERED", payload, actor.label)
+    return load_party(uow.conn, party_id)
+
+
+def record_ownership(
+    uow: UnitOfWork,
+    actor: Actor,
+    party_id: str,
+    owner_party_id: str,
+    voting_bps: int,
+    value_bps: int,
+    income_share_bps: int | None = None,
+) -> dict[str, Any]:
+    actor.require(AUTHORITY)
+    load_party(uow.conn, party_id)
+    load_party(uow.conn, owner_party_id)
+    if party_id == owner_party_id:
+        raise InvalidRequestError("A party cannot own itself.", {"party_id": party_id})
+    shares = {"voting_bps": voting_bps, "value_bps": value_bps, "income_share_bps": income_share_bps}
+    for name, bps in shares.items():
+        if bps is not None and not 0 <= bps <= MAX_BPS:
+            raise InvalidRequestError(f"{name} must be between 0 and 10000.", {name: bps})
+    others = uow.conn.execute(
+        select(owners_t).where(
+            owners_t.c.owned_party_id == party_id, owners_t.c.owner_party_id != owner_party_id
+        )
+    ).all()
+    for name, bps in shares.items():
+        total = sum(getattr(o, name) or 0 for o in others) + (bps or 0)
+        if total > MAX_BPS:
+            raise InvalidRequestError(
+                f"Stakes in this party would sum to {total} bps of {name[:-4]}, over 10000.",
+                {"field": name, "total_bps": total},
+            )
+    payload = {"party_id": party_id, "owner_party_id": owner_party_id} | shares
+    uow.append(f"party-{party_id}", "OWNERSHIP_RECORDED", payload, actor.label)
+    return ownership_view(uow.conn, party_id, owner_party_id)
+
+
+def ownership_view(conn: Connection, party_id: str, owner_party_id: str) -> dict[str, Any]:
+    row = conn.execute(
+        select(owners_t).where(owners_t.c.id == f"{party_id}:{owner_party_id}")
+    ).mappings().one()
+    return {
+        "party_id": row["owned_party_id"],
+        "owner_party_id": row["owner_party_id"],
+        "voting_bps": row["voting_bps"],
+        "value_bps": row["value_bps"],
+        "income_share_bps": row["income_share_bps"],
+    }
+
+
+def load_party(conn: Connection, party_id: str) -> dict[str, Any]:
+    row = conn.execute(select(parties_t).where(parties_t.c.id == party_id)).mappings().first()
+    if row is None:
+        raise NotFoundError(f"Party {party_id} does not exist.", {"party_id": party_id})
+    return dict(row)
+
+
+def get_party(conn: Connection, actor: Actor, party_id: str) -> dict[str, Any]:
+    party = load_party(conn, party_id)
+    actor.require_reader_of(party_id)
+    party["owners"] = [
+        dict(r)
+        for r in conn.execute(
+            select(owners_t.c.owner_party_id, owners_t.c.voting_bps, owners_t.c.value_bps,
+                   owners_t.c.income_share_bps)
+            .where(owners_t.c.owned_party_id == party_id)
+            .order_by(owners_t.c.owner_party_id)
+        ).mappings()
+    ]
+    return party
+
+
+def list_parties(
+    conn: Connection, actor: Actor, after: str | None, limit: int
+) -> tuple[list[dict[str, Any]], str | None]:
+    stmt = select(parties_t).order_by(parties_t.c.id).limit(limit + 1)
+    if actor.role not in (AUTHORITY, AUDITOR):
+        stmt = stmt.where(parties_t.c.id == (actor.party_id or ""))
+    if after:
+        stmt = stmt.where(parties_t.c.id > after)
+    rows = [dict(r) for r in conn.execute(stmt).mappings()]
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return rows, (rows[-1]["id"] if more and rows else None)
+
+
+def ownership_graph(conn: Connection) -> OwnershipGraph:
+    stakes = [
+        Stake(r.owner_party_id, r.owned_party_id, r.voting_bps, r.value_bps)
+        for r in conn.execute(select(owners_t))
+    ]
+    return OwnershipGraph.from_stakes(stakes)
+
+
+def affiliation_between(
+    conn: Connection, actor: Actor, a: str, b: str, ruleset: Ruleset
+) -> dict[str, Any]:
+    actor.require(AUTHORITY)
+    load_party(conn, a)
+    load_party(conn, b)
+    result = affiliation(ownership_graph(conn), a, b, ruleset)
+    return {"affiliated": result.affiliated, "reasons": list(result.reasons),
+            "paths": [_path_repr(p) for p in result.paths]}
+
+
+def _path_repr(path: Any) -> Any:
+    if isinstance(path, (list, tuple)):
+        return [_path_repr(p) for p in path]
+    if isinstance(path, (str, int, bool)) or path is None:
+        return path
+    if hasattr(path, "__dataclass_fields__"):
+        return {k: _path_repr(getattr(path, k)) for k in path.__dataclass_fields__}
+    return str(path)

@@ -1,0 +1,77 @@
+"""The unit of work: one connection, one transaction; leaving without `commit()` rolls back."""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlalchemy.engine import Connection, RootTransaction
+
+from market.adapters import projections
+from market.adapters.db import WRITE_OPTION
+from market.adapters.eventstore import Event, EventStore
+from market.adapters.projections import DbStore
+
+
+class UnitOfWork:
+    """Write transaction: takes the ledger write lock first, so every decision made inside
+    it sees the state that its events will be appended to (no lost updates, no double
+    spend). Events are projected as they are appended."""
+
+    conn: Connection
+    store: DbStore
+    events: EventStore
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._tx: RootTransaction | None = None
+        self.appended: list[Event] = []
+
+    def __enter__(self) -> UnitOfWork:
+        self.conn = self.engine.connect()
+        self.conn.execution_options(**{WRITE_OPTION: True})
+        self._tx = self.conn.begin()
+        self.events = EventStore(self.conn)
+        self.events.lock_head()
+        self.store = DbStore(self.conn)
+        self.appended = []
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        try:
+            if self._tx is not None and self._tx.is_active:
+                self._tx.rollback()
+        finally:
+            self.conn.close()
+            self._tx = None
+
+    def append(self, stream: str, type_: str, payload: dict[str, Any], actor: str) -> Event:
+        event = self.events.append(stream, type_, payload, actor)
+        projections.apply(self.store, event)
+        self.appended.append(event)
+        return event
+
+    def commit(self) -> None:
+        assert self._tx is not None, "commit() outside the unit of work"
+        self._tx.commit()
+
+
+class ReadOnly:
+    """A plain read transaction for queries (no ledger lock)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def __enter__(self) -> Connection:
+        self.conn = self.engine.connect()
+        return self.conn
+
+    def __exit__(self, *exc: object) -> None:
+        self.conn.rollback()
+        self.conn.close()

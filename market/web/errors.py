@@ -1,0 +1,12 @@
+"""How a page shows a refused request."""
+
+from __future__ import annotations
+
+from flask import render_template
+from flask.typing import ResponseReturnValue
+
+from market.domain.errors import DomainError
+
+
+def render_domain_error(e: DomainError) -> ResponseReturnValue:
+    return render_template("error.html", error=e), e.status
