@@ -1,0 +1,1 @@
+"""Pure domain layer: values, programs, rulesets and the statutory rules (standard library only)."""

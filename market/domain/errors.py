@@ -1,0 +1,53 @@
+"""Typed domain errors; each carries the stable ``code`` the API returns (PRODUCT.md section 4)."""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    code: str = "domain_error"
+    status: int = 422
+
+    def __init__(self, message: str, details: dict[str, object] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details: dict[str, object] = dict(details or {})
+
+
+class BelowMinimumConsiderationError(DomainError):
+    code = "below_minimum_consideration"
+
+
+class AffiliatedPartiesError(DomainError):
+    code = "affiliated_parties"
+
+
+class InsufficientBalanceError(DomainError):
+    code = "insufficient_balance"
+
+
+class CapExceededError(DomainError):
+    code = "cap_exceeded"
+
+
+class LifetimeCapExceededError(DomainError):
+    code = "lifetime_cap_exceeded"
+
+
+class IneligibleSellerError(DomainError):
+    code = "ineligible_seller"
+
+
+class ApplicationDeadlinePassedError(DomainError):
+    code = "application_deadline_passed"
+
+
+class TaxTypeNotAllowedError(DomainError):
+    code = "tax_type_not_allowed"
+
+
+class ResaleNotAllowedError(DomainError):
+    code = "resale_not_allowed"
+
+
+class InvalidRequestError(DomainError):
+    code = "invalid_request"

@@ -1,0 +1,1 @@
+"""One module per statutory rule family; each docstring names the RULES.md IDs it implements."""

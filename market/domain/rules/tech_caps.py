@@ -1,0 +1,70 @@
+"""TECH lifetime cap and application deadline (TB-5, TB-6, TB-7, AMB-40, AMB-48)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from market.domain.errors import (
+    ApplicationDeadlinePassedError,
+    InvalidRequestError,
+    LifetimeCapExceededError,
+)
+from market.domain.rulesets import Ruleset
+from market.domain.values import fiscal_year, format_cents
+
+
+def lifetime_room_cents(lifetime_approved_cents: int, ruleset: Ruleset) -> int:
+    return max(0, ruleset.tech_lifetime_cap_cents - lifetime_approved_cents)
+
+
+def clip_request(
+    requested_cents: int, max_eligible_cents: int, lifetime_approved_cents: int, ruleset: Ruleset
+) -> int:
+    """T_i = min(requested, max eligible, lifetime room); the allocation's input."""
+    room = lifetime_room_cents(lifetime_approved_cents, ruleset)
+    return max(0, min(requested_cents, max_eligible_cents, room))
+
+
+def check_lifetime_cap(lifetime_approved_cents: int, amount_cents: int, ruleset: Ruleset) -> None:
+    room = lifetime_room_cents(lifetime_approved_cents, ruleset)
+    if amount_cents > room:
+        raise LifetimeCapExceededError(
+            f"{format_cents(amount_cents)} exceeds the seller's remaining lifetime room of "
+            f"{format_cents(room)} (cap {format_cents(ruleset.tech_lifetime_cap_cents)})",
+            {
+                "cap_cents": ruleset.tech_lifetime_cap_cents,
+                "lifetime_approved_cents": lifetime_approved_cents,
+                "amount_cents": amount_cents,
+                "remaining_cents": room,
+            },
+        )
+
+
+def application_fiscal_year(received_on: date) -> int:
+    """An application belongs to the State FY in which it is received (AMB-48)."""
+    return fiscal_year(received_on)
+
+
+def deadline(fiscal_year_: int, ruleset: Ruleset) -> date:
+    return date(fiscal_year_, ruleset.tech_deadline_month, ruleset.tech_deadline_day)
+
+
+def check_deadline(received_on: date, fiscal_year_: int, ruleset: Ruleset) -> None:
+    last_day = deadline(fiscal_year_, ruleset)
+    if received_on > last_day:
+        raise ApplicationDeadlinePassedError(
+            f"applications for FY {fiscal_year_} closed on {last_day.isoformat()}; "
+            f"this one was received on {received_on.isoformat()}",
+            {
+                "fiscal_year": fiscal_year_,
+                "deadline": last_day.isoformat(),
+                "received_on": received_on.isoformat(),
+                "belongs_to_fiscal_year": application_fiscal_year(received_on),
+            },
+        )
+    if application_fiscal_year(received_on) != fiscal_year_:
+        raise InvalidRequestError(
+            f"an application received on {received_on.isoformat()} belongs to "
+            f"FY {application_fiscal_year(received_on)}, not FY {fiscal_year_}",
+            {"fiscal_year": fiscal_year_, "received_on": received_on.isoformat()},
+        )

@@ -1,0 +1,65 @@
+"""Urban Transit Hub installments, reductions, caps and carryforward
+(UTH-7, UTH-8, UTH-9, UTH-10, UTH-11, UTH-12, UTH-13, UTH-24, AMB-13, AMB-15)."""
+
+from __future__ import annotations
+
+from market.domain.errors import InvalidRequestError
+from market.domain.rules.caps import check_cap
+from market.domain.rulesets import Ruleset
+
+# UTH-11: a shortfall of new positions cuts the installment; the other findings forfeit it.
+REDUCTIONS: frozenset[str] = frozenset({"none", "new_positions_below_200"})
+FORFEITURES: frozenset[str] = frozenset(
+    {
+        "late_documentation",
+        "statewide_workforce_drop",
+        "facility_fte_below_250",
+        "other_facility_drop",
+        "facility_sold",
+    }
+)
+
+
+def installments(total_cents: int, first_period: int, ruleset: Ruleset) -> list[tuple[int, int]]:
+    """Equal shares per tax period; the cents that do not divide evenly go on the last one."""
+    if total_cents < 0:
+        raise InvalidRequestError("a credit must not be negative", {"total_cents": total_cents})
+    fraction = ruleset.uth_installment_fraction
+    count = fraction.denominator // fraction.numerator
+    share = total_cents * fraction.numerator // fraction.denominator
+    amounts = [share] * count
+    amounts[-1] += total_cents - share * count
+    return [(first_period + i, cents) for i, cents in enumerate(amounts)]
+
+
+def reduced_installment(cents: int, reduction: str, ruleset: Ruleset | None = None) -> int:
+    """The usable installment after the annual review; usable amounts round down."""
+    if reduction == "none":
+        return cents
+    if reduction == "new_positions_below_200":
+        pct = ruleset.uth_reduction_pct if ruleset is not None else 20
+        return cents * (100 - pct) // 100
+    if reduction in FORFEITURES:
+        return 0
+    raise InvalidRequestError(
+        f"unknown UTH reduction {reduction!r}",
+        {"reduction": reduction, "known": sorted(REDUCTIONS | FORFEITURES)},
+    )
+
+
+def tenant_installment(cents: int, lease_payments_cents: int) -> int:
+    """UTH-9: a tenant's installment never exceeds its lease payments for the period."""
+    return min(cents, max(0, lease_payments_cents))
+
+
+def check_fy_cap(used_cents: int, amount_cents: int, ruleset: Ruleset) -> None:
+    check_cap("UTH", ruleset.uth_fy_cap_cents, used_cents, amount_cents)
+
+
+def check_cumulative_cap(used_cents: int, amount_cents: int, ruleset: Ruleset) -> None:
+    check_cap("UTH_CUMULATIVE", ruleset.uth_cumulative_cap_cents, used_cents, amount_cents)
+
+
+def carryforward_last_period(first_usable_period: int, ruleset: Ruleset) -> int:
+    """The 20 successive periods after the first usable one (AMB-15), as a period index."""
+    return first_usable_period + ruleset.uth_carryforward_periods

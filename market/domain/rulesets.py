@@ -1,0 +1,172 @@
+"""Versioned rulesets: every constant of RULES.md section 4 and Appendix B (§0.4, AMB-1).
+
+Amounts are cents, rates are exact fractions. Each AMB-xx reading is a named field whose
+default is the reading RULES.md recommends, so a deployment can switch it by ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import date
+from fractions import Fraction
+from types import MappingProxyType
+
+from market.domain.errors import InvalidRequestError
+from market.domain.programs import Program
+
+_MILLION = 100_000_000  # one million dollars in cents
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    source: str = "A1178 (2012-2013 session), as introduced"
+    fy_start_month: int = 7
+
+    min_consideration_pct: Mapping[Program, int] = field(
+        default_factory=lambda: MappingProxyType(
+            {
+                Program.BRRAG: 75,
+                Program.UTH: 75,
+                Program.DM_GIT: 75,
+                Program.DM_CBT: 75,
+                Program.TECH: 80,
+            }
+        )
+    )
+
+    brrag_credit_per_job_cents: int = 150_000
+    brrag_fy_cap_cents: int = 20 * _MILLION
+    brrag_cap_source: str = "statement"  # AMB-4: the cap exists only in the sponsor's Statement
+    brrag_carryover_years: int = 7  # AMB-7: external (C.34:1B-115.3); placeholder until loaded
+    brrag_min_consideration_all_sellers: bool = True  # AMB-5
+    brrag_print_waiver: bool = True  # AMB-8 / BR-15
+
+    uth_fy_cap_cents: int = 150 * _MILLION
+    uth_cumulative_cap_cents: int = 1_500 * _MILLION
+    uth_installment_fraction: Fraction = Fraction(1, 10)
+    uth_carryforward_periods: int = 20
+    uth_reduction_pct: int = 20
+    uth_fy_bucket: str = "period_commences"  # AMB-13
+
+    dm_git_film_pool_cents: int = 10 * _MILLION
+    dm_cbt_pool_cents: int = 5 * _MILLION
+    dm_carryover_years: int = 7
+    dm_liability_ceiling: Fraction = Fraction(1, 2)
+    dm_queue_mode: str = "partial_strict"  # AMB-24
+    dm_fy_bucket: str = "period_commences"  # AMB-23
+    dm_git_use_of_cbt_certificate: bool = True  # AMB-21
+
+    tech_fy_cap_cents: int = 60 * _MILLION
+    tech_zone_setaside_cents: int = 10 * _MILLION
+    tech_floor_cents: int = 25_000_000
+    tech_lifetime_cap_cents: int = 15 * _MILLION
+    tech_affiliation_bps: int = 500
+    tech_parent_control_bps: int = 5_000
+    tech_us_employee_limit: int = 225  # strictly fewer than this
+    tech_nj_fte_tiers: tuple[tuple[int, int], ...] = ((0, 1), (3, 5), (5, 10))
+    tech_nj_fte_boundary: str = "upper"  # AMB-36
+    tech_fte_test_date: str = "calendar_june_30"  # AMB-37; alternative "fiscal_year_end"
+    tech_profit_lookback_years: int = 2
+    tech_deadline_month: int = 6
+    tech_deadline_day: int = 30
+    tech_hq_years: int = 5
+    tech_nol_rate_regime: str = "seller"  # AMB-41
+    affiliation_mode: str = "conservative_union"  # AMB-34; alternative "third_party_only"
+    affiliation_max_links: int = 24
+
+    git_rnd_carryover_years: int = 7
+    git_rnd_carryover_years_designated_fields: int = 15
+
+    max_rate_cbt: Fraction = Fraction(9, 100)
+    max_rate_git_by_year: Mapping[int, Fraction] = field(
+        default_factory=lambda: MappingProxyType({2012: Fraction(897, 10_000)})
+    )
+    cbt_statutory_minimum_by_year: Mapping[int, int] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+
+    allocation_apportion_mode: str = "preserve_zone"  # AMB-30(c); alternative "scale_all"
+    allocation_zone_mode: str = "carve_out_then_compete"  # AMB-30(d)
+    rounding_mode: str = "floor_cent_largest_remainder"  # AMB-31; alternative "floor_cent"
+    trigger_at_cap: bool = False  # AMB-32: at exactly the cap nothing is apportioned
+
+    git_50pct_base: str = "total_liability"
+    pt_ceiling_mode: str = "independent"  # AMB-52; alternative "fifty_percent_of_cap40"
+    pt_numerator_mode: str = "positive_sources"  # AMB-51; alternative "algebraic"
+    git_direct_individual_purchase: str = "director_exception_only"  # AMB-53
+    resale_allowed: bool = False  # AMB-59
+
+    def min_consideration(self, program: Program) -> int:
+        return self.min_consideration_pct[program]
+
+    def max_rate_git(self, tax_year: int) -> Fraction:
+        """The top GIT rate loaded for the latest year not after ``tax_year``."""
+        loaded = [y for y in self.max_rate_git_by_year if y <= tax_year]
+        if not loaded:
+            raise InvalidRequestError(
+                f"no maximum GIT rate is loaded for tax year {tax_year} in ruleset {self.name}",
+                {"tax_year": tax_year, "ruleset": self.name},
+            )
+        return self.max_rate_git_by_year[max(loaded)]
+
+
+A1178 = Ruleset(name="A1178")
+
+NJAC_2022 = replace(
+    A1178,
+    name="NJAC-2022",
+    source="N.J.A.C. 19:31K-1.7 (TECH values as enacted); other values as A1178",
+    tech_fy_cap_cents=75 * _MILLION,
+    tech_zone_setaside_cents=15 * _MILLION,
+    tech_lifetime_cap_cents=20 * _MILLION,
+)
+
+RULESETS: Mapping[str, Ruleset] = MappingProxyType({r.name: r for r in (A1178, NJAC_2022)})
+
+
+@dataclass(frozen=True)
+class ScheduleEntry:
+    """One ruleset in force from ``effective_from`` (inclusive) to ``effective_to`` (exclusive)."""
+
+    ruleset_name: str
+    effective_from: date = date.min
+    effective_to: date | None = None
+    programs: frozenset[Program] | None = None  # None: every program
+
+
+# The bill as introduced governs everything unless a deployment chooses another schedule.
+DEFAULT_SCHEDULE: tuple[ScheduleEntry, ...] = (ScheduleEntry("A1178"),)
+
+# Enacted-law schedule: TECH follows N.J.A.C. 19:31K from State FY 2023.
+ENACTED_SCHEDULE: tuple[ScheduleEntry, ...] = (
+    ScheduleEntry("NJAC-2022", date(2022, 7, 1), None, frozenset({Program.TECH})),
+    ScheduleEntry("A1178"),
+)
+
+
+def get_ruleset(name: str = "A1178") -> Ruleset:
+    try:
+        return RULESETS[name]
+    except KeyError:
+        raise InvalidRequestError(
+            f"unknown ruleset {name!r}", {"ruleset": name, "known": sorted(RULESETS)}
+        ) from None
+
+
+def ruleset_for(
+    program: Program, on: date, schedule: tuple[ScheduleEntry, ...] = DEFAULT_SCHEDULE
+) -> Ruleset:
+    """The first schedule entry covering ``program`` on ``on``; entries are in priority order."""
+    for entry in schedule:
+        covers_program = entry.programs is None or program in entry.programs
+        in_force = entry.effective_from <= on and (
+            entry.effective_to is None or on < entry.effective_to
+        )
+        if covers_program and in_force:
+            return get_ruleset(entry.ruleset_name)
+    raise InvalidRequestError(
+        f"no ruleset is in force for {program} on {on.isoformat()}",
+        {"program": str(program), "on": on.isoformat()},
+    )
