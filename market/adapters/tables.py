@@ -122,4 +122,225 @@ class Ownership(SQLModel, table=True):
     income_share_bps: int | None = None
 
 
-PROJECTION_TABLES: list[str] = ["parties", "ownerships"]
+class Certificate(SQLModel, table=True):
+    """A transfer certificate: the seller's original (`is_original`) or one derived from it
+    by an approved transfer, a TECH allocation or a pass-through allocation.
+
+    Conservation is a database constraint: every cent of face is in exactly one place.
+    """
+
+    __tablename__ = "certificates"
+    __table_args__ = (
+        CheckConstraint(
+            "face_cents = balance_cents + queued_cents + transferred_cents + applied_cents"
+            " + expired_cents + recaptured_cents",
+            name="conservation",
+        ),
+        CheckConstraint(
+            "balance_cents >= 0 and queued_cents >= 0 and transferred_cents >= 0"
+            " and applied_cents >= 0 and expired_cents >= 0 and recaptured_cents >= 0",
+            name="non_negative",
+        ),
+        CheckConstraint("face_cents > 0", name="positive_face"),
+    )
+
+    id: str = Field(primary_key=True, max_length=40)
+    number: str = Field(max_length=40, unique=True)
+    program: str = Field(max_length=10, index=True)
+    holder_party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
+    original_holder_party_id: str = Field(foreign_key="parties.id", max_length=40)
+    parent_id: str | None = Field(default=None, foreign_key="certificates.id", max_length=40)
+    root_id: str = Field(max_length=40, index=True)
+    origin: str = Field(max_length=20)  # issued | transfer | allocation | pass_through
+    is_original: bool
+    face_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    allowed_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    balance_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    queued_cents: int = Field(sa_column=Column(BigInteger, nullable=False, default=0))
+    transferred_cents: int = Field(sa_column=Column(BigInteger, nullable=False, default=0))
+    applied_cents: int = Field(sa_column=Column(BigInteger, nullable=False, default=0))
+    expired_cents: int = Field(sa_column=Column(BigInteger, nullable=False, default=0))
+    recaptured_cents: int = Field(sa_column=Column(BigInteger, nullable=False, default=0))
+    status: str = Field(max_length=20)
+    fiscal_year: int
+    tax_types: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    tax_periods: list[Any] = Field(sa_column=Column(JSON, nullable=False))
+    credit_year: int | None = None
+    carryover_last_year: int | None = None
+    waiver_statement: str = Field(max_length=2000)
+    attributes: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    ruleset: str = Field(max_length=20)
+    issued_seq: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+class CapUsage(SQLModel, table=True):
+    """Use of one cap or pool in one fiscal year (fiscal_year 0 = cumulative)."""
+
+    __tablename__ = "cap_usage"
+    __table_args__ = (
+        CheckConstraint("used_cents >= 0 and queued_cents >= 0", name="non_negative"),
+        CheckConstraint("used_cents <= cap_cents", name="within_cap"),
+    )
+
+    id: str = Field(primary_key=True, max_length=40)
+    bucket: str = Field(max_length=30)
+    fiscal_year: int
+    cap_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    used_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    queued_cents: int = Field(sa_column=Column(BigInteger, nullable=False, default=0))
+
+
+class QueueEntry(SQLModel, table=True):
+    """Digital media FIFO queue (DMQ-3): what is deferred to a later fiscal year."""
+
+    __tablename__ = "dm_queue"
+    __table_args__ = (CheckConstraint("remaining_cents >= 0", name="non_negative"),)
+
+    id: str = Field(primary_key=True, max_length=40)  # the certificate id
+    pool: str = Field(max_length=30, index=True)
+    origin_fiscal_year: int
+    remaining_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    received_at: str = Field(max_length=32)
+    position: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+class Listing(SQLModel, table=True):
+    __tablename__ = "listings"
+    __table_args__ = (CheckConstraint("amount_cents > 0 and ask_cents >= 0", name="amounts"),)
+
+    id: str = Field(primary_key=True, max_length=40)
+    certificate_id: str = Field(foreign_key="certificates.id", max_length=40, index=True)
+    seller_party_id: str = Field(foreign_key="parties.id", max_length=40)
+    amount_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    ask_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    status: str = Field(max_length=20)  # open | withdrawn | sold
+    created_seq: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+class Offer(SQLModel, table=True):
+    __tablename__ = "offers"
+    __table_args__ = (CheckConstraint("amount_cents > 0 and price_cents >= 0", name="amounts"),)
+
+    id: str = Field(primary_key=True, max_length=40)
+    listing_id: str = Field(foreign_key="listings.id", max_length=40, index=True)
+    certificate_id: str = Field(foreign_key="certificates.id", max_length=40)
+    seller_party_id: str = Field(foreign_key="parties.id", max_length=40)
+    buyer_party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
+    amount_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    price_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    status: str = Field(max_length=20)  # open | accepted | declined
+    transfer_id: str | None = Field(default=None, max_length=40)
+    created_seq: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+class Transfer(SQLModel, table=True):
+    __tablename__ = "transfers"
+    __table_args__ = (
+        CheckConstraint("amount_cents > 0 and consideration_cents >= 0", name="amounts"),
+    )
+
+    id: str = Field(primary_key=True, max_length=40)
+    certificate_id: str = Field(foreign_key="certificates.id", max_length=40, index=True)
+    program: str = Field(max_length=10)
+    seller_party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
+    buyer_party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
+    amount_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    consideration_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    status: str = Field(max_length=20)  # pending_approval | approved | rejected
+    buyer_certificate_id: str | None = Field(default=None, max_length=40)
+    offer_id: str | None = Field(default=None, max_length=40)
+    agreement_ref: str | None = Field(default=None, max_length=200)
+    reasons: list[Any] = Field(sa_column=Column(JSON, nullable=False))
+    checks: list[Any] = Field(sa_column=Column(JSON, nullable=False))
+    exchange_date: str | None = Field(default=None, max_length=10)
+    hq_window_end: str | None = Field(default=None, max_length=10)
+    ruleset: str = Field(max_length=20)
+    created_seq: int = Field(sa_column=Column(BigInteger, nullable=False))
+    decided_seq: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+
+
+class TechApplication(SQLModel, table=True):
+    __tablename__ = "tech_applications"
+
+    id: str = Field(primary_key=True, max_length=40)
+    party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
+    fiscal_year: int = Field(index=True)
+    received_on: str = Field(max_length=10)
+    received_seq: int = Field(sa_column=Column(BigInteger, nullable=False))
+    nol_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    allocation_factor: str = Field(max_length=40)
+    seller_tax_regime: str = Field(max_length=3)
+    rnd_credit_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    in_innovation_zone: bool
+    benefit_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    requested_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    eligible: bool
+    reasons: list[Any] = Field(sa_column=Column(JSON, nullable=False))
+    facts: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    allocated_cents: int | None = Field(default=None, sa_column=Column(BigInteger))
+    certificate_id: str | None = Field(default=None, max_length=40)
+    ruleset: str = Field(max_length=20)
+
+
+class TechAllocation(SQLModel, table=True):
+    """One committed allocation per fiscal year (TB-14); the primary key makes it once-only."""
+
+    __tablename__ = "tech_allocations"
+
+    id: str = Field(primary_key=True, max_length=10)  # the fiscal year
+    fiscal_year: int = Field(unique=True)
+    triggered: bool
+    total_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    ruleset: str = Field(max_length=20)
+    committed_seq: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+class CreditApplication(SQLModel, table=True):
+    __tablename__ = "credit_applications"
+    __table_args__ = (
+        CheckConstraint("applied_cents >= 0 and carried_forward_cents >= 0", name="amounts"),
+    )
+
+    id: str = Field(primary_key=True, max_length=40)
+    certificate_id: str = Field(foreign_key="certificates.id", max_length=40, index=True)
+    party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
+    tax_type: str = Field(max_length=3)
+    tax_year: int
+    liability_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    other_credits_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    statutory_minimum_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    requested_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    applied_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    carried_forward_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    limited_by: str = Field(max_length=40)
+    limits: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    ruleset: str = Field(max_length=20)
+
+
+class Recapture(SQLModel, table=True):
+    __tablename__ = "recaptures"
+    __table_args__ = (CheckConstraint("amount_cents > 0", name="positive"),)
+
+    id: str = Field(primary_key=True, max_length=40)
+    party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
+    certificate_id: str | None = Field(default=None, max_length=40)
+    amount_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    fund: str = Field(max_length=30)
+    reason: str = Field(max_length=500)
+    assessed_seq: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+PROJECTION_TABLES: list[str] = [
+    "parties",
+    "ownerships",
+    "certificates",
+    "cap_usage",
+    "dm_queue",
+    "listings",
+    "offers",
+    "transfers",
+    "tech_applications",
+    "tech_allocations",
+    "credit_applications",
+    "recaptures",
+]
