@@ -1,0 +1,39 @@
+"""Human-readable certificate numbers: PROGRAM-FY-NNNNNN, derived ones get a suffix."""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
+
+from market.adapters.tables import Certificate
+
+certs_t = Certificate.__table__  # type: ignore[attr-defined]
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex[:20]}"
+
+
+def next_number(conn: Connection, program: str, fiscal_year: int) -> str:
+    """Sequential per program and fiscal year among original certificates. Safe because
+    writers hold the ledger lock while they number."""
+    count = conn.execute(
+        select(func.count())
+        .select_from(certs_t)
+        .where(
+            certs_t.c.program == program,
+            certs_t.c.fiscal_year == fiscal_year,
+            certs_t.c.is_original.is_(True),
+        )
+    ).scalar()
+    return f"{program}-{fiscal_year}-{int(count or 0) + 1:06d}"
+
+
+def derived_number(conn: Connection, parent_id: str, parent_number: str, tag: str) -> str:
+    """`<parent number>-<tag><n>`, e.g. UTH-2014-000003-T2 for the second transfer."""
+    count = conn.execute(
+        select(func.count()).select_from(certs_t).where(certs_t.c.parent_id == parent_id)
+    ).scalar()
+    return f"{parent_number}-{tag}{int(count or 0) + 1}"
