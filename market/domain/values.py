@@ -73,7 +73,7 @@ def percent_text(ratio: Fraction, places: int = 4) -> str:
     """A ratio as a percentage truncated (never rounded up) to ``places`` decimals."""
     scaled = math.floor(ratio * 100 * 10**places)
     whole, frac = divmod(scaled, 10**places)
-    return f"{whole}.{frac:0{places}d}%"
+    return f"{whole}.{frac:0{places}d}%" if places else f"{whole}%"
 
 
 def add_years(d: date, years: int) -> date:

@@ -51,8 +51,15 @@ def test_a_tech_surrender_has_no_waiver_statement() -> None:
         (errors.InvalidRequestError, "invalid_request"),
     ],
 )
-def test_every_domain_error_carries_its_stable_code(cls: type[errors.DomainError], code: str) -> None:
+def test_every_domain_error_carries_its_stable_code(
+    cls: type[errors.DomainError], code: str
+) -> None:
     error = cls("message", {"k": 1})
-    assert (error.code, error.status, error.message, error.details) == (code, 422, "message", {"k": 1})
+    assert (error.code, error.status, error.message, error.details) == (
+        code,
+        422,
+        "message",
+        {"k": 1},
+    )
     assert str(error) == "message"
     assert cls("bare").details == {}

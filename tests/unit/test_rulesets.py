@@ -32,7 +32,10 @@ def test_the_default_ruleset_is_the_bill_as_introduced() -> None:
 def test_njac_2022_changes_only_the_tech_caps() -> None:
     r = get_ruleset("NJAC-2022")
     assert (r.tech_fy_cap_cents, r.tech_zone_setaside_cents, r.tech_lifetime_cap_cents) == (
-        7_500_000_000, 1_500_000_000, 2_000_000_000)
+        7_500_000_000,
+        1_500_000_000,
+        2_000_000_000,
+    )
     assert r.uth_fy_cap_cents == A1178.uth_fy_cap_cents
     assert set(RULESETS) == {"A1178", "NJAC-2022"}
 

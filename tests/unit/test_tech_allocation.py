@@ -29,22 +29,43 @@ def applicants(rows: list[tuple[str, int, bool]]) -> list[Applicant]:
     ]
 
 
-T1 = [("Z1", 150_000, True), ("Z2", 2_000_000, True), ("Z3", 3_000_000, True),
-      ("N1", 200_000, False), ("N2", 100_000, False), ("N3", 10_000_000, False),
-      ("N4", 20_000_000, False), ("N5", 30_000_000, False), ("N6", 5_250_000, False)]
+T1 = [
+    ("Z1", 150_000, True),
+    ("Z2", 2_000_000, True),
+    ("Z3", 3_000_000, True),
+    ("N1", 200_000, False),
+    ("N2", 100_000, False),
+    ("N3", 10_000_000, False),
+    ("N4", 20_000_000, False),
+    ("N5", 30_000_000, False),
+    ("N6", 5_250_000, False),
+]
 
-T2 = [("Z1", 200_000, True), ("Z2", 4_000_000, True), ("Z3", 8_000_000, True),
-      ("Z4", 1_800_000, True), ("N1", 150_000, False), ("N2", 12_000_000, False),
-      ("N3", 25_000_000, False), ("N4", 20_000_000, False), ("N5", 6_000_000, False)]
+T2 = [
+    ("Z1", 200_000, True),
+    ("Z2", 4_000_000, True),
+    ("Z3", 8_000_000, True),
+    ("Z4", 1_800_000, True),
+    ("N1", 150_000, False),
+    ("N2", 12_000_000, False),
+    ("N3", 25_000_000, False),
+    ("N4", 20_000_000, False),
+    ("N5", 6_000_000, False),
+]
 
 
 def test_t1_zone_requests_within_the_set_aside_are_paid_in_full() -> None:
     result = allocate(applicants(T1), A1178)
     assert result.triggered
     assert result.amounts == {
-        "Z1": 15_000_000, "Z2": 200_000_000, "Z3": 300_000_000,
-        "N1": 20_000_000, "N2": 10_000_000,
-        "N3": 837_626_459, "N4": 1_671_089_494, "N5": 2_504_552_529,
+        "Z1": 15_000_000,
+        "Z2": 200_000_000,
+        "Z3": 300_000_000,
+        "N1": 20_000_000,
+        "N2": 10_000_000,
+        "N3": 837_626_459,
+        "N4": 1_671_089_494,
+        "N5": 2_504_552_529,
         "N6": 441_731_518,  # the one leftover cent: largest remainder 0.5097
     }
     assert result.total_cents == CAP == sum(result.amounts.values())
@@ -53,8 +74,14 @@ def test_t1_zone_requests_within_the_set_aside_are_paid_in_full() -> None:
 def test_t2_an_oversubscribed_zone_pool_is_split_floor_then_pro_rata() -> None:
     result = allocate(applicants(T2), A1178)
     assert result.amounts == {
-        "Z1": 20_000_000, "Z2": 370_132_358, "Z3": 738_273_540, "Z4": 167_654_708,
-        "N1": 15_000_000, "N2": 894_678_030, "N3": 1_856_875_000, "N4": 1_486_799_243,
+        "Z1": 20_000_000,
+        "Z2": 370_132_358,
+        "Z3": 738_273_540,
+        "Z4": 167_654_708,
+        "N1": 15_000_000,
+        "N2": 894_678_030,
+        "N3": 1_856_875_000,
+        "N4": 1_486_799_243,
         "N5": 450_587_121,
     }
     assert result.total_cents == CAP
@@ -63,12 +90,20 @@ def test_t2_an_oversubscribed_zone_pool_is_split_floor_then_pro_rata() -> None:
 
 
 def test_t4_requests_of_exactly_the_cap_are_all_paid_in_full() -> None:
-    rows = [("Z1", 3_000_000, True), ("N1", 250_000, False), ("N2", 30_000_000, False),
-            ("N3", 26_750_000, False)]
+    rows = [
+        ("Z1", 3_000_000, True),
+        ("N1", 250_000, False),
+        ("N2", 30_000_000, False),
+        ("N3", 26_750_000, False),
+    ]
     result = allocate(applicants(rows), A1178)
     assert not result.triggered
-    assert result.amounts == {"Z1": 300_000_000, "N1": 25_000_000, "N2": 3_000_000_000,
-                              "N3": 2_675_000_000}
+    assert result.amounts == {
+        "Z1": 300_000_000,
+        "N1": 25_000_000,
+        "N2": 3_000_000_000,
+        "N3": 2_675_000_000,
+    }
     assert result.total_cents == CAP
 
 
@@ -98,8 +133,12 @@ def test_a_zone_applicant_below_the_floor_after_zone_apportioning_is_topped_up()
 
 
 def test_the_alternative_apportioning_scales_the_set_aside_too() -> None:
-    small = replace(A1178, tech_fy_cap_cents=100_000_000, tech_zone_setaside_cents=30_000_000,
-                    allocation_apportion_mode="scale_all")
+    small = replace(
+        A1178,
+        tech_fy_cap_cents=100_000_000,
+        tech_zone_setaside_cents=30_000_000,
+        allocation_apportion_mode="scale_all",
+    )
     rows = [("Z1", 1_000_000, True)] + [(f"N{i}", 250_000, False) for i in range(4)]
     result = allocate(applicants(rows), small)
     assert result.amounts["Z1"] == 23_076_923
@@ -128,9 +167,11 @@ def test_floor_only_rounding_leaves_the_leftover_cents_unallocated() -> None:
 
 def test_leftover_cents_on_equal_remainders_go_to_the_earlier_receipt_then_the_id() -> None:
     small = replace(A1178, tech_fy_cap_cents=100, tech_zone_setaside_cents=0, tech_floor_cents=0)
-    apps = [Applicant("b", 50, False, "2013-01-01T10:00:00"),
-            Applicant("a", 50, False, "2013-01-01T10:00:00"),
-            Applicant("c", 50, False, "2013-01-01T09:00:00+00:00")]
+    apps = [
+        Applicant("b", 50, False, "2013-01-01T10:00:00"),
+        Applicant("a", 50, False, "2013-01-01T10:00:00"),
+        Applicant("c", 50, False, "2013-01-01T09:00:00+00:00"),
+    ]
     result = allocate(apps, small)
     assert result.amounts == {"c": 34, "a": 33, "b": 33}
 
@@ -194,13 +235,16 @@ request_cents = st.one_of(
 )
 applicant_rows = st.lists(
     st.tuples(request_cents, st.booleans(), st.integers(min_value=0, max_value=5)),
-    min_size=1, max_size=40,
+    min_size=1,
+    max_size=40,
 )
 
 
 def build(rows: list[tuple[int, bool, int]]) -> list[Applicant]:
-    return [Applicant(f"A{k:03d}", t, z, f"2013-03-0{1 + minute}T00:00:00")
-            for k, (t, z, minute) in enumerate(rows)]
+    return [
+        Applicant(f"A{k:03d}", t, z, f"2013-03-0{1 + minute}T00:00:00")
+        for k, (t, z, minute) in enumerate(rows)
+    ]
 
 
 @settings(max_examples=150, deadline=None)
@@ -236,3 +280,11 @@ def test_the_result_does_not_depend_on_input_order(
     shuffled = list(apps)
     rnd.shuffle(shuffled)
     assert allocate(shuffled, A1178).amounts == allocate(apps, A1178).amounts
+
+
+def test_when_only_zone_applicants_fill_a_set_aside_equal_to_the_cap_they_share_it() -> None:
+    whole = replace(A1178, tech_fy_cap_cents=100_000_000, tech_zone_setaside_cents=100_000_000)
+    rows = [("Z1", 2_000_000, True), ("Z2", 500_000, True)]
+    result = allocate(applicants(rows), whole)
+    assert result.total_cents == 100_000_000
+    assert result.amounts == {"Z1": 68_750_000, "Z2": 31_250_000}

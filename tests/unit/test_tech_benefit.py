@@ -45,9 +45,11 @@ def test_an_insurance_premiums_taxpayer_has_no_nol_to_value() -> None:
 
 
 @pytest.mark.parametrize(
-    ("nol", "factor", "rnd"), [(-1, Fraction(1), 0), (1, Fraction(-1), 0), (1, Fraction(2), 0),
-                               (1, Fraction(1), -1)]
+    ("nol", "factor", "rnd"),
+    [(-1, Fraction(1), 0), (1, Fraction(-1), 0), (1, Fraction(2), 0), (1, Fraction(1), -1)],
 )
-def test_negative_inputs_and_factors_above_one_are_refused(nol: int, factor: Fraction, rnd: int) -> None:
+def test_negative_inputs_and_factors_above_one_are_refused(
+    nol: int, factor: Fraction, rnd: int
+) -> None:
     with pytest.raises(InvalidRequestError):
         benefit_cents(nol, factor, TaxType.CBT, rnd, 2013, A1178)

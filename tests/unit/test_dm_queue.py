@@ -1,0 +1,115 @@
+"""DMQ-1 to DMQ-3 with the FIFO example of RULES.md section 5.5."""
+
+from dataclasses import replace
+
+import pytest
+
+from market.domain.errors import CapExceededError, InvalidRequestError
+from market.domain.programs import Program
+from market.domain.rules.dm_queue import (
+    DM_CBT,
+    DM_GIT_FILM_POOL,
+    PoolLedger,
+    QueueItem,
+    admit,
+    pool_cap_cents,
+    pool_for,
+    roll_to,
+)
+from market.domain.rulesets import A1178
+
+M = 100_000_000  # one million dollars in cents
+
+
+def item(ident: str, cents: int, minute: int = 0) -> QueueItem:
+    return QueueItem(ident, cents, f"2013-09-01T10:{minute:02d}:00")
+
+
+def test_each_digital_media_program_charges_its_own_pool() -> None:
+    assert pool_for(Program.DM_CBT) == DM_CBT
+    assert pool_for(Program.DM_GIT) == DM_GIT_FILM_POOL
+    assert pool_cap_cents(DM_CBT, A1178) == 5 * M
+    assert pool_cap_cents(DM_GIT_FILM_POOL, A1178) == 10 * M
+    with pytest.raises(InvalidRequestError):
+        pool_for(Program.UTH)
+    with pytest.raises(InvalidRequestError):
+        pool_cap_cents("FILM", A1178)
+
+
+def test_the_fifo_example_fills_partially_and_rolls_into_the_next_fiscal_year() -> None:
+    state = PoolLedger(DM_CBT)
+    state, allowed, deferred = admit(state, item("#1", 2 * M, 1), 2014, A1178)
+    assert (allowed, deferred) == (2 * M, 0)
+    state, allowed, deferred = admit(state, item("#2", 250_000_000, 2), 2014, A1178)
+    assert (allowed, deferred) == (250_000_000, 0)
+    state, allowed, deferred = admit(state, item("#3", 120_000_000, 3), 2014, A1178)
+    assert (allowed, deferred) == (50_000_000, 70_000_000)
+    state, allowed, deferred = admit(state, item("#4", 30_000_000, 4), 2014, A1178)
+    assert (allowed, deferred) == (0, 30_000_000)
+    assert state.used(2014) == 5 * M and state.queued_cents == M
+
+    state, released = roll_to(state, 2015, A1178)
+    assert released == [("#3", 70_000_000, 2015), ("#4", 30_000_000, 2015)]
+    assert state.queue == () and state.used(2015) == M
+    assert pool_cap_cents(DM_CBT, A1178) - state.used(2015) == 4 * M
+
+
+def test_a_roll_that_runs_out_of_room_keeps_the_rest_at_the_head() -> None:
+    state = PoolLedger(DM_CBT, queue=(item("a", 4 * M), item("b", 2 * M)))
+    state, released = roll_to(state, 2015, A1178)
+    assert released == [("a", 4 * M, 2015), ("b", M, 2015)]
+    assert state.queue == (item("b", M),)
+    state, released = roll_to(state, 2016, A1178)
+    assert released == [("b", M, 2016)]
+
+
+def test_rolling_twice_into_the_same_year_releases_nothing_more() -> None:
+    state = PoolLedger(DM_CBT, queue=(item("a", 6 * M),))
+    state, _ = roll_to(state, 2015, A1178)
+    again, released = roll_to(state, 2015, A1178)
+    assert released == [] and again == state
+
+
+def test_an_approval_must_be_positive() -> None:
+    with pytest.raises(InvalidRequestError):
+        admit(PoolLedger(DM_CBT), item("a", 0), 2014, A1178)
+
+
+def test_all_or_nothing_strict_mode_defers_whole_approvals_without_overtaking() -> None:
+    strict = replace(A1178, dm_queue_mode="all_or_nothing_strict")
+    state = PoolLedger(DM_CBT)
+    state, allowed, deferred = admit(state, item("a", 4 * M), 2014, strict)
+    assert (allowed, deferred) == (4 * M, 0)
+    state, allowed, deferred = admit(state, item("b", 2 * M), 2014, strict)
+    assert (allowed, deferred) == (0, 2 * M)
+    state, allowed, deferred = admit(state, item("c", M // 2), 2014, strict)
+    assert (allowed, deferred) == (0, M // 2)
+    state = replace(state, queue=(item("big", 5 * M), *state.queue))
+    state, released = roll_to(state, 2015, strict)
+    assert released == [("big", 5 * M, 2015)]
+    assert [q.id for q in state.queue] == ["b", "c"]
+
+
+def test_all_or_nothing_with_overtaking_lets_a_smaller_later_approval_fit() -> None:
+    overtake = replace(A1178, dm_queue_mode="all_or_nothing_overtake")
+    state = PoolLedger(DM_CBT)
+    state, _, _ = admit(state, item("a", 4 * M), 2014, overtake)
+    state, allowed, _ = admit(state, item("b", 2 * M), 2014, overtake)
+    assert allowed == 0
+    state, allowed, _ = admit(state, item("c", M // 2), 2014, overtake)
+    assert allowed == M // 2
+    state = replace(state, queue=(item("x", 4 * M), item("b", 2 * M), item("y", M)))
+    state, released = roll_to(state, 2015, overtake)
+    assert released == [("x", 4 * M, 2015), ("y", M, 2015)]
+    assert [q.id for q in state.queue] == ["b"]
+
+
+def test_an_all_or_nothing_approval_larger_than_the_pool_is_refused() -> None:
+    strict = replace(A1178, dm_queue_mode="all_or_nothing_strict")
+    with pytest.raises(CapExceededError):
+        admit(PoolLedger(DM_CBT), item("a", 6 * M), 2014, strict)
+
+
+def test_an_unknown_queue_mode_is_refused() -> None:
+    with pytest.raises(InvalidRequestError, match="queue mode"):
+        admit(PoolLedger(DM_CBT), item("a", 1), 2014, replace(A1178, dm_queue_mode="lottery"))

@@ -1,0 +1,76 @@
+"""UTH-7 to UTH-13, BR-6, BR-12 and the shared cap check."""
+
+import pytest
+
+from market.domain.errors import CapExceededError, InvalidRequestError
+from market.domain.rules import brrag, uth
+from market.domain.rules.caps import check_cap, remaining_cents
+from market.domain.rulesets import A1178
+
+
+def test_a_uth_credit_is_taken_one_tenth_per_period_with_the_odd_cents_last() -> None:
+    plan = uth.installments(100_000_007, 2013, A1178)
+    assert plan[0] == (2013, 10_000_000)
+    assert plan[-1] == (2022, 10_000_007)
+    assert len(plan) == 10 and sum(c for _, c in plan) == 100_000_007
+
+
+def test_a_negative_uth_credit_is_refused() -> None:
+    with pytest.raises(InvalidRequestError):
+        uth.installments(-1, 2013, A1178)
+
+
+def test_too_few_new_positions_cut_the_installment_by_20_percent_rounding_down() -> None:
+    assert uth.reduced_installment(1_000_001, "new_positions_below_200") == 800_000
+    assert uth.reduced_installment(1_000_000, "new_positions_below_200", A1178) == 800_000
+    assert uth.reduced_installment(1_000_000, "none") == 1_000_000
+
+
+@pytest.mark.parametrize("reason", sorted(uth.FORFEITURES))
+def test_a_forfeiture_leaves_nothing_for_the_period(reason: str) -> None:
+    assert uth.reduced_installment(1_000_000, reason) == 0
+
+
+def test_an_unknown_reduction_is_refused() -> None:
+    with pytest.raises(InvalidRequestError, match="unknown UTH reduction"):
+        uth.reduced_installment(1, "bad_weather")
+
+
+def test_a_tenant_installment_never_exceeds_its_lease_payments() -> None:
+    assert uth.tenant_installment(1_000, 600) == 600
+    assert uth.tenant_installment(1_000, 5_000) == 1_000
+    assert uth.tenant_installment(1_000, -5) == 0
+
+
+def test_uth_caps_refuse_an_approval_over_150_million_a_year_or_1_5_billion_in_all() -> None:
+    uth.check_fy_cap(14_000_000_000, 1_000_000_000, A1178)
+    with pytest.raises(CapExceededError) as caught:
+        uth.check_fy_cap(14_000_000_000, 1_000_000_001, A1178)
+    assert caught.value.details["remaining_cents"] == 1_000_000_000
+    uth.check_cumulative_cap(149_000_000_000, 1_000_000_000, A1178)
+    with pytest.raises(CapExceededError, match="UTH_CUMULATIVE"):
+        uth.check_cumulative_cap(149_000_000_000, 1_000_000_001, A1178)
+
+
+def test_a_uth_tranche_carries_forward_twenty_periods() -> None:
+    assert uth.carryforward_last_period(5, A1178) == 25
+
+
+def test_brrag_credit_is_1500_dollars_per_retained_job() -> None:
+    assert brrag.yearly_credit_cents(100, A1178) == 15_000_000
+    with pytest.raises(InvalidRequestError):
+        brrag.yearly_credit_cents(-1, A1178)
+
+
+def test_brrag_approvals_over_20_million_a_year_are_refused() -> None:
+    brrag.check_fy_cap(0, 2_000_000_000, A1178)
+    with pytest.raises(CapExceededError, match="BRRAG"):
+        brrag.check_fy_cap(1, 2_000_000_000, A1178)
+
+
+def test_the_cap_check_refuses_negative_amounts_and_reports_what_remains() -> None:
+    with pytest.raises(InvalidRequestError):
+        check_cap("X", 10, 0, -1)
+    with pytest.raises(InvalidRequestError):
+        check_cap("X", 10, -1, 1)
+    assert remaining_cents(10, 12) == 0
