@@ -22,9 +22,7 @@ from market.adapters.db import make_engine
 from market.adapters.migrate import upgrade
 from market.adapters.tables import metadata
 
-PG_URL = os.environ.get(
-    "TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-)
+PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() == "true"
 GENESIS = "0" * 64
 
@@ -39,7 +37,7 @@ def pg_database_url() -> Iterator[str]:
     try:
         with admin.connect() as conn:
             conn.execute(text("select 1"))
-    except Exception as exc:  # noqa: BLE001 - any failure to connect means the same thing
+    except Exception as exc:
         admin.dispose()
         message = f"PostgreSQL at {PG_URL} is unreachable ({type(exc).__name__}: {exc})"
         if IN_CI:
@@ -79,9 +77,7 @@ def reset_postgres(url: str) -> None:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(
-    request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path
-) -> str:
+def database_url(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path) -> str:
     if request.param == "sqlite":
         target = tmp_path / "market.db"
         shutil.copy(sqlite_template, target)

@@ -11,10 +11,14 @@ from market.services import identity
 from market.services.ledger import count_events
 
 
-def headers_for(client: Any, engine: Engine, role: str, party_id: str | None = None) -> dict[str, str]:
+def headers_for(
+    client: Any, engine: Engine, role: str, party_id: str | None = None
+) -> dict[str, str]:
     email = f"{role}-{uuid.uuid4().hex[:8]}@example.com"
     identity.create_user(engine, email, role, "correct horse battery", party_id)
-    r = client.post("/api/v1/auth/token", json={"email": email, "password": "correct horse battery"})
+    r = client.post(
+        "/api/v1/auth/token", json={"email": email, "password": "correct horse battery"}
+    )
     assert r.status_code == 200, r.json
     return {"Authorization": f"Bearer {r.json['token']}"}
 

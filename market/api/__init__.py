@@ -17,8 +17,13 @@ def init_api(app: Flask) -> Api:
     app.config.setdefault("OPENAPI_SWAGGER_UI_PATH", "docs")
     # Served by the app itself: the service must work without any CDN.
     app.config.setdefault("OPENAPI_SWAGGER_UI_URL", "/static/swagger-ui/")
-    api = Api(app, spec_kwargs={"components": {"securitySchemes": {
-        "bearer": {"type": "http", "scheme": "bearer"}}}, "security": [{"bearer": []}]})
+    api = Api(
+        app,
+        spec_kwargs={
+            "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+            "security": [{"bearer": []}],
+        },
+    )
     for module in (auth, parties, ledger):
         api.register_blueprint(module.blp)
     errors.register(app)

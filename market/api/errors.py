@@ -74,12 +74,8 @@ def handle_http(e: HTTPException) -> ResponseReturnValue:
 
 
 def handle_domain(e: DomainError) -> ResponseReturnValue:
-    body = error_body(e.code, e.message, dict(e.details or {}))
-    if _is_api():
-        return jsonify(body), e.status
-    from market.web.errors import render_domain_error  # pages render their own way
-
-    return render_domain_error(e)
+    # Pages register their own handler on their blueprint, which takes precedence.
+    return jsonify(error_body(e.code, e.message, dict(e.details or {}))), e.status
 
 
 def handle_unexpected(e: Exception) -> ResponseReturnValue:

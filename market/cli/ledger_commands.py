@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 from flask import current_app
 from flask.cli import with_appcontext
+from sqlalchemy import Engine
 
 from market.adapters import migrate
 from market.services import ledger
 
 
-def _engine():  # type: ignore[no-untyped-def]
-    return current_app.extensions["market.engine"]
+def _engine() -> Engine:
+    return current_app.extensions["market.engine"]  # type: ignore[no-any-return]
 
 
 @click.group()
@@ -54,7 +56,7 @@ def replay() -> None:
 def verify(as_json: bool) -> None:
     """Recompute the hash chain and the projections; exit 1 on the first mismatch."""
     total = ledger.count_events(_engine())
-    with click.progressbar(length=total, label="verifying", file=click.get_text_stream("stderr")) as bar:
+    with click.progressbar(length=total, label="verifying", file=sys.stderr) as bar:
         report = ledger.verify(_engine(), bar.update)
     if as_json:
         click.echo(json.dumps(report.as_dict()))

@@ -32,9 +32,7 @@ class Actor:
         if self.role == AUTHORITY:
             return
         if self.role != PARTICIPANT or self.party_id != party_id:
-            raise ForbiddenError(
-                "You may only act for your own party.", {"party_id": party_id}
-            )
+            raise ForbiddenError("You may only act for your own party.", {"party_id": party_id})
 
     def require_reader_of(self, party_id: str) -> None:
         """Authority and auditor read everything; a participant only its own party."""

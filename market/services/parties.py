@@ -52,9 +52,7 @@ def register_party(uow: UnitOfWork, actor: Actor, new: NewParty) -> dict[str, An
         raise InvalidRequestError(f"Unknown entity type {new.entity_type!r}.", {})
     if not set(new.tax_types) <= set(TAX_TYPES):
         raise InvalidRequestError("Tax types must be among CBT, GIT and IPT.", {})
-    taken = uow.conn.execute(
-        select(parties_t.c.id).where(parties_t.c.tax_id == new.tax_id)
-    ).first()
+    taken = uow.conn.execute(select(parties_t.c.id).where(parties_t.c.tax_id == new.tax_id)).first()
     if taken is not None:
         raise ConflictError(
             f"A party with tax id {new.tax_id} is already registered.",
@@ -91,7 +89,11 @@ def record_ownership(
     load_party(uow.conn, owner_party_id)
     if party_id == owner_party_id:
         raise InvalidRequestError("A party cannot own itself.", {"party_id": party_id})
-    shares = {"voting_bps": voting_bps, "value_bps": value_bps, "income_share_bps": income_share_bps}
+    shares = {
+        "voting_bps": voting_bps,
+        "value_bps": value_bps,
+        "income_share_bps": income_share_bps,
+    }
     for name, bps in shares.items():
         if bps is not None and not 0 <= bps <= MAX_BPS:
             raise InvalidRequestError(f"{name} must be between 0 and 10000.", {name: bps})
@@ -113,9 +115,11 @@ def record_ownership(
 
 
 def ownership_view(conn: Connection, party_id: str, owner_party_id: str) -> dict[str, Any]:
-    row = conn.execute(
-        select(owners_t).where(owners_t.c.id == f"{party_id}:{owner_party_id}")
-    ).mappings().one()
+    row = (
+        conn.execute(select(owners_t).where(owners_t.c.id == f"{party_id}:{owner_party_id}"))
+        .mappings()
+        .one()
+    )
     return {
         "party_id": row["owned_party_id"],
         "owner_party_id": row["owner_party_id"],
@@ -138,8 +142,12 @@ def get_party(conn: Connection, actor: Actor, party_id: str) -> dict[str, Any]:
     party["owners"] = [
         dict(r)
         for r in conn.execute(
-            select(owners_t.c.owner_party_id, owners_t.c.voting_bps, owners_t.c.value_bps,
-                   owners_t.c.income_share_bps)
+            select(
+                owners_t.c.owner_party_id,
+                owners_t.c.voting_bps,
+                owners_t.c.value_bps,
+                owners_t.c.income_share_bps,
+            )
             .where(owners_t.c.owned_party_id == party_id)
             .order_by(owners_t.c.owner_party_id)
         ).mappings()
@@ -176,8 +184,11 @@ def affiliation_between(
     load_party(conn, a)
     load_party(conn, b)
     result = affiliation(ownership_graph(conn), a, b, ruleset)
-    return {"affiliated": result.affiliated, "reasons": list(result.reasons),
-            "paths": [_path_repr(p) for p in result.paths]}
+    return {
+        "affiliated": result.affiliated,
+        "reasons": list(result.reasons),
+        "paths": [_path_repr(p) for p in result.paths],
+    }
 
 
 def _path_repr(path: Any) -> Any:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
@@ -27,7 +29,7 @@ def test_appended_events_form_a_gap_free_hash_chain(engine: Engine) -> None:
         evs = list(iter_events(conn))
     assert [e.seq for e in evs] == [1, 2, 3]
     assert evs[0].prev_hash == GENESIS_HASH
-    for prev, e in zip(evs, evs[1:], strict=False):
+    for prev, e in itertools.pairwise(evs):
         assert e.prev_hash == prev.hash
     for e in evs:
         assert e.hash == compute_hash(
@@ -98,8 +100,10 @@ def test_verify_names_the_first_event_whose_payload_was_tampered_with(engine: En
         cast = "payload" if engine.dialect.name == "sqlite" else "payload::text"
         back = "" if engine.dialect.name == "sqlite" else "::json"
         conn.execute(
-            text(f"UPDATE events SET payload = replace({cast}, 'Party 2', 'Party 3'){back} "
-                 "WHERE seq = 3")
+            text(
+                f"UPDATE events SET payload = replace({cast}, 'Party 2', 'Party 3'){back} "
+                "WHERE seq = 3"
+            )
         )
     report = ledger.verify(engine)
     assert not report.ok

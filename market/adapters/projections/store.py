@@ -102,7 +102,7 @@ def _defaults(table: str) -> Row:
         for column in _table(table).columns:
             default = column.default
             if default is not None and getattr(default, "is_scalar", False):
-                values[column.name] = default.arg
+                values[column.name] = getattr(default, "arg", None)
             else:
                 values[column.name] = None
         _DEFAULTS[table] = values
