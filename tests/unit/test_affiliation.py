@@ -11,6 +11,9 @@ from market.domain.errors import InvalidRequestError
 from market.domain.rules.affiliation import (
     OwnershipGraph,
     Stake,
+    _acyclic_holdings,
+    _holding,
+    _walk_holdings,
     affiliation,
     controlling_parents,
     holdings,
@@ -157,13 +160,29 @@ def test_only_a_few_deciding_chains_are_listed() -> None:
     assert len([p for p in result.paths if p[-1] == "buyer"]) == 5
 
 
-def test_chains_longer_than_the_link_bound_are_not_traced() -> None:
+def test_long_chains_are_exact_without_cycles_and_bounded_with_them() -> None:
     short = replace(A1178, affiliation_max_links=2)
-    g = graph(
+    chain = [
         ("H", "M1", 10_000, 10_000),
         ("M1", "M2", 10_000, 10_000),
         ("M2", "buyer", 10_000, 10_000),
         ("H", "seller", 10_000, 10_000),
-    )
-    assert affiliation(g, "buyer", "seller", A1178).affiliated
-    assert not affiliation(g, "buyer", "seller", short).affiliated
+    ]
+    assert affiliation(graph(*chain), "buyer", "seller", short).affiliated
+    cyclic = graph(*chain, ("C", "M2", 0, 100), ("M2", "C", 100, 0))
+    assert affiliation(cyclic, "buyer", "seller", A1178).affiliated
+    assert not affiliation(cyclic, "buyer", "seller", short).affiliated
+
+
+@settings(max_examples=100, deadline=None)
+@given(stakes_strategy, st.sampled_from("ABCDEFG"))
+def test_the_exact_and_the_bounded_methods_agree_on_graphs_without_cycles(
+    stakes: list[tuple[str, str, int, int]], party: str
+) -> None:
+    acyclic = [s for s in stakes if s[0] < s[1]]  # owners sort before what they own
+    g = graph(*acyclic)
+    exact = _acyclic_holdings(g, party)
+    assert exact is not None
+    walked = _walk_holdings(g, party, 10)
+    as_fractions = {o: _holding(o, r) for o, r in exact.items() if r[0] or r[1]}
+    assert as_fractions == {o: _holding(o, r) for o, r in walked.items()}

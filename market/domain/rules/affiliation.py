@@ -4,11 +4,11 @@ Indirect ownership is the product of the stakes along a chain, summed over chain
 the owners above ``a`` and above ``b`` are visited, so a query touches the two ancestor
 sets and never the whole graph.
 
-Chains are traced upward layer by layer for at most ``ruleset.affiliation_max_links``
-links. In an acyclic graph (the usual ownership structure) every chain is a simple path
-and the sum is exact. Where cross-holdings form a cycle, a chain may go round it; those
-contributions are counted (as in integrated-ownership measures) until the link bound,
-which errs towards finding an affiliation, the conservative side of AMB-34.
+When the owners above a party form no cycle (the usual structure) every chain is a simple
+path and the sum is exact, however long the chains. Where cross-holdings form a cycle, the
+chains are traced layer by layer for at most ``ruleset.affiliation_max_links`` links and a
+chain may go round the cycle; those rounds are counted (as integrated-ownership measures
+do), which errs towards finding an affiliation, the conservative side of AMB-34.
 """
 
 from __future__ import annotations
@@ -80,29 +80,101 @@ class AffiliationResult:
     paths: list[list[str]]
 
 
-def holdings(graph: OwnershipGraph, party: str, max_links: int) -> dict[str, Holding]:
-    """Every owner above ``party`` with its aggregated stake; ``party`` holds all of itself."""
-    voting: dict[str, Fraction] = defaultdict(Fraction)
-    value: dict[str, Fraction] = defaultdict(Fraction)
-    voting[party] = value[party] = Fraction(1)
-    frontier = {party: (Fraction(1), Fraction(1))}
-    for _ in range(max_links):
-        nxt: dict[str, tuple[Fraction, Fraction]] = {}
+def _add(
+    totals: dict[str, tuple[int, int, int]], owner: str, votes: int, value: int, links: int
+) -> None:
+    """Add a share over 10000**links to ``owner``'s total, rescaling to the longer chain."""
+    old_votes, old_value, old_links = totals.get(owner, (0, 0, links))
+    if links >= old_links:
+        scale = _WHOLE ** (links - old_links)
+        totals[owner] = (old_votes * scale + votes, old_value * scale + value, links)
+    else:
+        scale = _WHOLE ** (old_links - links)
+        totals[owner] = (old_votes + votes * scale, old_value + value * scale, old_links)
+
+
+def _acyclic_holdings(graph: OwnershipGraph, party: str) -> dict[str, tuple[int, int, int]] | None:
+    """Exact sums over every chain, each owner visited once after all it owns (Kahn's
+    order); ``None`` when the owners above ``party`` hold each other in a cycle."""
+    waiting: dict[str, int] = defaultdict(int)
+    seen, stack = {party}, [party]
+    while stack:
+        for s in graph.owners_of.get(stack.pop(), ()):
+            if s.owner == party:
+                continue
+            waiting[s.owner] += 1
+            if s.owner not in seen:
+                seen.add(s.owner)
+                stack.append(s.owner)
+    totals: dict[str, tuple[int, int, int]] = {party: (1, 1, 0)}
+    owners_of = graph.owners_of
+    ready = [party]
+    while ready:
+        node = ready.pop()
+        votes, value, links = totals[node]
+        for s in owners_of.get(node, ()):
+            owner = s.owner
+            if owner == party:
+                continue
+            _add(totals, owner, votes * s.voting_bps, value * s.value_bps, links + 1)
+            left = waiting[owner] - 1
+            waiting[owner] = left
+            if not left:
+                ready.append(owner)
+    return totals if len(totals) == len(seen) else None
+
+
+def _walk_holdings(
+    graph: OwnershipGraph, party: str, max_links: int
+) -> dict[str, tuple[int, int, int]]:
+    """Layer-by-layer chains of at most ``max_links`` links, for graphs with cycles."""
+    totals: dict[str, tuple[int, int, int]] = {party: (1, 1, 0)}
+    frontier: dict[str, tuple[int, int]] = {party: (1, 1)}
+    for links in range(1, max_links + 1):
+        nxt: dict[str, tuple[int, int]] = {}
         for owned, (vote_share, value_share) in frontier.items():
             for s in graph.owners_of.get(owned, ()):
                 if s.owner == party:
-                    continue  # a party already holds all of itself; its cross-holdings add none
-                add_vote = vote_share * s.voting_bps / _WHOLE
-                add_value = value_share * s.value_bps / _WHOLE
-                old_vote, old_value = nxt.get(s.owner, (Fraction(0), Fraction(0)))
-                nxt[s.owner] = (old_vote + add_vote, old_value + add_value)
-        for owner, (v, w) in nxt.items():
-            voting[owner] += v
-            value[owner] += w
+                    continue
+                old_vote, old_value = nxt.get(s.owner, (0, 0))
+                nxt[s.owner] = (
+                    old_vote + vote_share * s.voting_bps,
+                    old_value + value_share * s.value_bps,
+                )
         frontier = {o: shares for o, shares in nxt.items() if any(shares)}
+        for owner, (v, w) in frontier.items():
+            _add(totals, owner, v, w, links)
         if not frontier:
             break
-    return {o: Holding(o, voting[o], value[o]) for o in voting}
+    return totals
+
+
+def _raw_holdings(
+    graph: OwnershipGraph, party: str, max_links: int
+) -> dict[str, tuple[int, int, int]]:
+    """Owner -> (votes, value, links): each share is the numerator over 10000**links.
+
+    A chain of ``d`` links has a share that is an exact multiple of 1/10000**d, so all the
+    arithmetic is on integers. A party holds all of itself; cross-holdings back into it add
+    nothing.
+    """
+    exact = _acyclic_holdings(graph, party)
+    return exact if exact is not None else _walk_holdings(graph, party, max_links)
+
+
+def _holding(owner: str, raw: tuple[int, int, int]) -> Holding:
+    votes, value, links = raw
+    return Holding(owner, Fraction(votes, _WHOLE**links), Fraction(value, _WHOLE**links))
+
+
+def _at_least(raw: tuple[int, int, int], threshold_bps: int) -> bool:
+    votes, value, links = raw
+    return max(votes, value) * _WHOLE >= threshold_bps * _WHOLE**links
+
+
+def holdings(graph: OwnershipGraph, party: str, max_links: int) -> dict[str, Holding]:
+    """Every owner above ``party`` with its aggregated stake; ``party`` holds all of itself."""
+    return {o: _holding(o, raw) for o, raw in _raw_holdings(graph, party, max_links).items()}
 
 
 def _chains(graph: OwnershipGraph, top: str, bottom: str, max_links: int) -> list[list[str]]:
@@ -141,15 +213,16 @@ def affiliation(
         raise InvalidRequestError("a party cannot trade with itself", {"party": a})
     threshold = Fraction(ruleset.tech_affiliation_bps, _WHOLE)
     links = ruleset.affiliation_max_links
-    above_a = holdings(graph, a, links)
-    above_b = holdings(graph, b, links)
+    raw_a = _raw_holdings(graph, a, links)
+    raw_b = _raw_holdings(graph, b, links)
     excluded = {a, b} if ruleset.affiliation_mode == "third_party_only" else set()
     reasons: list[str] = []
     paths: list[list[str]] = []
-    for owner in sorted(above_a.keys() & above_b.keys()):
-        in_a, in_b = above_a[owner], above_b[owner]
-        if owner in excluded or in_a.best < threshold or in_b.best < threshold:
+    bps = ruleset.tech_affiliation_bps
+    for owner in sorted(raw_a.keys() & raw_b.keys()):
+        if owner in excluded or not (_at_least(raw_a[owner], bps) and _at_least(raw_b[owner], bps)):
             continue
+        in_a, in_b = _holding(owner, raw_a[owner]), _holding(owner, raw_b[owner])
         reasons.append(
             f"{owner} holds {_measure(in_a)} of {a} and {_measure(in_b)} of {b}, "
             f"at least {percent_text(threshold, 0)} of both"
@@ -160,12 +233,13 @@ def affiliation(
         if {x, y} == {a, b}:
             reasons.append(f"{a} and {b} are recorded as related taxpayers under IRC §267")
             continue
-        for party, other, other_above in ((a, b, above_b), (b, a, above_a)):
+        for party, other, other_above in ((a, b, raw_b), (b, a, raw_a)):
             if party not in (x, y):
                 continue
             partner = y if x == party else x
-            held = other_above.get(partner)
-            if held is not None and held.best >= threshold:
+            raw = other_above.get(partner)
+            if raw is not None and _at_least(raw, bps):
+                held = _holding(partner, raw)
                 reasons.append(
                     f"{partner}, a related taxpayer of {party} under IRC §267, "
                     f"holds {_measure(held)} of {other}"
