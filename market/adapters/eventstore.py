@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import EventRow, LedgerHead
@@ -25,6 +25,19 @@ GENESIS_HASH = "0" * 64
 
 events_t = EventRow.__table__  # type: ignore[attr-defined]
 head_t = LedgerHead.__table__  # type: ignore[attr-defined]
+
+# Built once: reusing statement objects lets SQLAlchemy skip cache-key generation, which
+# is most of the per-append cost after the commit itself.
+_LOCK_HEAD = select(head_t.c.seq, head_t.c.hash).where(head_t.c.id == 1).with_for_update()
+_STREAM_VERSION = select(func.max(events_t.c.version)).where(
+    events_t.c.stream == bindparam("stream")
+)
+_INSERT_EVENT = events_t.insert()
+_MOVE_HEAD = (
+    head_t.update()
+    .where(head_t.c.id == 1)
+    .values(seq=bindparam("new_seq"), hash=bindparam("new_hash"))
+)
 
 
 def utcnow_iso() -> str:
@@ -97,9 +110,7 @@ class EventStore:
         self._head: tuple[int, str] | None = None
 
     def lock_head(self) -> tuple[int, str]:
-        row = self.conn.execute(
-            select(head_t.c.seq, head_t.c.hash).where(head_t.c.id == 1).with_for_update()
-        ).one_or_none()
+        row = self.conn.execute(_LOCK_HEAD).one_or_none()
         if row is None:
             self.conn.execute(head_t.insert().values(id=1, seq=0, hash=GENESIS_HASH))
             self._head = (0, GENESIS_HASH)
@@ -108,9 +119,7 @@ class EventStore:
         return self._head
 
     def stream_version(self, stream: str) -> int:
-        found = self.conn.execute(
-            select(func.max(events_t.c.version)).where(events_t.c.stream == stream)
-        ).scalar()
+        found = self.conn.execute(_STREAM_VERSION, {"stream": stream}).scalar()
         return int(found or 0)
 
     def append(self, stream: str, type_: str, payload: dict[str, Any], actor: str) -> Event:
@@ -124,8 +133,8 @@ class EventStore:
         payload = json.loads(canonical_json(payload))
         digest = compute_hash(seq, stream, version, type_, payload, actor, recorded_at, prev_hash)
         event = Event(seq, stream, version, type_, payload, actor, recorded_at, prev_hash, digest)
-        self.conn.execute(events_t.insert().values(**event.as_dict()))
-        self.conn.execute(head_t.update().where(head_t.c.id == 1).values(seq=seq, hash=digest))
+        self.conn.execute(_INSERT_EVENT, event.as_dict())
+        self.conn.execute(_MOVE_HEAD, {"new_seq": seq, "new_hash": digest})
         self._head = (seq, digest)
         return event
 

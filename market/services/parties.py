@@ -6,7 +6,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Ownership, Party
@@ -31,6 +31,9 @@ ENTITY_TYPES = (
 )
 TAX_TYPES = ("CBT", "GIT", "IPT")
 MAX_BPS = 10_000
+
+_PARTY_BY_ID = select(parties_t).where(parties_t.c.id == bindparam("party_id"))
+_PARTY_BY_TAX_ID = select(parties_t.c.id).where(parties_t.c.tax_id == bindparam("tax_id"))
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,7 @@ def ownership_view(conn: Connection, party_id: str, owner_party_id: str) -> dict
 
 
 def load_party(conn: Connection, party_id: str) -> dict[str, Any]:
-    row = conn.execute(select(parties_t).where(parties_t.c.id == party_id)).mappings().first()
+    row = conn.execute(_PARTY_BY_ID, {"party_id": party_id}).mappings().first()
     if row is None:
         raise NotFoundError(f"Party {party_id} does not exist.", {"party_id": party_id})
     return dict(row)

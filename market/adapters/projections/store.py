@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Protocol
 
-from sqlalchemy import Table, select
+from functools import cache
+
+from sqlalchemy import Table, bindparam, select
+from sqlalchemy.sql import Select, Update
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import PROJECTION_TABLES, metadata
@@ -28,21 +31,36 @@ def _pk(table: Table) -> str:
     return next(iter(table.primary_key.columns)).name
 
 
+@cache
+def _get_stmt(table: str) -> Select[Any]:
+    t = _table(table)
+    return select(t).where(t.c[_pk(t)] == bindparam("_key"))
+
+
+@cache
+def _update_stmt(table: str, columns: tuple[str, ...]) -> Update:
+    t = _table(table)
+    values = {c: bindparam(f"_v_{c}") for c in columns}
+    return t.update().where(t.c[_pk(t)] == bindparam("_key")).values(values)
+
+
 class DbStore:
+    """Statements are built once per table (and column set) and reused."""
+
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
     def get(self, table: str, key: str) -> Row | None:
-        t = _table(table)
-        row = self.conn.execute(select(t).where(t.c[_pk(t)] == key)).mappings().one_or_none()
+        row = self.conn.execute(_get_stmt(table), {"_key": key}).mappings().one_or_none()
         return dict(row) if row is not None else None
 
     def insert(self, table: str, row: Row) -> None:
-        self.conn.execute(_table(table).insert().values(**row))
+        self.conn.execute(_table(table).insert(), row)
 
     def update(self, table: str, key: str, changes: Row) -> None:
-        t = _table(table)
-        result = self.conn.execute(t.update().where(t.c[_pk(t)] == key).values(**changes))
+        stmt = _update_stmt(table, tuple(sorted(changes)))
+        params = {f"_v_{c}": v for c, v in changes.items()} | {"_key": key}
+        result = self.conn.execute(stmt, params)
         if result.rowcount != 1:
             raise LookupError(f"{table} {key} does not exist")
 
