@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 from typing import Any, Protocol
 
-from functools import cache
-
 from sqlalchemy import Table, bindparam, select
-from sqlalchemy.sql import Select, Update
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql import Select, Update
 
 from market.adapters.tables import PROJECTION_TABLES, metadata
 
