@@ -75,10 +75,13 @@ def _read(stream: TextIO) -> dict[str, Any]:
 def allocate(fiscal_year: int, input_file: TextIO, ruleset_name: str | None) -> None:
     """Print the TECH allocation for one fiscal year as JSON; writes nothing."""
     document = _read(input_file)
-    name = ruleset_name or document.get("ruleset") or "A1178"
+    source = "--ruleset" if ruleset_name else 'the input\'s "ruleset"'
     try:
-        ruleset = get_ruleset(str(name))
-        applicants = [_applicant(i, raw) for i, raw in enumerate(document["applications"])]
+        ruleset = get_ruleset(str(ruleset_name or document.get("ruleset") or "A1178"))
+    except DomainError as exc:
+        raise click.ClickException(f"{exc.message} (from {source})") from None
+    applicants = [_applicant(i, raw) for i, raw in enumerate(document["applications"])]
+    try:
         result = allocate_fy(applicants, ruleset)
     except DomainError as exc:
         raise _fail(exc.message) from None

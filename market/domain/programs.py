@@ -67,10 +67,15 @@ def check_tax_type(program: Program, tax_type: TaxType) -> None:
         )
 
 
-def waiver_statement(program: Program, face_cents: int, holder_name: str) -> str:
-    """The statement printed on the certificate; TECH surrenders the benefit, so it has none."""
+def waiver_statement(
+    program: Program, face_cents: int, holder_name: str, print_brrag_waiver: bool = True
+) -> str:
+    """The statement printed on the certificate; TECH surrenders the benefit, so it has none.
+
+    BRRAG needs none by statute; ``print_brrag_waiver`` carries ``Ruleset.brrag_print_waiver``.
+    """
     claim = _WAIVED_CLAIM.get(program)
-    if claim is None:
+    if claim is None or (program is Program.BRRAG and not print_brrag_waiver):
         return ""
     return (
         f"{holder_name} waives the right to claim on its own returns the "

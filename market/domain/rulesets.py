@@ -40,7 +40,7 @@ class Ruleset:
     brrag_fy_cap_cents: int = 20 * _MILLION
     brrag_cap_source: str = "statement"  # AMB-4: the cap exists only in the sponsor's Statement
     brrag_carryover_years: int = 7  # AMB-7: external (C.34:1B-115.3); placeholder until loaded
-    brrag_min_consideration_all_sellers: bool = True  # AMB-5
+    brrag_min_consideration_all_sellers: bool = True  # AMB-5; False: only relocating sellers
     brrag_print_waiver: bool = True  # AMB-8 / BR-15
 
     uth_fy_cap_cents: int = 150 * _MILLION
@@ -48,14 +48,14 @@ class Ruleset:
     uth_installment_fraction: Fraction = Fraction(1, 10)
     uth_carryforward_periods: int = 20
     uth_reduction_pct: int = 20
-    uth_fy_bucket: str = "period_commences"  # AMB-13
+    uth_fy_bucket: str = "period_commences"  # AMB-13; alternative "approval"
 
     dm_git_film_pool_cents: int = 10 * _MILLION
     dm_cbt_pool_cents: int = 5 * _MILLION
     dm_carryover_years: int = 7
     dm_liability_ceiling: Fraction = Fraction(1, 2)
     dm_queue_mode: str = "partial_strict"  # AMB-24
-    dm_fy_bucket: str = "period_commences"  # AMB-23
+    dm_fy_bucket: str = "period_commences"  # AMB-23; alternative "approval"
     dm_git_use_of_cbt_certificate: bool = True  # AMB-21
 
     tech_fy_cap_cents: int = 60 * _MILLION
@@ -72,7 +72,7 @@ class Ruleset:
     tech_deadline_month: int = 6
     tech_deadline_day: int = 30
     tech_hq_years: int = 5
-    tech_nol_rate_regime: str = "seller"  # AMB-41
+    tech_nol_rate_regime: str = "seller"  # AMB-41; alternative "buyer"
     affiliation_mode: str = "conservative_union"  # AMB-34; alternative "third_party_only"
     affiliation_max_links: int = 24
 

@@ -186,3 +186,21 @@ def test_the_exact_and_the_bounded_methods_agree_on_graphs_without_cycles(
     walked = _walk_holdings(g, party, 10)
     as_fractions = {o: _holding(o, r) for o, r in exact.items() if r[0] or r[1]}
     assert as_fractions == {o: _holding(o, r) for o, r in walked.items()}
+
+
+def test_a_short_chain_reaching_an_owner_after_a_long_one_adds_exactly() -> None:
+    g = graph(
+        ("C", "buyer", 1_000, 1_000),
+        ("B", "buyer", 1_000, 1_000),
+        ("A", "B", 1_000, 1_000),
+        ("H", "A", 1_000, 1_000),
+        ("H", "C", 1_000, 1_000),
+    )
+    assert holdings(g, "buyer", 24)["H"].value == Fraction(11, 1_000)
+
+
+def test_a_cycle_back_into_the_party_adds_nothing_to_its_own_stake() -> None:
+    g = graph(("X", "buyer", 600, 600), ("buyer", "X", 5_000, 5_000), ("X", "seller", 600, 600))
+    above = holdings(g, "buyer", 24)
+    assert above["buyer"].voting == 1 and above["X"].voting == Fraction(6, 100)
+    assert affiliation(g, "buyer", "seller", A1178).affiliated

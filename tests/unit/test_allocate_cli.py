@@ -154,6 +154,11 @@ def test_bad_input_fails_with_a_message_that_says_what_is_wrong(
     assert code != 0 and message in out
 
 
+def test_an_unknown_ruleset_option_is_named_in_the_error(tmp_path: Path) -> None:
+    code, out = run(tmp_path, document(), "--ruleset", "NJ-1999")
+    assert code != 0 and "unknown ruleset 'NJ-1999' (from --ruleset)" in out
+
+
 def test_a_missing_file_is_refused(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         allocate, ["--fiscal-year", "2013", "--input", str(tmp_path / "none.json")]

@@ -74,3 +74,13 @@ def test_the_integer_test_agrees_with_exact_fractions(
     floor = minimum_consideration_cents(program, face, A1178)
     assert meets_minimum_consideration(program, floor, face, A1178)
     assert floor == 0 or not meets_minimum_consideration(program, floor - 1, face, A1178)
+
+
+def test_the_literal_amb5_reading_sets_no_minimum_for_a_retained_brrag_business() -> None:
+    from dataclasses import replace
+
+    literal = replace(A1178, brrag_min_consideration_all_sellers=False)
+    assert meets_minimum_consideration(Program.BRRAG, 1, 100, literal, relocating=False)
+    assert not meets_minimum_consideration(Program.BRRAG, 1, 100, literal, relocating=True)
+    assert not meets_minimum_consideration(Program.BRRAG, 1, 100, A1178, relocating=False)
+    assert not meets_minimum_consideration(Program.UTH, 1, 100, literal, relocating=False)

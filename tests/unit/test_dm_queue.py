@@ -113,3 +113,20 @@ def test_an_all_or_nothing_approval_larger_than_the_pool_is_refused() -> None:
 def test_an_unknown_queue_mode_is_refused() -> None:
     with pytest.raises(InvalidRequestError, match="queue mode"):
         admit(PoolLedger(DM_CBT), item("a", 1), 2014, replace(A1178, dm_queue_mode="lottery"))
+
+
+def test_the_pool_bucket_is_the_fiscal_year_the_credited_period_commences() -> None:
+    from datetime import date
+
+    from market.domain.rules import dm_queue, uth
+
+    starts, approved = date(2013, 1, 1), date(2013, 8, 1)
+    for module in (dm_queue, uth):
+        assert module.bucket_fiscal_year(starts, approved, A1178) == 2013
+    assert (
+        dm_queue.bucket_fiscal_year(starts, approved, replace(A1178, dm_fy_bucket="approval"))
+        == 2014
+    )
+    assert (
+        uth.bucket_fiscal_year(starts, approved, replace(A1178, uth_fy_bucket="approval")) == 2014
+    )

@@ -63,3 +63,8 @@ def test_every_domain_error_carries_its_stable_code(
     )
     assert str(error) == "message"
     assert cls("bare").details == {}
+
+
+def test_a_ruleset_may_leave_the_brrag_waiver_off_since_the_statute_needs_none() -> None:
+    assert waiver_statement(Program.BRRAG, 1, "X", print_brrag_waiver=False) == ""
+    assert waiver_statement(Program.UTH, 1, "X", print_brrag_waiver=False) != ""

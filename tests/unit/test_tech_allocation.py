@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -264,7 +265,7 @@ def test_every_property_of_the_allocation_holds(rows: list[tuple[int, bool, int]
     assert sum(result.amounts[i] for i in zone_ids) >= min(zone_requests, SETASIDE)
     exact = _reference(apps)
     for i, cents in result.amounts.items():
-        assert abs(cents - exact.get(i, 0)) < 1
+        assert abs(cents - exact.get(i, Fraction(0))) < 1
     floors_fit = sum(min(t, FLOOR) for t in requests.values()) < CAP - min(zone_requests, SETASIDE)
     if floors_fit:
         assert all(result.amounts[i] >= min(t, FLOOR) for i, t in requests.items())
@@ -288,3 +289,12 @@ def test_when_only_zone_applicants_fill_a_set_aside_equal_to_the_cap_they_share_
     result = allocate(applicants(rows), whole)
     assert result.total_cents == 100_000_000
     assert result.amounts == {"Z1": 68_750_000, "Z2": 31_250_000}
+
+
+@pytest.mark.parametrize(
+    "field", ["allocation_apportion_mode", "allocation_zone_mode", "rounding_mode"]
+)
+def test_an_allocation_mode_that_is_not_implemented_is_refused(field: str) -> None:
+    with pytest.raises(InvalidRequestError, match=field):
+        changes: dict[str, Any] = {field: "guarantee_only"}
+        allocate(applicants(T1), replace(A1178, **changes))

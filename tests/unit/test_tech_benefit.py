@@ -53,3 +53,14 @@ def test_negative_inputs_and_factors_above_one_are_refused(
 ) -> None:
     with pytest.raises(InvalidRequestError):
         benefit_cents(nol, factor, TaxType.CBT, rnd, 2013, A1178)
+
+
+def test_the_seller_regime_picks_the_rate_unless_the_ruleset_reads_it_as_the_buyer() -> None:
+    from dataclasses import replace
+
+    from market.domain.rules.tech_benefit import rate_regime
+
+    assert rate_regime(TaxType.CBT, TaxType.GIT, A1178) is TaxType.CBT
+    buyer = replace(A1178, tech_nol_rate_regime="buyer")
+    assert rate_regime(TaxType.CBT, TaxType.GIT, buyer) is TaxType.GIT
+    assert rate_regime(TaxType.CBT, None, buyer) is TaxType.CBT

@@ -169,7 +169,8 @@ def _holding(owner: str, raw: tuple[int, int, int]) -> Holding:
 
 def _at_least(raw: tuple[int, int, int], threshold_bps: int) -> bool:
     votes, value, links = raw
-    return max(votes, value) * _WHOLE >= threshold_bps * _WHOLE**links
+    bar: int = threshold_bps * _WHOLE**links
+    return max(votes, value) * _WHOLE >= bar
 
 
 def holdings(graph: OwnershipGraph, party: str, max_links: int) -> dict[str, Holding]:

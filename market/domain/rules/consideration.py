@@ -28,16 +28,27 @@ def minimum_consideration_cents(program: Program, face_cents: int, ruleset: Rule
 
 
 def meets_minimum_consideration(
-    program: Program, consideration_cents: int, face_cents: int, ruleset: Ruleset
+    program: Program,
+    consideration_cents: int,
+    face_cents: int,
+    ruleset: Ruleset,
+    relocating: bool = True,
 ) -> bool:
+    """``relocating`` matters only for BRRAG under the literal reading of AMB-5."""
     _check_inputs(consideration_cents, face_cents)
+    if program is Program.BRRAG and not (relocating or ruleset.brrag_min_consideration_all_sellers):
+        return True
     return 100 * consideration_cents >= ruleset.min_consideration(program) * face_cents
 
 
 def check_minimum_consideration(
-    program: Program, consideration_cents: int, face_cents: int, ruleset: Ruleset
+    program: Program,
+    consideration_cents: int,
+    face_cents: int,
+    ruleset: Ruleset,
+    relocating: bool = True,
 ) -> None:
-    if meets_minimum_consideration(program, consideration_cents, face_cents, ruleset):
+    if meets_minimum_consideration(program, consideration_cents, face_cents, ruleset, relocating):
         return
     pct = ruleset.min_consideration(program)
     floor_cents = minimum_consideration_cents(program, face_cents, ruleset)

@@ -8,12 +8,13 @@ persist it as events (QUEUE_ALLOWED / QUEUE_DEFERRED) and replay it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from datetime import date
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from market.domain.errors import CapExceededError, InvalidRequestError
 from market.domain.programs import Program
-from market.domain.values import format_cents
+from market.domain.values import fiscal_year, format_cents
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -63,6 +64,13 @@ def pool_cap_cents(pool: str, ruleset: Ruleset) -> int:
     if pool == DM_GIT_FILM_POOL:
         return ruleset.dm_git_film_pool_cents
     raise InvalidRequestError(f"unknown pool {pool!r}", {"pool": pool})
+
+
+def bucket_fiscal_year(period_commences_on: date, approved_on: date, ruleset: Ruleset) -> int:
+    """DMQ-2 / AMB-23: the FY the credited period commences in, or the approval FY."""
+    if ruleset.dm_fy_bucket == "approval":
+        return fiscal_year(approved_on)
+    return fiscal_year(period_commences_on)
 
 
 def _mode(ruleset: Ruleset) -> str:

@@ -127,7 +127,24 @@ def _round(
     return floors
 
 
+_MODES = {
+    "allocation_apportion_mode": ("preserve_zone", "scale_all"),
+    "allocation_zone_mode": ("carve_out_then_compete",),
+    "rounding_mode": ("floor_cent_largest_remainder", "floor_cent"),
+}
+
+
+def _check_modes(ruleset: Ruleset) -> None:
+    for name, known in _MODES.items():
+        if getattr(ruleset, name) not in known:
+            raise InvalidRequestError(
+                f"ruleset {ruleset.name}: {name} {getattr(ruleset, name)!r} is not implemented",
+                {"field": name, "known": list(known)},
+            )
+
+
 def allocate(applicants: Iterable[Applicant], ruleset: Ruleset) -> Allocation:
+    _check_modes(ruleset)
     if ruleset.tech_zone_setaside_cents > ruleset.tech_fy_cap_cents:
         raise InvalidRequestError(
             f"ruleset {ruleset.name} reserves more for the zones than the whole cap",

@@ -14,6 +14,15 @@ from market.domain.rulesets import Ruleset
 from market.domain.values import round_half_up
 
 
+def rate_regime(
+    seller_tax_regime: TaxType, buyer_tax_regime: TaxType | None, ruleset: Ruleset
+) -> TaxType:
+    """AMB-41: whose regime picks the factor and top rate; the seller's by default."""
+    if ruleset.tech_nol_rate_regime == "buyer" and buyer_tax_regime is not None:
+        return buyer_tax_regime
+    return seller_tax_regime
+
+
 def max_rate(seller_tax_regime: TaxType, tax_year: int, ruleset: Ruleset) -> Fraction:
     if seller_tax_regime is TaxType.CBT:
         return ruleset.max_rate_cbt

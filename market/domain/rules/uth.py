@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from market.domain.errors import InvalidRequestError
 from market.domain.rules.caps import check_cap
 from market.domain.rulesets import Ruleset
+from market.domain.values import fiscal_year
 
 # UTH-11: a shortfall of new positions cuts the installment; the other findings forfeit it.
 REDUCTIONS: frozenset[str] = frozenset({"none", "new_positions_below_200"})
@@ -50,6 +53,13 @@ def reduced_installment(cents: int, reduction: str, ruleset: Ruleset | None = No
 def tenant_installment(cents: int, lease_payments_cents: int) -> int:
     """UTH-9: a tenant's installment never exceeds its lease payments for the period."""
     return min(cents, max(0, lease_payments_cents))
+
+
+def bucket_fiscal_year(period_commences_on: date, approved_on: date, ruleset: Ruleset) -> int:
+    """UTH-13 / AMB-13: an installment counts in the FY its credited period commences."""
+    if ruleset.uth_fy_bucket == "approval":
+        return fiscal_year(approved_on)
+    return fiscal_year(period_commences_on)
 
 
 def check_fy_cap(used_cents: int, amount_cents: int, ruleset: Ruleset) -> None:
