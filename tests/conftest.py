@@ -15,6 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+os.environ.setdefault("MARKET_ARGON2_FAST", "1")  # before market.services.identity is imported
+
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 

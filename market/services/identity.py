@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -22,7 +23,13 @@ users_t = User.__table__  # type: ignore[attr-defined]
 tokens_t = ApiToken.__table__  # type: ignore[attr-defined]
 parties_t = Party.__table__  # type: ignore[attr-defined]
 
-_hasher = PasswordHasher()
+# argon2's recommended defaults in service; the test suite sets MARKET_ARGON2_FAST=1 to
+# create hundreds of users quickly (a hash records its own parameters, so both verify).
+_hasher = (
+    PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+    if os.environ.get("MARKET_ARGON2_FAST") == "1"
+    else PasswordHasher()
+)
 # Verifying against a fixed hash when the email is unknown keeps timing uniform.
 _DUMMY_HASH = _hasher.hash("not-a-real-password")
 
