@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from flask import Flask
 from flask_smorest import Api
 
@@ -26,5 +28,7 @@ def init_api(app: Flask) -> Api:
     )
     for module in (auth, parties, ledger):
         api.register_blueprint(module.blp)
+    for name in ("certificates", "reports"):
+        api.register_blueprint(import_module(f"market.api.{name}").blp)
     errors.register(app)
     return api

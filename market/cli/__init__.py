@@ -15,3 +15,6 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(ledger_commands.replay)
     app.cli.add_command(ledger_commands.verify)
     app.cli.add_command(allocate)
+    from market.cli.flows import roll_fiscal_year
+
+    app.cli.add_command(roll_fiscal_year)

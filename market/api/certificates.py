@@ -1,0 +1,117 @@
+"""Certificates: issuance by the Authority, reads with lineage and history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+from flask.typing import ResponseReturnValue
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from market.api.context import command, current_actor, engine, page, ruleset
+from market.api.schemas import cents, text
+from market.services import certificates
+from market.services.uow import ReadOnly, UnitOfWork
+
+blp = Blueprint("certificates", __name__, url_prefix="/api/v1", description="Transfer certificates")
+
+YEAR = validate.Range(1900, 2200)
+
+
+class CertificateIn(Schema):
+    program = fields.String(
+        required=True, validate=validate.OneOf(["BRRAG", "UTH", "DM_GIT", "DM_CBT", "TECH"])
+    )
+    holder_party_id = text(40)
+    face_cents = cents(minimum=1)
+    fiscal_year = fields.Integer(strict=True, required=True, validate=YEAR)
+    tax_types = fields.List(
+        fields.String(validate=validate.OneOf(["CBT", "GIT", "IPT"])),
+        load_default=None,
+        validate=validate.Length(min=1, max=3),
+    )
+    tax_periods = fields.List(
+        fields.Integer(strict=True, validate=YEAR),
+        load_default=None,
+        validate=validate.Length(min=1, max=20),
+    )
+    credit_year = fields.Integer(strict=True, load_default=None, validate=YEAR)
+
+
+class LineageOut(Schema):
+    ancestors = fields.List(fields.Dict())
+    children = fields.List(fields.Dict())
+
+
+class CertificateOut(Schema):
+    id = fields.String()
+    number = fields.String()
+    program = fields.String()
+    holder_party_id = fields.String()
+    original_holder_party_id = fields.String()
+    parent_id = fields.String(allow_none=True)
+    root_id = fields.String()
+    origin = fields.String()
+    is_original = fields.Boolean()
+    face_cents = fields.Integer()
+    allowed_cents = fields.Integer()
+    balance_cents = fields.Integer()
+    queued_cents = fields.Integer()
+    transferred_cents = fields.Integer()
+    applied_cents = fields.Integer()
+    expired_cents = fields.Integer()
+    recaptured_cents = fields.Integer()
+    status = fields.String()
+    fiscal_year = fields.Integer()
+    tax_types = fields.List(fields.String())
+    tax_periods = fields.List(fields.Raw())
+    credit_year = fields.Integer(allow_none=True)
+    carryover_last_year = fields.Integer(allow_none=True)
+    waiver_statement = fields.String()
+    attributes = fields.Dict()
+    ruleset = fields.String()
+    lineage = fields.Nested(LineageOut)
+    history = fields.List(fields.Dict())
+
+
+class CertPageArgs(Schema):
+    after = fields.Integer(strict=False, load_default=None, validate=validate.Range(0))
+    limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(1, 500))
+
+
+@blp.route("/certificates", methods=["POST"])
+@blp.arguments(CertificateIn)
+@blp.alt_response(201, schema=CertificateOut)
+def issue(data: dict[str, Any]) -> ResponseReturnValue:
+    """Issue a BRRAG, UTH or digital media certificate (authority); caps and queues apply."""
+    actor = current_actor()
+    new = certificates.NewCertificate(**data)
+    rules = ruleset()
+
+    def run(uow: UnitOfWork) -> dict[str, Any]:
+        return certificates.issue_certificate(uow, actor, new, rules)
+
+    return command(run, CertificateOut())
+
+
+@blp.route("/certificates/<certificate_id>", methods=["GET"])
+@blp.alt_response(200, schema=CertificateOut)
+def get_certificate(certificate_id: str) -> ResponseReturnValue:
+    """A certificate with its lineage and history (holder, authority, auditor)."""
+    actor = current_actor()
+    with ReadOnly(engine()) as conn:
+        cert = certificates.get_certificate(conn, actor, certificate_id)
+    return jsonify(CertificateOut().dump(cert))
+
+
+@blp.route("/parties/<party_id>/certificates", methods=["GET"])
+@blp.arguments(CertPageArgs, location="query")
+def party_certificates(args: dict[str, Any], party_id: str) -> ResponseReturnValue:
+    """The certificates a party holds, page by page."""
+    actor = current_actor()
+    with ReadOnly(engine()) as conn:
+        items, nxt = certificates.list_party_certificates(
+            conn, actor, party_id, args["after"], args["limit"]
+        )
+    return page(items, CertificateOut(), nxt)

@@ -1,0 +1,30 @@
+"""`roll-fiscal-year`: allow what the digital media pools queued, on July 1 of a new FY."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+from market.domain.rulesets import get_ruleset
+from market.services import certificates
+from market.services.actor import SYSTEM
+from market.services.runner import run
+from market.services.uow import UnitOfWork
+
+
+@click.command("roll-fiscal-year")
+@click.option("--fiscal-year", "fiscal_year", type=int, required=True, help="State FY, e.g. 2015.")
+@with_appcontext
+def roll_fiscal_year(fiscal_year: int) -> None:
+    """Roll every digital media pool into FISCAL_YEAR (DMQ-3) and print what was allowed."""
+    engine = current_app.extensions["market.engine"]
+    rules = get_ruleset(current_app.config["RULESET"])
+
+    def command(uow: UnitOfWork) -> dict[str, Any]:
+        return certificates.roll_fiscal_year(uow, SYSTEM, fiscal_year, rules)
+
+    click.echo(json.dumps(run(engine, command), indent=2))
