@@ -98,6 +98,10 @@ class Ruleset:
     git_direct_individual_purchase: str = "director_exception_only"  # AMB-53
     resale_allowed: bool = False  # AMB-59
 
+    def __hash__(self) -> int:
+        # The mappings are read-only proxies, which do not hash; the name identifies a ruleset.
+        return hash(self.name)
+
     def min_consideration(self, program: Program) -> int:
         return self.min_consideration_pct[program]
 

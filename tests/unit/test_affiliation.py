@@ -204,3 +204,14 @@ def test_a_cycle_back_into_the_party_adds_nothing_to_its_own_stake() -> None:
     above = holdings(g, "buyer", 24)
     assert above["buyer"].voting == 1 and above["X"].voting == Fraction(6, 100)
     assert affiliation(g, "buyer", "seller", A1178).affiliated
+
+
+def test_the_guard_refuses_an_affiliated_buyer_and_passes_an_independent_one() -> None:
+    from market.domain.errors import AffiliatedPartiesError
+    from market.domain.rules.affiliation import check_not_affiliated
+
+    g = graph(("buyer", "seller", 500, 500))
+    with pytest.raises(AffiliatedPartiesError) as caught:
+        check_not_affiliated(g, "buyer", "seller", A1178)
+    assert caught.value.details["paths"] == [["buyer"], ["buyer", "seller"]]
+    check_not_affiliated(g, "buyer", "other", A1178)

@@ -64,3 +64,8 @@ def test_the_git_top_rate_is_the_latest_loaded_year() -> None:
     assert A1178.max_rate_git(2015) == Fraction(897, 10_000)
     with pytest.raises(InvalidRequestError, match="no maximum GIT rate"):
         A1178.max_rate_git(2011)
+
+
+def test_rulesets_can_be_used_as_keys() -> None:
+    assert {A1178: 1}[get_ruleset("A1178")] == 1
+    assert hash(get_ruleset("NJAC-2022")) != hash(A1178)

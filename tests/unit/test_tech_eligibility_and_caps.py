@@ -158,3 +158,13 @@ def test_an_application_after_june_30_is_too_late_for_that_fiscal_year() -> None
 def test_an_application_for_a_later_fiscal_year_is_refused() -> None:
     with pytest.raises(InvalidRequestError, match="belongs to FY 2013"):
         check_deadline(date(2013, 1, 1), 2014, A1178)
+
+
+def test_the_guard_refuses_an_ineligible_seller_with_its_reasons() -> None:
+    from market.domain.errors import IneligibleSellerError
+    from market.domain.rules.tech_eligibility import check_eligible
+
+    assert check_eligible(facts(), A1178, FILED).eligible
+    with pytest.raises(IneligibleSellerError) as caught:
+        check_eligible(facts(hq_in_nj=False), A1178, FILED)
+    assert caught.value.details == {"reasons": ["no_nj_headquarters"], "at_exchange": False}

@@ -74,3 +74,15 @@ def test_the_cap_check_refuses_negative_amounts_and_reports_what_remains() -> No
     with pytest.raises(InvalidRequestError):
         check_cap("X", 10, -1, 1)
     assert remaining_cents(10, 12) == 0
+
+
+def test_more_than_the_balance_cannot_be_sold_or_applied() -> None:
+    from market.domain.errors import InsufficientBalanceError
+    from market.domain.rules.balance import check_available
+
+    check_available(100, 100)
+    with pytest.raises(InsufficientBalanceError) as caught:
+        check_available(100, 101, "listing")
+    assert caught.value.details == {"balance_cents": 100, "amount_cents": 101, "what": "listing"}
+    with pytest.raises(InvalidRequestError):
+        check_available(100, 0)

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from market.domain.errors import InvalidRequestError
+from market.domain.errors import AffiliatedPartiesError, InvalidRequestError
 from market.domain.rulesets import Ruleset
 from market.domain.values import percent_text
 
@@ -262,3 +262,18 @@ def controlling_parents(
         ),
         key=lambda h: (-h.best, h.owner),
     )
+
+
+def check_not_affiliated(
+    graph: OwnershipGraph,
+    buyer: str,
+    seller: str,
+    ruleset: Ruleset,
+    related_pairs: frozenset[tuple[str, str]] = frozenset(),
+) -> None:
+    result = affiliation(graph, buyer, seller, ruleset, related_pairs)
+    if result.affiliated:
+        raise AffiliatedPartiesError(
+            f"{buyer} and {seller} are affiliated: " + "; ".join(result.reasons),
+            {"reasons": list(result.reasons), "paths": [list(p) for p in result.paths]},
+        )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
+from market.domain.errors import IneligibleSellerError
 from market.domain.rulesets import Ruleset
 from market.domain.values import add_years, fiscal_year, fiscal_year_end
 
@@ -114,3 +115,16 @@ def check_eligibility(
         for code in failures
     ]
     return EligibilityResult(eligible=not failures, reasons=failures, messages=messages)
+
+
+def check_eligible(
+    facts: TechFacts, ruleset: Ruleset, on: date, at_exchange: bool = False
+) -> EligibilityResult:
+    result = check_eligibility(facts, ruleset, on, at_exchange)
+    if not result.eligible:
+        raise IneligibleSellerError(
+            "the seller is not a new or expanding technology or biotechnology business: "
+            + "; ".join(result.messages),
+            {"reasons": list(result.reasons), "at_exchange": at_exchange},
+        )
+    return result
