@@ -153,10 +153,11 @@ def iter_events(conn: Connection, after: int = 0, batch: int = 2000) -> Iterator
         last = rows[-1].seq
 
 
-def page_events(conn: Connection, after: int, limit: int) -> list[Event]:
-    rows = conn.execute(
-        select(events_t).where(events_t.c.seq > after).order_by(events_t.c.seq).limit(limit)
-    ).all()
+def page_events(conn: Connection, after: int, limit: int, stream: str | None = None) -> list[Event]:
+    stmt = select(events_t).where(events_t.c.seq > after)
+    if stream is not None:
+        stmt = stmt.where(events_t.c.stream == stream)
+    rows = conn.execute(stmt.order_by(events_t.c.seq).limit(limit)).all()
     return [event_from_row(r) for r in rows]
 
 

@@ -7,18 +7,18 @@ from typing import Any
 from sqlalchemy import Engine
 
 from market.adapters import rebuild
-from market.adapters.eventstore import event_count, page_events
+from market.adapters.eventstore import event_count, head, page_events
 from market.adapters.rebuild import Progress, VerifyReport
 from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.uow import ReadOnly, UnitOfWork
 
 
 def events_page(
-    engine: Engine, actor: Actor, after: int, limit: int
+    engine: Engine, actor: Actor, after: int, limit: int, stream: str | None = None
 ) -> tuple[list[dict[str, Any]], int | None]:
     actor.require(AUTHORITY, AUDITOR)
     with ReadOnly(engine) as conn:
-        events = page_events(conn, after, limit + 1)
+        events = page_events(conn, after, limit + 1, stream)
     more = len(events) > limit
     events = events[:limit]
     return [e.as_dict() for e in events], (events[-1].seq if more and events else None)
@@ -44,3 +44,8 @@ def replay(engine: Engine, progress: Progress | None = None) -> int:
 def count_events(engine: Engine) -> int:
     with ReadOnly(engine) as conn:
         return event_count(conn)
+
+
+def head_of(engine: Engine) -> tuple[int, str]:
+    with ReadOnly(engine) as conn:
+        return head(conn)

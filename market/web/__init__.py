@@ -1,11 +1,51 @@
-"""Server-rendered pages over the same services as the API."""
+"""Server-rendered pages over the same services as the API (Flask-Login, CSRF on forms)."""
 
 from __future__ import annotations
 
 from flask import Flask
+from flask_login import LoginManager
+from flask_wtf.csrf import CSRFProtect
+
+from market.web.session import WebUser, load_user
+
+csrf = CSRFProtect()
+login_manager = LoginManager()
+login_manager.login_view = "pages.login"
+login_manager.login_message = "Please sign in to see that page."
+login_manager.user_loader(load_user)
 
 
 def init_web(app: Flask) -> None:
     from market.web import pages
 
+    # The JSON API authenticates with bearer tokens, not cookies, so only the pages'
+    # forms need CSRF tokens: the pages blueprint calls csrf.protect() itself.
+    app.config.setdefault("WTF_CSRF_CHECK_DEFAULT", False)
+    app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
+    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    csrf.init_app(app)
+    login_manager.init_app(app)
     app.register_blueprint(pages.bp)
+    app.context_processor(_navigation)
+
+
+ALL = ("authority", "participant", "auditor")
+NAV_ITEMS = [
+    ("pages.market", "Market", ALL),
+    ("pages.seller", "Selling", ("participant",)),
+    ("pages.buyer", "Holdings", ("participant",)),
+    ("pages.authority", "Approvals", ("authority",)),
+    ("pages.allocations", "TECH allocation", ("authority",)),
+    ("pages.caps_report", "Caps", ALL),
+    ("pages.transfers_report", "Transfers", ("authority", "auditor")),
+    ("pages.ledger", "Ledger", ("authority", "auditor")),
+]
+
+
+def _navigation() -> dict[str, object]:
+    from flask import current_app
+
+    return {"nav_items": NAV_ITEMS, "view_functions": current_app.view_functions}
+
+
+__all__ = ["WebUser", "csrf", "init_web"]

@@ -1,17 +1,101 @@
-"""Pages."""
+"""Sign-in, the home page, and the shared plumbing of every page."""
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, url_for
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_login import current_user, login_required, login_user, logout_user
+from sqlalchemy import Engine
 
 from market.domain.errors import DomainError
+from market.services import identity
+from market.services.actor import Actor
 from market.web.errors import render_domain_error
+from market.web.session import WebUser
 
 bp = Blueprint("pages", __name__)
 bp.register_error_handler(DomainError, render_domain_error)
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@bp.before_request
+def _protect_forms() -> None:
+    if request.method == "POST":
+        from market.web import csrf
+
+        csrf.protect()
+
+
+def engine() -> Engine:
+    return current_app.extensions["market.engine"]  # type: ignore[no-any-return]
+
+
+def actor() -> Actor:
+    return current_user.actor  # type: ignore[no-any-return]
+
+
+def roles_required(*roles: str) -> Callable[[F], F]:
+    """Signed in (else redirect to /login) and one of `roles` (else 403)."""
+
+    def decorate(view: F) -> F:
+        @wraps(view)
+        @login_required  # type: ignore[misc]
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            if current_user.role not in roles:
+                abort(403)
+            return view(*args, **kwargs)
+
+        return wrapped  # type: ignore[return-value]
+
+    return decorate
+
+
+HOME_BY_ROLE = {
+    "authority": "pages.authority",
+    "participant": "pages.market",
+    "auditor": "pages.ledger",
+}
+
 
 @bp.get("/")
 def home() -> ResponseReturnValue:
-    return redirect(url_for("api-docs.openapi_swagger_ui"))
+    if not current_user.is_authenticated:
+        return redirect(url_for("pages.login"))
+    endpoint = HOME_BY_ROLE.get(current_user.role, "pages.ledger")
+    if endpoint not in current_app.view_functions:
+        endpoint = "pages.ledger"
+    return redirect(url_for(endpoint))
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> ResponseReturnValue:
+    if request.method == "POST":
+        email = request.form.get("email", "")
+        password = request.form.get("password", "")
+        try:
+            signed_in = identity.check_password(engine(), email, password)
+        except DomainError as e:
+            flash(e.message, "error")
+            return render_template("login.html", email=email), 401
+        login_user(WebUser(signed_in, email.strip().lower()))
+        target = request.args.get("next", "")
+        # Only same-site paths, so the login form cannot be used as an open redirect.
+        if not target.startswith("/") or target.startswith("//"):
+            target = url_for("pages.home")
+        return redirect(target)
+    return render_template("login.html", email="")
+
+
+@bp.post("/logout")
+def logout() -> ResponseReturnValue:
+    logout_user()
+    flash("You are signed out.", "info")
+    return redirect(url_for("pages.login"))
+
+
+from market.web import ledger_pages  # noqa: E402,F401  (registers routes on bp)
