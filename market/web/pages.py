@@ -44,7 +44,7 @@ def roles_required(*roles: str) -> Callable[[F], F]:
 
     def decorate(view: F) -> F:
         @wraps(view)
-        @login_required  # type: ignore[misc]
+        @login_required
         def wrapped(*args: Any, **kwargs: Any) -> Any:
             if current_user.role not in roles:
                 abort(403)

@@ -39,7 +39,7 @@ def _get_stmt(table: str) -> Select[Any]:
 @cache
 def _update_stmt(table: str, columns: tuple[str, ...]) -> Update:
     t = _table(table)
-    values = {c: bindparam(f"_v_{c}") for c in columns}
+    values: dict[str, Any] = {c: bindparam(f"_v_{c}") for c in columns}
     return t.update().where(t.c[_pk(t)] == bindparam("_key")).values(values)
 
 
