@@ -24,6 +24,7 @@ from market.domain.values import percent_text
 
 _WHOLE = 10_000
 _PATHS_SHOWN = 5
+_SEARCH_STEPS = 20_000
 
 
 @dataclass(frozen=True)
@@ -179,21 +180,33 @@ def holdings(graph: OwnershipGraph, party: str, max_links: int) -> dict[str, Hol
 
 
 def _chains(graph: OwnershipGraph, top: str, bottom: str, max_links: int) -> list[list[str]]:
-    """Simple ownership chains from ``top`` down to ``bottom`` (a few, for the reasons)."""
-    found: list[list[str]] = []
-    path = [bottom]
+    """A few simple ownership chains from ``top`` down to ``bottom``, to show in the reasons.
 
-    def climb(node: str) -> None:
+    Owners from which ``top`` cannot be reached are remembered, so a dense graph is not
+    explored once per path; the step budget bounds the search whatever the graph.
+    """
+    found: list[list[str]] = []
+    dead: set[str] = set()
+    path = [bottom]
+    budget = [_SEARCH_STEPS]
+
+    def climb(node: str) -> bool:
         if node == top:
             found.append(list(reversed(path)))
-            return
-        if len(path) > max_links or len(found) >= _PATHS_SHOWN:
-            return
+            return True
+        reached = False
         for s in graph.owners_of.get(node, ()):
-            if s.owner not in path:
-                path.append(s.owner)
-                climb(s.owner)
-                path.pop()
+            if len(found) >= _PATHS_SHOWN or budget[0] <= 0 or len(path) > max_links:
+                return True  # stop searching; not proof that ``node`` is a dead end
+            if s.owner in dead or s.owner in path:
+                continue
+            budget[0] -= 1
+            path.append(s.owner)
+            reached = climb(s.owner) or reached
+            path.pop()
+        if not reached:
+            dead.add(node)
+        return reached
 
     climb(bottom)
     return found
@@ -253,13 +266,9 @@ def controlling_parents(
     graph: OwnershipGraph, party: str, threshold_bps: int = 5_000, max_links: int = 24
 ) -> list[Holding]:
     """Owners holding at least ``threshold_bps`` of the votes or value of ``party``."""
-    threshold = Fraction(threshold_bps, _WHOLE)
+    raw = _raw_holdings(graph, party, max_links)
     return sorted(
-        (
-            h
-            for o, h in holdings(graph, party, max_links).items()
-            if o != party and h.best >= threshold
-        ),
+        (_holding(o, r) for o, r in raw.items() if o != party and _at_least(r, threshold_bps)),
         key=lambda h: (-h.best, h.owner),
     )
 
