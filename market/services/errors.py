@@ -27,3 +27,12 @@ class ConflictError(DomainError):
 
 class IdempotencyConflictError(ConflictError):
     code = "idempotency_key_reused"
+
+
+class RuleRefusedError(DomainError):
+    """A business rule refused the request with a code the domain has no class for
+    (e.g. `carryforward_expired`, `waived_by_seller`); the code is per instance."""
+
+    def __init__(self, code: str, message: str, details: dict[str, object] | None = None) -> None:
+        super().__init__(message, details)
+        self.code = code

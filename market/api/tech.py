@@ -1,0 +1,152 @@
+"""TECH surrender applications and the fiscal-year allocation (preview and commit)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+from flask.typing import ResponseReturnValue
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from market.api.context import command, current_actor, engine, ruleset
+from market.api.schemas import cents, text
+from market.services import tech
+from market.services.uow import ReadOnly, UnitOfWork
+
+blp = Blueprint("tech", __name__, url_prefix="/api/v1/tech", description="TECH program")
+
+_YEAR = validate.Range(1990, 2200)
+
+
+class TechApplicationIn(Schema):
+    party_id = text(40)
+    received_on = fields.Date(required=True)
+    nol_cents = cents()
+    allocation_factor = fields.String(
+        required=True, validate=validate.Regexp(r"^\s*(\d+(\.\d+)?|\.\d+|\d+/\d+)\s*$")
+    )
+    seller_tax_regime = fields.String(required=True, validate=validate.OneOf(tech.REGIMES))
+    rnd_credit_cents = cents()
+    in_innovation_zone = fields.Boolean(load_default=None)
+    tax_year = fields.Integer(strict=True, load_default=None, validate=_YEAR)
+    fiscal_year = fields.Integer(strict=True, load_default=None, validate=_YEAR)
+    requested_cents = cents(required=False, minimum=1)
+    us_employees = fields.Integer(strict=True, load_default=None, validate=validate.Range(0, 10**7))
+    nj_full_time_employees = fields.Integer(
+        strict=True, load_default=None, validate=validate.Range(0, 10**7)
+    )
+    formed_on = fields.Date(load_default=None)
+    operating_income_cents_by_year = fields.Dict(
+        keys=fields.String(validate=validate.Regexp(r"^(19|20)\d\d$")),
+        values=fields.Integer(strict=True, validate=validate.Range(-(10**14), 10**14)),
+        load_default=None,
+        validate=validate.Length(max=50),
+    )
+    parent_positive_noi = fields.Boolean(load_default=False)
+    consolidated_group_positive_noi = fields.Boolean(load_default=False)
+    hq_in_nj = fields.Boolean(load_default=True)
+    has_protected_ip = fields.Boolean(load_default=True)
+
+
+class TechApplicationOut(Schema):
+    id = fields.String()
+    party_id = fields.String()
+    fiscal_year = fields.Integer()
+    received_on = fields.String()
+    nol_cents = fields.Integer()
+    allocation_factor = fields.String()
+    seller_tax_regime = fields.String()
+    rnd_credit_cents = fields.Integer()
+    in_innovation_zone = fields.Boolean()
+    benefit_cents = fields.Integer()
+    requested_cents = fields.Integer()
+    eligible = fields.Boolean()
+    reasons = fields.List(fields.String())
+    allocated_cents = fields.Integer(allow_none=True)
+    certificate_id = fields.String(allow_none=True)
+    ruleset = fields.String()
+
+
+class AllocationLineOut(Schema):
+    application_id = fields.String()
+    party_id = fields.String()
+    request_cents = fields.Integer()
+    allocated_cents = fields.Integer(allow_none=True)
+    certificate_id = fields.String(allow_none=True)
+
+
+class AllocationOut(Schema):
+    fiscal_year = fields.Integer()
+    triggered = fields.Boolean()
+    total_cents = fields.Integer()
+    committed = fields.Boolean()
+    allocations = fields.List(fields.Nested(AllocationLineOut))
+
+
+class ListArgs(Schema):
+    fiscal_year = fields.Integer(load_default=None, validate=_YEAR)
+    party_id = fields.String(load_default=None, validate=validate.Length(max=40))
+
+
+@blp.route("/applications", methods=["POST"])
+@blp.arguments(TechApplicationIn)
+@blp.alt_response(201, schema=TechApplicationOut)
+def create_application(data: dict[str, Any]) -> ResponseReturnValue:
+    """Apply to surrender NOL and R&D benefits (authority, or the seller for itself)."""
+    actor = current_actor()
+    rules = ruleset()
+    new = tech.NewTechApplication(**data)
+    return command(
+        lambda uow: tech.submit_application(uow, actor, rules, new), TechApplicationOut()
+    )
+
+
+@blp.route("/applications", methods=["GET"])
+@blp.arguments(ListArgs, location="query")
+def list_applications(args: dict[str, Any]) -> ResponseReturnValue:
+    """Applications (a participant sees only its own party's)."""
+    actor = current_actor()
+    with ReadOnly(engine()) as conn:
+        items = tech.list_applications(conn, actor, args["fiscal_year"], args["party_id"])
+    return jsonify({"items": TechApplicationOut(many=True).dump(items), "next": None})
+
+
+@blp.route("/applications/<application_id>", methods=["GET"])
+@blp.alt_response(200, schema=TechApplicationOut)
+def get_application(application_id: str) -> ResponseReturnValue:
+    actor = current_actor()
+    with ReadOnly(engine()) as conn:
+        return jsonify(TechApplicationOut().dump(tech.get_application(conn, actor, application_id)))
+
+
+@blp.route("/allocations/<int:fiscal_year>/preview", methods=["POST"])
+@blp.alt_response(200, schema=AllocationOut)
+def preview(fiscal_year: int) -> ResponseReturnValue:
+    """The allocation the statute gives for the FY's eligible applications; commits nothing."""
+    actor = current_actor()
+    with ReadOnly(engine()) as conn:
+        result = tech.preview_allocation(conn, actor, fiscal_year, ruleset())
+    return jsonify(AllocationOut().dump(result))
+
+
+@blp.route("/allocations/<int:fiscal_year>", methods=["POST"])
+@blp.alt_response(201, schema=AllocationOut)
+def commit(fiscal_year: int) -> ResponseReturnValue:
+    """Commit the FY allocation once; each seller gets a TECH certificate (authority)."""
+    actor = current_actor()
+    rules = ruleset()
+
+    def run(uow: UnitOfWork) -> dict[str, Any]:
+        return tech.commit_allocation(uow, actor, fiscal_year, rules)
+
+    return command(run, AllocationOut())
+
+
+@blp.route("/allocations/<int:fiscal_year>", methods=["GET"])
+@blp.alt_response(200, schema=AllocationOut)
+def get_allocation(fiscal_year: int) -> ResponseReturnValue:
+    """The committed allocation of a FY (authority, auditor)."""
+    actor = current_actor()
+    with ReadOnly(engine()) as conn:
+        return jsonify(AllocationOut().dump(tech.get_allocation(conn, actor, fiscal_year)))
