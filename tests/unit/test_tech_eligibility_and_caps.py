@@ -168,3 +168,13 @@ def test_the_guard_refuses_an_ineligible_seller_with_its_reasons() -> None:
     with pytest.raises(IneligibleSellerError) as caught:
         check_eligible(facts(hq_in_nj=False), A1178, FILED)
     assert caught.value.details == {"reasons": ["no_nj_headquarters"], "at_exchange": False}
+
+
+def test_tech_approvals_for_one_fiscal_year_stay_within_the_60_million_cap() -> None:
+    from market.domain.errors import CapExceededError
+    from market.domain.rules.tech_caps import check_fy_cap
+
+    check_fy_cap(5_900_000_000, 100_000_000, A1178)
+    with pytest.raises(CapExceededError, match="TECH"):
+        check_fy_cap(5_900_000_000, 100_000_001, A1178)
+    check_deadline(received_on=date(2013, 6, 30), fiscal_year=2013, ruleset=A1178)

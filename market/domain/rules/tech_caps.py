@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from datetime import date
 
+from market.domain import values
 from market.domain.errors import (
     ApplicationDeadlinePassedError,
     InvalidRequestError,
     LifetimeCapExceededError,
 )
+from market.domain.rules.caps import check_cap
 from market.domain.rulesets import Ruleset
-from market.domain.values import fiscal_year, format_cents
+from market.domain.values import format_cents
 
 
 def lifetime_room_cents(lifetime_approved_cents: int, ruleset: Ruleset) -> int:
@@ -40,31 +42,36 @@ def check_lifetime_cap(lifetime_approved_cents: int, amount_cents: int, ruleset:
         )
 
 
+def check_fy_cap(approved_cents: int, amount_cents: int, ruleset: Ruleset) -> None:
+    """TB-15: approvals charged to one State FY stay within its cap."""
+    check_cap("TECH", ruleset.tech_fy_cap_cents, approved_cents, amount_cents)
+
+
 def application_fiscal_year(received_on: date) -> int:
     """An application belongs to the State FY in which it is received (AMB-48)."""
-    return fiscal_year(received_on)
+    return values.fiscal_year(received_on)
 
 
-def deadline(fiscal_year_: int, ruleset: Ruleset) -> date:
-    return date(fiscal_year_, ruleset.tech_deadline_month, ruleset.tech_deadline_day)
+def deadline(fiscal_year: int, ruleset: Ruleset) -> date:
+    return date(fiscal_year, ruleset.tech_deadline_month, ruleset.tech_deadline_day)
 
 
-def check_deadline(received_on: date, fiscal_year_: int, ruleset: Ruleset) -> None:
-    last_day = deadline(fiscal_year_, ruleset)
+def check_deadline(received_on: date, fiscal_year: int, ruleset: Ruleset) -> None:
+    last_day = deadline(fiscal_year, ruleset)
     if received_on > last_day:
         raise ApplicationDeadlinePassedError(
-            f"applications for FY {fiscal_year_} closed on {last_day.isoformat()}; "
+            f"applications for FY {fiscal_year} closed on {last_day.isoformat()}; "
             f"this one was received on {received_on.isoformat()}",
             {
-                "fiscal_year": fiscal_year_,
+                "fiscal_year": fiscal_year,
                 "deadline": last_day.isoformat(),
                 "received_on": received_on.isoformat(),
                 "belongs_to_fiscal_year": application_fiscal_year(received_on),
             },
         )
-    if application_fiscal_year(received_on) != fiscal_year_:
+    if application_fiscal_year(received_on) != fiscal_year:
         raise InvalidRequestError(
             f"an application received on {received_on.isoformat()} belongs to "
-            f"FY {application_fiscal_year(received_on)}, not FY {fiscal_year_}",
-            {"fiscal_year": fiscal_year_, "received_on": received_on.isoformat()},
+            f"FY {application_fiscal_year(received_on)}, not FY {fiscal_year}",
+            {"fiscal_year": fiscal_year, "received_on": received_on.isoformat()},
         )
