@@ -29,7 +29,7 @@ def init_api(app: Flask) -> Api:
     for module in (auth, parties, ledger):
         api.register_blueprint(module.blp)
     api.register_blueprint(import_module("market.api.tech").blp)
-    for name in ("certificates", "reports"):
+    for name in ("certificates", "trading", "reports"):
         api.register_blueprint(import_module(f"market.api.{name}").blp)
     errors.register(app)
     return api

@@ -1,0 +1,245 @@
+"""Trading: listings, offers, negotiated transfers and the Authority's decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+from flask.typing import ResponseReturnValue
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from market.api.context import command, current_actor, engine, page, ruleset
+from market.api.schemas import cents, text
+from market.services import trading
+from market.services.uow import ReadOnly, UnitOfWork
+
+blp = Blueprint("trading", __name__, url_prefix="/api/v1", description="Listings and transfers")
+
+
+class ListingIn(Schema):
+    certificate_id = text(40)
+    amount_cents = cents(minimum=1)
+    ask_cents = cents()
+
+
+class ListingOut(Schema):
+    id = fields.String()
+    certificate_id = fields.String()
+    certificate_number = fields.String()
+    seller_party_id = fields.String()
+    program = fields.String()
+    fiscal_year = fields.Integer()
+    amount_cents = fields.Integer()
+    ask_cents = fields.Integer()
+    price_per_dollar = fields.String()
+    floor_bps = fields.Integer()
+    sold_cents = fields.Integer()
+    available_cents = fields.Integer()
+    status = fields.String()
+
+
+class ListingArgs(Schema):
+    program = fields.String(
+        load_default=None, validate=validate.OneOf(["BRRAG", "UTH", "DM_GIT", "DM_CBT", "TECH"])
+    )
+    after = fields.Integer(strict=False, load_default=None, validate=validate.Range(0))
+    limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(1, 500))
+
+
+class OfferIn(Schema):
+    amount_cents = cents(minimum=1)
+    price_cents = cents()
+
+
+class TransferOut(Schema):
+    id = fields.String()
+    certificate_id = fields.String()
+    program = fields.String()
+    seller_party_id = fields.String()
+    buyer_party_id = fields.String()
+    amount_cents = fields.Integer()
+    consideration_cents = fields.Integer()
+    price_per_dollar = fields.String()
+    status = fields.String()
+    buyer_certificate_id = fields.String(allow_none=True)
+    offer_id = fields.String(allow_none=True)
+    agreement_ref = fields.String(allow_none=True)
+    reasons = fields.List(fields.Raw())
+    checks = fields.List(fields.Dict())
+    exchange_date = fields.String(allow_none=True)
+    hq_window_end = fields.String(allow_none=True)
+    ruleset = fields.String()
+
+
+class OfferOut(Schema):
+    id = fields.String()
+    listing_id = fields.String()
+    certificate_id = fields.String()
+    seller_party_id = fields.String()
+    buyer_party_id = fields.String()
+    amount_cents = fields.Integer()
+    price_cents = fields.Integer()
+    price_per_dollar = fields.String()
+    status = fields.String()
+    transfer_id = fields.String(allow_none=True)
+    transfer = fields.Nested(TransferOut)
+
+
+class TransferIn(Schema):
+    certificate_id = text(40)
+    buyer_party_id = text(40)
+    amount_cents = cents(minimum=1)
+    consideration_cents = cents()
+    agreement_ref = text(200, required=False)
+
+
+class ApproveIn(Schema):
+    exchange_date = fields.Date(load_default=None)
+
+
+class RejectIn(Schema):
+    reason = text(500)
+
+
+class TransferArgs(Schema):
+    status = fields.String(
+        load_default=None,
+        validate=validate.OneOf(["pending_approval", "approved", "rejected"]),
+    )
+    after = fields.Integer(strict=False, load_default=None, validate=validate.Range(0))
+    limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(1, 500))
+
+
+@blp.route("/listings", methods=["POST"])
+@blp.arguments(ListingIn)
+@blp.alt_response(201, schema=ListingOut)
+def create_listing(data: dict[str, Any]) -> ResponseReturnValue:
+    """Offer part or all of a certificate for sale (its original holder only)."""
+    actor, rules = current_actor(), ruleset()
+
+    def run(uow: UnitOfWork) -> dict[str, Any]:
+        return trading.create_listing(
+            uow, actor, data["certificate_id"], data["amount_cents"], data["ask_cents"], rules
+        )
+
+    return command(run, ListingOut())
+
+
+@blp.route("/listings", methods=["GET"])
+@blp.arguments(ListingArgs, location="query")
+def list_listings(args: dict[str, Any]) -> ResponseReturnValue:
+    """Open listings with price per dollar and the program's floor."""
+    actor = current_actor()
+    with ReadOnly(engine()) as conn:
+        items, nxt = trading.list_listings(
+            conn, actor, args["program"], args["after"], args["limit"], ruleset()
+        )
+    return page(items, ListingOut(), nxt)
+
+
+@blp.route("/listings/<listing_id>/withdraw", methods=["POST"])
+@blp.alt_response(200, schema=ListingOut)
+def withdraw_listing(listing_id: str) -> ResponseReturnValue:
+    actor, rules = current_actor(), ruleset()
+    return command(
+        lambda uow: trading.withdraw_listing(uow, actor, listing_id, rules), ListingOut(), 200
+    )
+
+
+@blp.route("/listings/<listing_id>/offers", methods=["POST"])
+@blp.arguments(OfferIn)
+@blp.alt_response(201, schema=OfferOut)
+def make_offer(data: dict[str, Any], listing_id: str) -> ResponseReturnValue:
+    """A buyer's offer; refused at once below the floor, for affiliated parties (TECH) or
+    for a buyer that pays none of the program's taxes."""
+    actor, rules = current_actor(), ruleset()
+
+    def run(uow: UnitOfWork) -> dict[str, Any]:
+        return trading.make_offer(
+            uow, actor, listing_id, data["amount_cents"], data["price_cents"], rules
+        )
+
+    return command(run, OfferOut())
+
+
+@blp.route("/offers/<offer_id>/accept", methods=["POST"])
+@blp.alt_response(201, schema=OfferOut)
+def accept_offer(offer_id: str) -> ResponseReturnValue:
+    """The seller accepts: a transfer awaiting the Authority's approval is created."""
+    actor, rules = current_actor(), ruleset()
+    return command(lambda uow: trading.accept_offer(uow, actor, offer_id, rules), OfferOut())
+
+
+@blp.route("/offers/<offer_id>/decline", methods=["POST"])
+@blp.alt_response(200, schema=OfferOut)
+def decline_offer(offer_id: str) -> ResponseReturnValue:
+    actor = current_actor()
+    return command(lambda uow: trading.decline_offer(uow, actor, offer_id), OfferOut(), 200)
+
+
+@blp.route("/transfers", methods=["POST"])
+@blp.arguments(TransferIn)
+@blp.alt_response(201, schema=TransferOut)
+def create_transfer(data: dict[str, Any]) -> ResponseReturnValue:
+    """A negotiated transfer without a listing (the seller)."""
+    actor, rules = current_actor(), ruleset()
+
+    def run(uow: UnitOfWork) -> dict[str, Any]:
+        return trading.create_transfer(
+            uow,
+            actor,
+            data["certificate_id"],
+            data["buyer_party_id"],
+            data["amount_cents"],
+            data["consideration_cents"],
+            data.get("agreement_ref"),
+            rules,
+        )
+
+    return command(run, TransferOut())
+
+
+@blp.route("/transfers", methods=["GET"])
+@blp.arguments(TransferArgs, location="query")
+def list_transfers(args: dict[str, Any]) -> ResponseReturnValue:
+    """Transfers (authority and auditor: all; a participant: its own)."""
+    actor = current_actor()
+    with ReadOnly(engine()) as conn:
+        items, nxt = trading.list_transfers(
+            conn, actor, args["status"], args["after"], args["limit"]
+        )
+    return page(items, TransferOut(), nxt)
+
+
+@blp.route("/transfers/<transfer_id>", methods=["GET"])
+@blp.alt_response(200, schema=TransferOut)
+def get_transfer(transfer_id: str) -> ResponseReturnValue:
+    actor = current_actor()
+    with ReadOnly(engine()) as conn:
+        return jsonify(TransferOut().dump(trading.get_transfer(conn, actor, transfer_id)))
+
+
+@blp.route("/transfers/<transfer_id>/approve", methods=["POST"])
+@blp.arguments(ApproveIn)
+@blp.alt_response(200, schema=TransferOut)
+def approve_transfer(data: dict[str, Any], transfer_id: str) -> ResponseReturnValue:
+    """Re-check every rule atomically; on success the buyer holds a new certificate."""
+    actor, rules = current_actor(), ruleset()
+
+    def run(uow: UnitOfWork) -> dict[str, Any]:
+        return trading.approve_transfer(uow, actor, transfer_id, rules, data["exchange_date"])
+
+    return command(run, TransferOut(), 200)
+
+
+@blp.route("/transfers/<transfer_id>/reject", methods=["POST"])
+@blp.arguments(RejectIn)
+@blp.alt_response(200, schema=TransferOut)
+def reject_transfer(data: dict[str, Any], transfer_id: str) -> ResponseReturnValue:
+    actor = current_actor()
+    return command(
+        lambda uow: trading.reject_transfer(uow, actor, transfer_id, data["reason"]),
+        TransferOut(),
+        200,
+    )
