@@ -16,7 +16,7 @@ login_manager.user_loader(load_user)
 
 
 def init_web(app: Flask) -> None:
-    from market.web import pages
+    from market.web import filters, pages
 
     # The JSON API authenticates with bearer tokens, not cookies, so only the pages'
     # forms need CSRF tokens: the pages blueprint calls csrf.protect() itself.
@@ -27,6 +27,7 @@ def init_web(app: Flask) -> None:
     login_manager.init_app(app)
     app.register_blueprint(pages.bp)
     app.context_processor(_navigation)
+    filters.register(app)
 
 
 ALL = ("authority", "participant", "auditor")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date, datetime
 from functools import wraps
 from typing import Any, TypeVar
+from zoneinfo import ZoneInfo
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -12,6 +14,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import Engine
 
 from market.domain.errors import DomainError
+from market.domain.rulesets import Ruleset, get_ruleset
 from market.services import identity
 from market.services.actor import Actor
 from market.web.errors import render_domain_error
@@ -37,6 +40,14 @@ def engine() -> Engine:
 
 def actor() -> Actor:
     return current_user.actor  # type: ignore[no-any-return]
+
+
+def ruleset() -> Ruleset:
+    return get_ruleset(current_app.config["RULESET"])
+
+
+def today() -> date:
+    return datetime.now(ZoneInfo("America/New_York")).date()
 
 
 def roles_required(*roles: str) -> Callable[[F], F]:
@@ -98,4 +109,9 @@ def logout() -> ResponseReturnValue:
     return redirect(url_for("pages.login"))
 
 
-from market.web import ledger_pages  # noqa: E402,F401  (registers routes on bp)
+# The page modules register their routes on `bp`.
+from market.web import (  # noqa: E402,F401
+    certificate_pages,
+    ledger_pages,
+    report_pages,
+)

@@ -16,7 +16,7 @@ def _csrf(html: bytes) -> str:
 
 
 def sign_in(client: Any, app: Any, role: str, party_id: str | None = None) -> str:
-    email = f"{role}-page@example.com"
+    email = f"{role}-{party_id or 'x'}-page@example.com".lower()
     identity.create_user(app.extensions["market.engine"], email, role, "page-password", party_id)
     token = _csrf(client.get("/login").data)
     r = client.post(
