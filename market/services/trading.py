@@ -35,7 +35,7 @@ from market.domain.rules.tech_eligibility import TechFacts, check_eligibility
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year_end, format_cents, percent_text
 from market.services.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
-from market.services.certificates import certificate_status, load_certificate
+from market.services.certificates import certificate_status, certs_t, load_certificate
 from market.services.errors import ConflictError, ForbiddenError, NotFoundError
 from market.services.numbering import derived_number, new_id
 from market.services.parties import load_party, ownership_graph
@@ -336,8 +336,6 @@ def list_listings(
     ruleset: Ruleset,
 ) -> tuple[list[dict[str, Any]], int | None]:
     """Open listings, oldest first; any signed-in user may browse the market."""
-    from market.services.certificates import certs_t
-
     stmt = (
         select(listings_t.c.id, listings_t.c.created_seq)
         .select_from(listings_t.join(certs_t, certs_t.c.id == listings_t.c.certificate_id))
