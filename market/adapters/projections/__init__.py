@@ -11,6 +11,7 @@ from market.adapters.projections.store import DbStore, MemoryStore, Store
 
 # Importing the handler modules registers them.
 from market.adapters.projections import certificates, parties  # noqa: F401  isort: skip
+from market.adapters.projections import returns  # noqa: F401  isort: skip
 from market.adapters.projections import tech  # noqa: F401  isort: skip
 from market.adapters.projections import trading  # noqa: F401  isort: skip
 

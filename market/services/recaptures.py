@@ -1,0 +1,106 @@
+"""Recapture assessments and the fund they go to (CMN-9, BR-13, DMG-10, DMC-12, TB-40,
+AMB-10, AMB-26, AMB-46)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from market.adapters.tables import Recapture
+from market.domain.errors import InvalidRequestError
+from market.domain.programs import Program, TaxType
+from market.domain.rules.recapture import recapture_fund
+from market.services.actor import AUTHORITY, Actor
+from market.services.certificates import certificate_status, load_certificate
+from market.services.numbering import new_id
+from market.services.parties import load_party
+from market.services.uow import UnitOfWork
+
+recaptures_t = Recapture.__table__  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class NewRecapture:
+    party_id: str
+    amount_cents: int
+    reason: str
+    certificate_id: str | None = None
+    tax_type: str | None = None
+    program: str | None = None
+
+
+def _regime(party: dict[str, Any], cert: dict[str, Any] | None, asked: str | None) -> TaxType:
+    """The tax side the fund follows: as given, else a TECH seller's regime, else the
+    party's (CBT when it files CBT, GIT when it files only GIT)."""
+    if asked is not None:
+        return TaxType(asked)
+    if cert is not None and (cert.get("attributes") or {}).get("seller_tax_regime"):
+        return TaxType(cert["attributes"]["seller_tax_regime"])
+    types = set(party["tax_types"])
+    if "CBT" in types or not types:
+        return TaxType.CBT
+    return TaxType.GIT if "GIT" in types else TaxType.IPT
+
+
+def assess_recapture(uow: UnitOfWork, actor: Actor, new: NewRecapture) -> dict[str, Any]:
+    """RECAPTURE_ASSESSED; with a certificate, up to the amount leaves its usable balance."""
+    actor.require(AUTHORITY)
+    party = load_party(uow.conn, new.party_id)
+    if new.amount_cents <= 0:
+        raise InvalidRequestError("amount_cents must be positive.", {})
+    cert = None
+    if new.certificate_id is not None:
+        cert = load_certificate(uow.conn, new.certificate_id)
+        if cert["holder_party_id"] != party["id"]:
+            raise InvalidRequestError(
+                "The certificate is not held by the party assessed (the seller pays, AMB-10).",
+                {"certificate_id": cert["id"], "holder_party_id": cert["holder_party_id"]},
+            )
+    if cert is not None:
+        program = Program(cert["program"])
+    else:
+        try:
+            program = Program(new.program or Program.BRRAG.value)
+        except ValueError:
+            raise InvalidRequestError(f"Unknown program {new.program!r}.", {}) from None
+    try:
+        regime = _regime(party, cert, new.tax_type)
+    except ValueError:
+        raise InvalidRequestError("tax_type must be CBT, GIT or IPT.", {}) from None
+    fund = recapture_fund(program, regime)
+    from_balance = 0
+    status = None
+    if cert is not None:
+        balance = int(cert["balance_cents"])
+        from_balance = min(balance, new.amount_cents)
+        after = balance - from_balance
+        status = certificate_status(int(cert["allowed_cents"]), after, int(cert["queued_cents"]))
+        if after == 0 and int(cert["queued_cents"]) == 0 and from_balance > 0:
+            status = "recaptured"
+    recapture_id = new_id("rcp")
+    payload = {
+        "recapture_id": recapture_id,
+        "party_id": party["id"],
+        "certificate_id": new.certificate_id,
+        "program": program.value,
+        "tax_type": regime.value,
+        "amount_cents": new.amount_cents,
+        "recaptured_from_balance_cents": from_balance,
+        "fund": fund,
+        "reason": new.reason,
+        "certificate_status": status,
+    }
+    uow.append(f"recapture-{recapture_id}", "RECAPTURE_ASSESSED", payload, actor.label)
+    return recapture_view(uow.conn, recapture_id) | {
+        "recaptured_from_balance_cents": from_balance,
+        "program": program.value,
+        "tax_type": regime.value,
+    }
+
+
+def recapture_view(conn: Connection, recapture_id: str) -> dict[str, Any]:
+    row = conn.execute(select(recaptures_t).where(recaptures_t.c.id == recapture_id)).mappings()
+    return dict(row.one())

@@ -1,0 +1,314 @@
+"""Using certificates on returns, closing carryover windows, and GIT pass-through
+(CMN-4(d), CMN-8, DMG-5/6, DMC-6, UTH-10/24, TB-27, PT-1..PT-7, AMB-45/52/54).
+
+The limits are the domain's (`credit_use`, `pass_through`, `programs`); this module
+loads the certificate, asks the domain and appends the events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
+
+from market.adapters.tables import Certificate, CreditApplication, Ownership
+from market.domain.errors import InsufficientBalanceError, InvalidRequestError
+from market.domain.programs import Program, TaxType, check_tax_type
+from market.domain.rules import credit_use, pass_through
+from market.domain.rulesets import Ruleset
+from market.services.actor import AUTHORITY, PARTICIPANT, Actor
+from market.services.certificates import certificate_status, load_certificate
+from market.services.errors import RuleRefusedError
+from market.services.numbering import derived_number, new_id
+from market.services.parties import load_party
+from market.services.uow import UnitOfWork
+
+certs_t = Certificate.__table__  # type: ignore[attr-defined]
+credit_apps_t = CreditApplication.__table__  # type: ignore[attr-defined]
+owners_t = Ownership.__table__  # type: ignore[attr-defined]
+
+PASS_THROUGH_ENTITIES = ("partnership", "s_corporation", "llc")
+
+
+@dataclass(frozen=True)
+class NewCreditApplication:
+    certificate_id: str
+    tax_type: str
+    tax_year: int
+    liability_cents: int
+    amount_cents: int
+    other_credits_cents: int = 0
+    statutory_minimum_cents: int | None = None
+    cap40_cents: int | None = None
+
+
+def _stream(certificate_id: str) -> str:
+    return f"certificate-{certificate_id}"
+
+
+def check_not_waived(cert: dict[str, Any]) -> None:
+    """CMN-4(d): the original holder gave its own claim up (waiver or surrender)."""
+    if cert["is_original"] and cert["holder_party_id"] == cert["original_holder_party_id"]:
+        raise RuleRefusedError(
+            "waived_by_seller",
+            "The original holder waived (or surrendered) its own claim to this credit in "
+            "exchange for the certificate; only a buyer or a pass-through owner may use it.",
+            {"certificate_id": cert["id"], "program": cert["program"]},
+        )
+
+
+def carryover_window(cert: dict[str, Any], tax_type: TaxType, ruleset: Ruleset) -> int | None:
+    """The last tax year the certificate may be used in, or None when no window is stated:
+    TECH NOL amounts (AMB-45) and UTH, whose 20-period clock runs per tranche."""
+    if cert["carryover_last_year"] is not None:
+        return int(cert["carryover_last_year"])
+    program = Program(cert["program"])
+    if program in (Program.TECH, Program.UTH):
+        return None
+    base = cert["credit_year"] if cert["credit_year"] is not None else cert["fiscal_year"]
+    return credit_use.carryover_last_year(program, tax_type, int(base), ruleset)
+
+
+def _applied_this_year(conn: Connection, party_id: str, tax_type: str, tax_year: int) -> int:
+    total = conn.execute(
+        select(func.coalesce(func.sum(credit_apps_t.c.applied_cents), 0)).where(
+            credit_apps_t.c.party_id == party_id,
+            credit_apps_t.c.tax_type == tax_type,
+            credit_apps_t.c.tax_year == tax_year,
+        )
+    ).scalar()
+    return int(total or 0)
+
+
+def apply_to_return(
+    uow: UnitOfWork, actor: Actor, ruleset: Ruleset, new: NewCreditApplication
+) -> dict[str, Any]:
+    """CREDIT_APPLIED: the smallest limit binds; the rest stays on the certificate."""
+    actor.require(AUTHORITY, PARTICIPANT)
+    cert = load_certificate(uow.conn, new.certificate_id)
+    actor.require_party(cert["holder_party_id"])
+    program = Program(cert["program"])
+    try:
+        tax_type = TaxType(new.tax_type)
+    except ValueError:
+        raise InvalidRequestError("tax_type must be CBT, GIT or IPT.", {}) from None
+    check_tax_type(program, tax_type)
+    holder = load_party(uow.conn, cert["holder_party_id"])
+    if tax_type.value not in holder["tax_types"]:
+        raise RuleRefusedError(
+            "tax_type_not_allowed",
+            f"The holder is not registered for {tax_type}; it files no such return.",
+            {"tax_type": tax_type.value, "holder_tax_types": list(holder["tax_types"])},
+        )
+    check_not_waived(cert)
+    last = carryover_window(cert, tax_type, ruleset)
+    if last is not None and new.tax_year > last:
+        raise RuleRefusedError(
+            "carryforward_expired",
+            f"This credit could be carried forward to tax year {last} at the latest.",
+            {"certificate_id": cert["id"], "carryover_last_year": last, "tax_year": new.tax_year},
+        )
+    if cert["credit_year"] is not None and new.tax_year < int(cert["credit_year"]):
+        raise InvalidRequestError(
+            f"The credit is first usable in tax year {cert['credit_year']}.",
+            {"credit_year": cert["credit_year"], "tax_year": new.tax_year},
+        )
+    balance = int(cert["balance_cents"])
+    if balance == 0:
+        raise InsufficientBalanceError(
+            "Nothing on this certificate is usable (queued amounts are not).",
+            {"balance_cents": 0, "queued_cents": int(cert["queued_cents"])},
+        )
+    statutory_minimum = new.statutory_minimum_cents
+    if statutory_minimum is None:
+        statutory_minimum = ruleset.cbt_statutory_minimum_by_year.get(new.tax_year, 0)
+    earlier = _applied_this_year(uow.conn, holder["id"], tax_type.value, new.tax_year)
+    other = new.other_credits_cents + earlier
+    use = credit_use.apply_credit(
+        credit_use.CreditLimitInput(
+            program=program,
+            tax_type=tax_type,
+            available_cents=balance,
+            liability_cents=new.liability_cents,
+            other_credits_cents=other,
+            statutory_minimum_cents=statutory_minimum,
+            cap40_cents=new.cap40_cents,
+        ),
+        new.amount_cents,
+        ruleset,
+    )
+    application_id = new_id("capp")
+    after = balance - use.applied_cents
+    payload = {
+        "application_id": application_id,
+        "certificate_id": cert["id"],
+        "party_id": holder["id"],
+        "tax_type": tax_type.value,
+        "tax_year": new.tax_year,
+        "liability_cents": new.liability_cents,
+        "other_credits_cents": other,
+        "statutory_minimum_cents": statutory_minimum,
+        "requested_cents": new.amount_cents,
+        "applied_cents": use.applied_cents,
+        "carried_forward_cents": use.carried_forward_cents,
+        "limited_by": use.limited_by,
+        "limits": {
+            "declared_other_credits_cents": new.other_credits_cents,
+            "ledger_other_credits_cents": earlier,
+            "cap40_cents": new.cap40_cents,
+            "carryover_last_year": last,
+        },
+        "certificate_status": certificate_status(
+            int(cert["allowed_cents"]), after, int(cert["queued_cents"])
+        ),
+        "ruleset": ruleset.name,
+    }
+    uow.append(_stream(cert["id"]), "CREDIT_APPLIED", payload, actor.label)
+    return load_credit_application(uow.conn, application_id)
+
+
+def load_credit_application(conn: Connection, application_id: str) -> dict[str, Any]:
+    row = (
+        conn.execute(select(credit_apps_t).where(credit_apps_t.c.id == application_id))
+        .mappings()
+        .one()
+    )
+    return dict(row)
+
+
+def expire_carryforwards(
+    uow: UnitOfWork, actor: Actor, ruleset: Ruleset, tax_year: int
+) -> list[dict[str, Any]]:
+    """CARRYFORWARD_EXPIRED for every held (non-original) certificate whose window closed
+    before `tax_year`: its remaining balance moves to expired_cents."""
+    actor.require(AUTHORITY)
+    expired: list[dict[str, Any]] = []
+    rows = uow.conn.execute(
+        select(certs_t)
+        .where(certs_t.c.balance_cents > 0, certs_t.c.is_original.is_(False))
+        .order_by(certs_t.c.issued_seq)
+    ).mappings()
+    for cert in [dict(r) for r in rows]:
+        tax_type = TaxType(sorted(cert["tax_types"])[0])
+        last = carryover_window(cert, tax_type, ruleset)
+        if last is None or last >= tax_year:
+            continue
+        amount = int(cert["balance_cents"])
+        payload = {
+            "certificate_id": cert["id"],
+            "party_id": cert["holder_party_id"],
+            "amount_cents": amount,
+            "carryover_last_year": last,
+            "tax_year": tax_year,
+            "certificate_status": certificate_status(
+                int(cert["allowed_cents"]), 0, int(cert["queued_cents"])
+            ),
+        }
+        uow.append(_stream(cert["id"]), "CARRYFORWARD_EXPIRED", payload, actor.label)
+        expired.append(payload)
+    return expired
+
+
+# ---- pass-through ---------------------------------------------------------------------
+
+
+def pass_through_allocate(
+    uow: UnitOfWork, actor: Actor, certificate_id: str, amount_cents: int | None
+) -> dict[str, Any]:
+    """PT-5/PT-6: an entity's acquired credit goes to its owners by income share; with no
+    positive income shares, by the owners' value stakes (AMB-54), flagged for review."""
+    actor.require(AUTHORITY, PARTICIPANT)
+    cert = load_certificate(uow.conn, certificate_id)
+    actor.require_party(cert["holder_party_id"])
+    entity = load_party(uow.conn, cert["holder_party_id"])
+    if entity["entity_type"] not in PASS_THROUGH_ENTITIES:
+        raise RuleRefusedError(
+            "not_a_pass_through_entity",
+            f"A {entity['entity_type']} does not pass credits through to owners (PT-5, PT-6).",
+            {"entity_type": entity["entity_type"], "allowed": list(PASS_THROUGH_ENTITIES)},
+        )
+    check_not_waived(cert)
+    balance = int(cert["balance_cents"])
+    amount = balance if amount_cents is None else amount_cents
+    if amount <= 0 or amount > balance:
+        raise InsufficientBalanceError(
+            f"{amount} cents cannot be passed through; {balance} cents are usable.",
+            {"amount_cents": amount, "balance_cents": balance},
+        )
+    edges = [
+        dict(r)
+        for r in uow.conn.execute(
+            select(owners_t)
+            .where(owners_t.c.owned_party_id == entity["id"])
+            .order_by(owners_t.c.owner_party_id)
+        ).mappings()
+    ]
+    if not edges:
+        raise InvalidRequestError(
+            "The entity has no recorded owners to allocate to.", {"party_id": entity["id"]}
+        )
+    income = {e["owner_party_id"]: int(e["income_share_bps"] or 0) for e in edges}
+    value = {e["owner_party_id"]: int(e["value_bps"]) for e in edges}
+    split = pass_through.allocate_by_income_share(amount, income, value)
+    fallback = sum(income.values()) <= 0
+    allocations: list[dict[str, Any]] = []
+    for owner_id, cents in sorted(split.items()):
+        if cents > 0:
+            allocations.append(
+                {"party_id": owner_id, "amount_cents": cents, "certificate_id": new_id("crt")}
+            )
+    payload = {
+        "certificate_id": cert["id"],
+        "party_id": entity["id"],
+        "amount_cents": amount,
+        "basis": "profit_sharing_fallback" if fallback else "income_share",
+        "director_review": fallback,
+        "allocations": allocations,
+        "certificate_status": certificate_status(
+            int(cert["allowed_cents"]), balance - amount, int(cert["queued_cents"])
+        ),
+    }
+    stream = _stream(cert["id"])
+    uow.append(stream, "PASS_THROUGH_ALLOCATED", payload, actor.label)
+    for a in allocations:
+        shares = {"income_share_bps": income[a["party_id"]], "value_bps": value[a["party_id"]]}
+        owner_cert = {
+            "certificate_id": a["certificate_id"],
+            "number": derived_number(uow.conn, cert["id"], cert["number"], "P"),
+            "program": cert["program"],
+            "holder_party_id": a["party_id"],
+            "original_holder_party_id": cert["original_holder_party_id"],
+            "parent_id": cert["id"],
+            "root_id": cert["root_id"],
+            "origin": "pass_through",
+            "is_original": False,
+            "face_cents": a["amount_cents"],
+            "allowed_cents": a["amount_cents"],
+            "queued_cents": 0,
+            "status": "issued",
+            "fiscal_year": cert["fiscal_year"],
+            "tax_types": list(cert["tax_types"]),
+            "tax_periods": list(cert["tax_periods"]),
+            "credit_year": cert["credit_year"],
+            "carryover_last_year": cert["carryover_last_year"],
+            "waiver_statement": cert["waiver_statement"],
+            "attributes": dict(cert["attributes"] or {})
+            | {
+                "pass_through_from": cert["id"],
+                "pass_through_entity_id": entity["id"],
+                "pass_through_basis": payload["basis"],
+                "director_review": fallback,
+            }
+            | shares,
+            "ruleset": cert["ruleset"],
+        }
+        uow.append(_stream(a["certificate_id"]), "CERT_ISSUED", owner_cert, actor.label)
+    return {
+        "certificate_id": cert["id"],
+        "amount_cents": amount,
+        "basis": payload["basis"],
+        "director_review": fallback,
+        "allocations": allocations,
+    }
