@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections import defaultdict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, select, text
 from sqlalchemy.engine import Connection
@@ -12,6 +14,7 @@ from sqlalchemy.engine import Connection
 from market.adapters.tables import Certificate
 from tests.helpers import create_party, headers_for
 
+T = TypeVar("T")
 M = 100_000_000  # one million dollars in cents
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
 
@@ -121,3 +124,31 @@ class World:
 
 def key() -> str:
     return uuid.uuid4().hex
+
+
+def race(jobs: list[Callable[[], T]]) -> list[T]:
+    """Start every job at the same moment, each on its own thread; their results."""
+    barrier = threading.Barrier(len(jobs))
+    results: list[T] = []
+    lock = threading.Lock()
+    failures: list[BaseException] = []
+
+    def worker(job: Callable[[], T]) -> None:
+        barrier.wait()
+        try:
+            result = job()
+        except BaseException as exc:  # surfaced to the test below
+            with lock:
+                failures.append(exc)
+            return
+        with lock:
+            results.append(result)
+
+    threads = [threading.Thread(target=worker, args=(job,)) for job in jobs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if failures:
+        raise failures[0]
+    return results
