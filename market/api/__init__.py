@@ -28,6 +28,7 @@ def init_api(app: Flask) -> Api:
     )
     for module in (auth, parties, ledger):
         api.register_blueprint(module.blp)
+    api.register_blueprint(import_module("market.api.exports").blp)
     api.register_blueprint(import_module("market.api.returns").blp)
     api.register_blueprint(import_module("market.api.tech").blp)
     for name in ("certificates", "trading", "reports"):

@@ -1,0 +1,26 @@
+"""Reports as files: every transfer with the price paid and its ratio to face."""
+
+from __future__ import annotations
+
+from flask import Response
+from flask_smorest import Blueprint
+
+from market.api.context import current_actor, engine
+from market.services import exports
+from market.services.uow import ReadOnly
+
+blp = Blueprint("exports", __name__, url_prefix="/api/v1/reports", description="Exports")
+
+
+@blp.route("/transfers.csv", methods=["GET"])
+def transfers_csv() -> Response:
+    """Every transfer, all statuses, as CSV safe against spreadsheet formulas
+    (authority, auditor)."""
+    actor = current_actor()
+    with ReadOnly(engine()) as conn:
+        body = exports.transfers_report_csv(conn, actor)
+    return Response(
+        body,
+        mimetype="text/csv",
+        headers={"Content-Disposition": 'attachment; filename="transfers.csv"'},
+    )
