@@ -14,8 +14,8 @@ from typing import Any
 from market.services.ledger import verify
 from tests.proof.conftest import SCALE
 from tests.proof.world import (
-    M,
     PARTS,
+    M,
     World,
     certificate_rows,
     check_conservation,
