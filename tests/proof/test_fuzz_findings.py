@@ -1,0 +1,67 @@
+"""The product bugs the fuzzing suite found, one reproduction each. They are strict
+XFAILs: when a bug is fixed its test XPASSes, fails the run, and the mark comes off."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import reset_postgres
+from tests.helpers import headers_for
+from tests.proof.world import World
+
+BIG = 2**63  # one more than PostgreSQL's bigint and SQLite's INTEGER can hold
+
+
+@pytest.fixture
+def pg_client(pg_database_url: str, tmp_path: Path) -> Iterator[Any]:
+    """PostgreSQL only: NUL characters are fine in SQLite text, refused by PostgreSQL."""
+    from market import create_app
+
+    reset_postgres(pg_database_url)
+    app = create_app(
+        {"DATABASE_URL": pg_database_url, "TESTING": True, "SECRET_KEY": "test-secret"}
+    )
+    app.instance_path = str(tmp_path / "instance")
+    yield app.test_client()
+    app.extensions["market.engine"].dispose()
+
+
+@pytest.mark.xfail(strict=True, reason="bug: a page cursor beyond int64 gives 500, not 400")
+@pytest.mark.parametrize("path", ["/api/v1/events", "/api/v1/transfers"])
+def test_a_cursor_beyond_int64_is_refused_as_malformed(client: Any, path: str) -> None:
+    engine = client.application.extensions["market.engine"]
+    r = client.get(f"{path}?after={BIG}", headers=headers_for(client, engine, "authority"))
+    assert r.status_code == 400, (r.status_code, r.json)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: a TECH fiscal year outside 1..9999 gives 500 (commit: date() raises; "
+    "preview: the year overflows the integer column)",
+)
+@pytest.mark.parametrize(
+    "path", ["/api/v1/tech/allocations/0", f"/api/v1/tech/allocations/{BIG}/preview"]
+)
+def test_a_fiscal_year_outside_the_calendar_is_refused(client: Any, path: str) -> None:
+    engine = client.application.extensions["market.engine"]
+    r = client.post(path, json={}, headers=headers_for(client, engine, "authority"))
+    assert 400 <= r.status_code < 500, (r.status_code, r.json)
+
+
+@pytest.mark.xfail(strict=True, reason="bug: a NUL character in any text gives 500 on PostgreSQL")
+@pytest.mark.parametrize("where", ["path", "body"])
+def test_a_nul_character_is_refused_not_a_500_on_postgresql(pg_client: Any, where: str) -> None:
+    w = World(pg_client, sellers=1, buyers=0)
+    if where == "path":
+        r = pg_client.get("/api/v1/certificates/crt_%00", headers=w.auth)
+    else:
+        r = pg_client.post(
+            "/api/v1/parties",
+            json={"name": "A\x00B", "tax_id": "nul-1", "entity_type": "llc", "tax_types": []},
+            headers=w.auth,
+        )
+    assert 400 <= r.status_code < 500, (r.status_code, r.json)
