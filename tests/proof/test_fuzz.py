@@ -180,6 +180,6 @@ def test_no_5xx_and_no_refusal_writes(app: Any, client: Any, schema: Any) -> Non
     assert report.ok, report.problems
     if failures:
         # Everything else held; these 5xx are the known product bugs reproduced one by one
-        # in test_fuzz_findings.py: reported as XFAIL with the list, never as a pass.
+        # in test_findings.py: reported as XFAIL with the list, never as a pass.
         kinds = Counter(f.split(" | ")[0] for f in failures)
         pytest.xfail(f"known 5xx bugs found: {dict(kinds)}; first: {failures[0][:300]}")

@@ -1,5 +1,6 @@
-"""The product bugs the fuzzing suite found, one reproduction each. They are strict
-XFAILs: when a bug is fixed its test XPASSes, fails the run, and the mark comes off."""
+"""The product bugs the proof suites found (fuzzing, role matrix), one reproduction each.
+They are strict XFAILs: when a bug is fixed its test XPASSes, fails the run, and the mark
+comes off."""
 
 from __future__ import annotations
 
@@ -65,3 +66,25 @@ def test_a_nul_character_is_refused_not_a_500_on_postgresql(pg_client: Any, wher
             headers=w.auth,
         )
     assert 400 <= r.status_code < 500, (r.status_code, r.json)
+
+
+@pytest.mark.xfail(strict=True, reason="bug: a 403 names the resource's party to a stranger")
+def test_a_refusal_does_not_tell_a_stranger_who_holds_a_certificate(client: Any) -> None:
+    """Found by the role matrix: another participant who sends a transfer of a certificate
+    it does not hold learns the holder's party id from the 403's details."""
+    w = World(client, sellers=1, buyers=1)
+    holder = w.sellers[0]["id"]
+    cert = w.issue(holder, 10**8)
+    stranger = w.buyers[0]["id"]
+    r = w.client.post(
+        "/api/v1/transfers",
+        json={
+            "certificate_id": cert["id"],
+            "buyer_party_id": stranger,
+            "amount_cents": 100,
+            "consideration_cents": 100,
+        },
+        headers=w.h[stranger],
+    )
+    assert r.status_code == 403
+    assert holder not in r.get_data(as_text=True), r.json
