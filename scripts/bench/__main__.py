@@ -137,8 +137,8 @@ def main(argv: list[str] | None = None) -> int:
                 print("  ".join("-" * w for w in widths))
         met = sum(1 for r in rows if r.get("met") is True)
         print(f"\n{met} of {len(rows)} goals met" + (" (quick sizes)" if args.quick else ""))
-    for line in failed:
-        print(f"FAILED {line}", file=sys.stderr)
+    for failure in failed:
+        print(f"FAILED {failure}", file=sys.stderr)
     return 1 if failed else 0
 
 
