@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from types import TracebackType
 from typing import Any
 
@@ -9,7 +10,7 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import Connection, RootTransaction
 
 from market.adapters import projections
-from market.adapters.db import WRITE_OPTION
+from market.adapters.db import WRITE_OPTION, write_lock
 from market.adapters.eventstore import Event, EventStore
 from market.adapters.projections import DbStore
 
@@ -29,6 +30,8 @@ class UnitOfWork:
         self.appended: list[Event] = []
 
     def __enter__(self) -> UnitOfWork:
+        self._locks = ExitStack()
+        self._locks.enter_context(write_lock(self.engine))
         self.conn = self.engine.connect()
         self.conn.execution_options(**{WRITE_OPTION: True})
         self._tx = self.conn.begin()
@@ -50,6 +53,7 @@ class UnitOfWork:
         finally:
             self.conn.close()
             self._tx = None
+            self._locks.close()
 
     def append(self, stream: str, type_: str, payload: dict[str, Any], actor: str) -> Event:
         event = self.events.append(stream, type_, payload, actor)

@@ -1,0 +1,356 @@
+"""HTTP benchmark: negotiated transfers (create, then approve) through gunicorn, against a
+bare Flask endpoint served the same way, in the same run, with the same clients.
+
+Usage: scripts/bench_http [--seconds S] [--clients N] [--backend sqlite|postgresql|both]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import requests
+from sqlalchemy import create_engine, text
+
+from market.adapters.db import make_engine
+from market.adapters.migrate import upgrade
+from market.domain.rulesets import get_ruleset
+from market.services import identity, ledger
+from market.services.actor import SYSTEM
+from market.services.certificates import NewCertificate, issue_certificate
+from market.services.parties import NewParty, register_party
+from market.services.runner import run
+
+ROOT = Path(__file__).resolve().parents[2]
+PG_ADMIN = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+BARE_APP = """
+from flask import Flask, jsonify
+app = Flask(__name__)
+@app.post("/ping")
+def ping():
+    return jsonify({"ok": True}), 201
+"""
+GUNICORN = [
+    "--workers",
+    "2",
+    "--worker-class",
+    "gthread",
+    "--threads",
+    "4",
+    "--keep-alive",
+    "30",
+    "--log-level",
+    "warning",
+]
+
+
+def prepare(url: str) -> dict[str, Any]:
+    engine = make_engine(url)
+    upgrade(engine)
+
+    def party(name: str, tax: str) -> str:
+        new = NewParty(name=name, tax_id=tax, entity_type="c_corporation", tax_types=["CBT"])
+        return run(engine, lambda uow: register_party(uow, SYSTEM, new))["id"]
+
+    seller, buyer = party("Bench Seller", "B-1"), party("Bench Buyer", "B-2")
+    new = NewCertificate(
+        program="BRRAG", holder_party_id=seller, face_cents=1_900_000_000, fiscal_year=2013
+    )
+    cert = run(engine, lambda uow: issue_certificate(uow, SYSTEM, new, get_ruleset()))
+    identity.create_user(engine, "bench-eda@x.org", "authority", "bench-password")
+    identity.create_user(engine, "bench-seller@x.org", "participant", "bench-password", seller)
+    engine.dispose()
+    return {"seller": seller, "buyer": buyer, "certificate_id": cert["id"]}
+
+
+def serve(app_spec: str, port: int, env: dict[str, str], cwd: str) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [str(ROOT / ".venv/bin/gunicorn"), *GUNICORN, "--bind", f"127.0.0.1:{port}", app_spec],
+        env=env,
+        cwd=cwd,
+        start_new_session=True,
+    )
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            requests.get(f"http://127.0.0.1:{port}/", timeout=1)
+            return proc
+        except requests.ConnectionError:
+            time.sleep(0.2)
+    raise RuntimeError("gunicorn did not start")
+
+
+def workers(master: int) -> list[int]:
+    path = Path(f"/proc/{master}/task/{master}/children")
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def drive(port: int, seconds: float, clients: int, op: Any, master: int) -> dict[str, Any]:
+    latencies: list[float] = []
+    errors = [0]
+    done = [0]
+    lock = threading.Lock()
+    stop = time.time() + seconds
+    samples: list[list[float]] = []
+
+    def client(i: int) -> None:
+        session = requests.Session()
+        mine: list[float] = []
+        ok = err = 0
+        while time.time() < stop:
+            good, lats = op(session, port, i)
+            mine += lats
+            if good:
+                ok += 1
+            else:
+                err += 1
+        with lock:
+            latencies.extend(mine)
+            errors[0] += err
+            done[0] += ok
+
+    def sampler() -> None:
+        while time.time() < stop:
+            samples.append([rss_mb(w) for w in workers(master)])
+            time.sleep(0.5)
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    threads.append(threading.Thread(target=sampler))
+    start = time.time()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.time() - start
+    latencies.sort()
+    q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0.0] * 99
+    first = samples[len(samples) // 4] if samples else []
+    last = samples[-1] if samples else []
+    return {
+        "ops_per_s": done[0] / elapsed,
+        "requests_per_s": len(latencies) / elapsed,
+        "p50_ms": q[49] * 1000,
+        "p99_ms": q[98] * 1000,
+        "errors": errors[0],
+        "rss_peak_mb": max((max(s) for s in samples if s), default=0.0),
+        "rss_quarter_mb": max(first, default=0.0),
+        "rss_end_mb": max(last, default=0.0),
+    }
+
+
+def transfer_op(tokens: dict[str, str], setup: dict[str, Any]) -> Any:
+    seller = {"Authorization": f"Bearer {tokens['seller']}"}
+    eda = {"Authorization": f"Bearer {tokens['eda']}"}
+    body = {
+        "certificate_id": setup["certificate_id"],
+        "buyer_party_id": setup["buyer"],
+        "amount_cents": 100_000,
+        "consideration_cents": 80_000,
+    }
+
+    def op(session: requests.Session, port: int, _i: int) -> tuple[bool, list[float]]:
+        base = f"http://127.0.0.1:{port}/api/v1"
+        t0 = time.perf_counter()
+        r = session.post(
+            f"{base}/transfers", json=body, headers=seller | {"Idempotency-Key": uuid.uuid4().hex}
+        )
+        t1 = time.perf_counter()
+        if r.status_code != 201:
+            return False, [t1 - t0]
+        a = session.post(
+            f"{base}/transfers/{r.json()['id']}/approve", json={}, headers=eda, timeout=30
+        )
+        t2 = time.perf_counter()
+        return a.status_code == 200, [t1 - t0, t2 - t1]
+
+    return op
+
+
+def bare_op(session: requests.Session, port: int, _i: int) -> tuple[bool, list[float]]:
+    t0 = time.perf_counter()
+    r = session.post(f"http://127.0.0.1:{port}/ping", json={}, timeout=30)
+    return r.status_code == 201, [time.perf_counter() - t0]
+
+
+def token(port: int, email: str) -> str:
+    r = requests.post(
+        f"http://127.0.0.1:{port}/api/v1/auth/token",
+        json={"email": email, "password": "bench-password"},
+        timeout=10,
+    )
+    r.raise_for_status()
+    return str(r.json()["token"])
+
+
+def bench_backend(url: str, seconds: float, clients: int, tmp: str) -> dict[str, Any]:
+    setup = prepare(url)
+    env = os.environ | {"DATABASE_URL": url, "SECRET_KEY": "bench"}
+    port = 5901
+    proc = serve("market:create_app()", port, env, str(ROOT))
+    try:
+        tokens = {
+            "eda": token(port, "bench-eda@x.org"),
+            "seller": token(port, "bench-seller@x.org"),
+        }
+        ours = drive(port, seconds, clients, transfer_op(tokens, setup), proc.pid)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+    Path(tmp, "bare_app.py").write_text(BARE_APP)
+    proc = serve("bare_app:app", port + 1, dict(os.environ), tmp)
+    try:
+        bare = drive(port + 1, seconds, clients, bare_op, proc.pid)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+    engine = make_engine(url)
+    report = ledger.verify(engine)
+    engine.dispose()
+    return {"ours": ours, "bare": bare, "verify_ok": report.ok, "events": report.events}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.backend in ("sqlite", "both"):
+            results["sqlite"] = bench_backend(
+                f"sqlite:///{tmp}/bench.db", args.seconds, args.clients, tmp
+            )
+        if args.backend in ("postgresql", "both"):
+            name = f"market_bench_{uuid.uuid4().hex[:8]}"
+            admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+            with admin.connect() as conn:
+                conn.execute(text(f'CREATE DATABASE "{name}"'))
+            url = PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
+            try:
+                results["postgresql"] = bench_backend(url, args.seconds, args.clients, tmp)
+            finally:
+                with admin.connect() as conn:
+                    conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+                admin.dispose()
+    rows = []
+    for backend, r in results.items():
+        ours, bare = r["ours"], r["bare"]
+        ratio = ours["requests_per_s"] / bare["requests_per_s"]
+        growth = ours["rss_end_mb"] / max(ours["rss_quarter_mb"], 1)
+        rows += [
+            (
+                f"{backend}: transfers/s (create + approve)",
+                ours["ops_per_s"],
+                "",
+                None,
+                None,
+                "reported",
+                True,
+            ),
+            (
+                f"{backend}: write requests/s",
+                ours["requests_per_s"],
+                "bare Flask requests/s",
+                bare["requests_per_s"],
+                ratio,
+                ">= 0.40",
+                ratio >= 0.40,
+            ),
+            (
+                f"{backend}: p50 latency ms",
+                ours["p50_ms"],
+                "bare Flask p50 ms",
+                bare["p50_ms"],
+                None,
+                "reported",
+                True,
+            ),
+            (
+                f"{backend}: p99 latency ms",
+                ours["p99_ms"],
+                "bare Flask p99 ms",
+                bare["p99_ms"],
+                None,
+                "<= 50",
+                ours["p99_ms"] <= 50,
+            ),
+            (f"{backend}: errors", ours["errors"], "", None, None, "0", ours["errors"] == 0),
+            (
+                f"{backend}: worker peak RSS MB",
+                ours["rss_peak_mb"],
+                "bare Flask worker MB",
+                bare["rss_peak_mb"],
+                None,
+                "< 150",
+                ours["rss_peak_mb"] < 150,
+            ),
+            (
+                f"{backend}: worker RSS end / quarter",
+                growth,
+                "",
+                None,
+                None,
+                "<= 1.10 (flat)",
+                growth <= 1.10,
+            ),
+            (
+                f"{backend}: ledger verifies after the run ({r['events']} events)",
+                float(r["verify_ok"]),
+                "",
+                None,
+                None,
+                "1",
+                r["verify_ok"],
+            ),
+        ]
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    dict(
+                        zip(
+                            (
+                                "figure",
+                                "value",
+                                "baseline",
+                                "baseline_value",
+                                "ratio",
+                                "goal",
+                                "met",
+                            ),
+                            row,
+                            strict=True,
+                        )
+                    )
+                    for row in rows
+                ]
+            )
+        )
+        return
+    for fig, val, base, bval, ratio, goal, met in rows:
+        b = f"{base} {bval:,.1f}" if bval is not None else ""
+        rt = f"{ratio:.2f}" if ratio is not None else ""
+        print(f"{fig:55} {val:10,.1f}  {b:32} {rt:>5}  {goal:16} {'met' if met else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()
