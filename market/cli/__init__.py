@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-from importlib import import_module
-
 from flask import Flask
 
-from market.cli import ledger_commands, users
+from market.cli import demo, export, flows, ledger_commands, users
+from market.cli.allocate import allocate
 
 
 def register_commands(app: Flask) -> None:
-    from market.cli.allocate import allocate
-
-    app.cli.add_command(ledger_commands.db)
-    app.cli.add_command(users.users)
-    app.cli.add_command(ledger_commands.replay)
-    app.cli.add_command(ledger_commands.verify)
-    app.cli.add_command(allocate)
-    app.cli.add_command(import_module("market.cli.export").export)
-    app.cli.add_command(import_module("market.cli.export").expire)
-    from market.cli.flows import roll_fiscal_year
-
-    app.cli.add_command(roll_fiscal_year)
+    for command in (
+        ledger_commands.db,
+        users.users,
+        ledger_commands.replay,
+        ledger_commands.verify,
+        allocate,
+        export.export,
+        export.expire,
+        flows.roll_fiscal_year,
+        demo.seed_demo,
+        demo.demo_logins,
+    ):
+        app.cli.add_command(command)
