@@ -111,7 +111,12 @@ def logout() -> ResponseReturnValue:
 
 # The page modules register their routes on `bp`.
 from market.web import (  # noqa: E402,F401
+    allocation_pages,
+    authority_pages,
+    buyer_pages,
     certificate_pages,
     ledger_pages,
+    market_pages,
     report_pages,
+    seller_pages,
 )

@@ -1,0 +1,87 @@
+"""The TECH fiscal-year allocation: the applications, the preview, the one commit, and a
+chart of the cap (allocated, innovation zone set-aside, remaining)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
+
+from market.domain.values import fiscal_year
+from market.services import certificates, pages_queries, runner, tech
+from market.services.uow import ReadOnly
+from market.web import charts, forms
+from market.web.pages import actor, bp, engine, roles_required, ruleset, today
+
+
+@bp.get("/authority/allocations", endpoint="allocations")
+@roles_required("authority")
+def allocations() -> ResponseReturnValue:
+    with ReadOnly(engine()) as conn:
+        fy = pages_queries.latest_tech_fiscal_year(conn)
+    return redirect(url_for("pages.allocation", fy=fy or fiscal_year(today())))
+
+
+def _chart(fy: int, caps: dict[str, dict[str, Any]], preview: dict[str, Any]) -> Any:
+    labels = ["TECH fiscal-year cap", "Innovation zone set-aside"]
+    rows = [caps["TECH"], caps["TECH_ZONE_SET_ASIDE"]]
+    pending = 0 if preview["committed"] else int(preview["total_cents"])
+    planned = [min(pending, int(rows[0]["remaining_cents"])), 0]
+    return charts.stacked_dollars(
+        f"TECH cap, FY {fy}",
+        labels,
+        {
+            "allocated": [int(r["used_cents"]) for r in rows],
+            "in the preview, not committed": planned,
+            "remaining": [
+                int(r["remaining_cents"]) - p for r, p in zip(rows, planned, strict=True)
+            ],
+        },
+    )
+
+
+def _render(fy: int, status: int = 200) -> ResponseReturnValue:
+    with ReadOnly(engine()) as conn:
+        applications = tech.list_applications(conn, actor(), fy, None)
+        preview = tech.preview_allocation(conn, actor(), fy, ruleset())
+        report = certificates.caps_report(conn, fy, ruleset())
+        names = pages_queries.party_names(conn)
+    caps = {r["program"]: r for r in report["programs"]}
+    by_app = {a["application_id"]: a for a in preview["allocations"]}
+    return (
+        render_template(
+            "allocations.html",
+            fy=fy,
+            applications=applications,
+            preview=preview,
+            by_app=by_app,
+            caps=[caps["TECH"], caps["TECH_ZONE_SET_ASIDE"]],
+            chart=_chart(fy, caps, preview),
+            names=names,
+        ),
+        status,
+    )
+
+
+@bp.get("/authority/allocations/<int:fy>", endpoint="allocation")
+@roles_required("authority")
+def allocation(fy: int) -> ResponseReturnValue:
+    return _render(fy)
+
+
+@bp.post("/authority/allocations/<int:fy>/commit", endpoint="commit_allocation")
+@roles_required("authority")
+def commit_allocation(fy: int) -> ResponseReturnValue:
+    who, rules, on = actor(), ruleset(), today()
+    ok, result, status = forms.attempt(
+        lambda: runner.run(engine(), lambda uow: tech.commit_allocation(uow, who, fy, rules, on))
+    )
+    if not ok:
+        return _render(fy, status)
+    flash(
+        f"FY {fy} allocation committed: {forms.dollars(result['total_cents'])} in "
+        f"{sum(1 for a in result['allocations'] if a['certificate_id'])} TECH certificates.",
+        "success",
+    )
+    return redirect(url_for("pages.allocation", fy=fy))

@@ -1,0 +1,144 @@
+"""The Authority's desk: the approval queue with every rule check in words, approve and
+reject; certificate issuance; recapture."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+
+from market.services import certificates, pages_queries, parties, recaptures, runner, trading
+from market.services.uow import ReadOnly
+from market.web import forms
+from market.web.pages import actor, bp, engine, roles_required, ruleset, today
+
+ISSUABLE = [p.value for p in certificates.ISSUABLE]
+PROGRAMS = ["BRRAG", "UTH", "DM_GIT", "DM_CBT", "TECH"]
+FUNDS = {
+    "general_fund": "the General Fund",
+    "property_tax_relief_fund": "the Property Tax Relief Fund",
+}
+
+
+def _queue(conn: Any) -> list[dict[str, Any]]:
+    pending, _ = trading.list_transfers(conn, actor(), "pending_approval", None, 200)
+    on = today()
+    for t in pending:
+        t["preview"] = pages_queries.preview_checks(conn, actor(), t["id"], ruleset(), on)
+        t["certificate"] = certificates.load_certificate(conn, t["certificate_id"])
+        t["ready"] = all(c["passed"] for c in t["preview"]["checks"])
+    return pending
+
+
+def _render(status: int = 200) -> ResponseReturnValue:
+    with ReadOnly(engine()) as conn:
+        queue = _queue(conn)
+        names = pages_queries.party_names(conn)
+        party_list, _ = parties.list_parties(conn, actor(), None, 500)
+    return (
+        render_template(
+            "authority.html",
+            queue=queue,
+            names=names,
+            parties=party_list,
+            issuable=ISSUABLE,
+            programs=PROGRAMS,
+            today=today(),
+            form=request.form,
+        ),
+        status,
+    )
+
+
+@bp.get("/authority", endpoint="authority")
+@roles_required("authority")
+def authority_page() -> ResponseReturnValue:
+    return _render()
+
+
+def _done(message: str) -> ResponseReturnValue:
+    flash(message, "success")
+    return redirect(url_for("pages.authority"))
+
+
+@bp.post("/authority/transfers/<transfer_id>/approve", endpoint="approve_transfer")
+@roles_required("authority")
+def approve_transfer(transfer_id: str) -> ResponseReturnValue:
+    who, rules, on = actor(), ruleset(), today()
+    ok, t, status = forms.attempt(
+        lambda: runner.run(
+            engine(), lambda uow: trading.approve_transfer(uow, who, transfer_id, rules, on)
+        )
+    )
+    if not ok:
+        return _render(status)
+    return _done(
+        f"Transfer of {forms.dollars(t['amount_cents'])} approved; "
+        "the buyer now holds a new certificate."
+    )
+
+
+@bp.post("/authority/transfers/<transfer_id>/reject", endpoint="reject_transfer")
+@roles_required("authority")
+def reject_transfer(transfer_id: str) -> ResponseReturnValue:
+    who = actor()
+
+    def act() -> object:
+        reason = forms.required_text(request.form, "reason", "A reason for the rejection")
+        return runner.run(
+            engine(), lambda uow: trading.reject_transfer(uow, who, transfer_id, reason)
+        )
+
+    ok, _, status = forms.attempt(act)
+    if not ok:
+        return _render(status)
+    return _done("Transfer rejected; the parties can see the reason.")
+
+
+@bp.post("/authority/certificates", endpoint="issue_certificate")
+@roles_required("authority")
+def issue_certificate() -> ResponseReturnValue:
+    who, rules, form = actor(), ruleset(), request.form
+
+    def act() -> Any:
+        new = certificates.NewCertificate(
+            program=forms.required_text(form, "program", "The program"),
+            holder_party_id=forms.required_text(form, "holder_party_id", "The holder"),
+            face_cents=forms.required_cents(form, "face", "The face amount"),
+            fiscal_year=forms.required_int(form, "fiscal_year", "The fiscal year"),
+            credit_year=forms.integer(form, "credit_year", "The credit year", required=False),
+        )
+        return runner.run(
+            engine(), lambda uow: certificates.issue_certificate(uow, who, new, rules)
+        )
+
+    ok, cert, status = forms.attempt(act)
+    if not ok:
+        return _render(status)
+    queued = f", {forms.dollars(cert['queued_cents'])} queued" if cert["queued_cents"] else ""
+    return _done(f"Certificate {cert['number']} issued ({cert['status']}{queued}).")
+
+
+@bp.post("/authority/recaptures", endpoint="assess_recapture")
+@roles_required("authority")
+def assess_recapture() -> ResponseReturnValue:
+    who, form = actor(), request.form
+
+    def act() -> Any:
+        new = recaptures.NewRecapture(
+            party_id=forms.required_text(form, "party_id", "The party"),
+            amount_cents=forms.required_cents(form, "amount", "The amount"),
+            reason=forms.required_text(form, "reason", "The reason"),
+            certificate_id=forms.text(form, "certificate_id", "Certificate", required=False),
+            program=forms.text(form, "program", "Program", required=False),
+        )
+        return runner.run(engine(), lambda uow: recaptures.assess_recapture(uow, who, new))
+
+    ok, r, status = forms.attempt(act)
+    if not ok:
+        return _render(status)
+    return _done(
+        f"Recapture of {forms.dollars(r['amount_cents'])} assessed; "
+        f"it goes to {FUNDS.get(r['fund'], r['fund'])}."
+    )

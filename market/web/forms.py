@@ -1,0 +1,110 @@
+"""Small form helpers shared by the pages: dollars to exact cents, and refusals in words."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from flask import flash
+
+from market.domain.errors import DomainError
+from market.web.filters import money
+
+
+class FormError(Exception):
+    """A field the person typed cannot be read; shown back to them as it is."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def cents(form: Mapping[str, str], name: str, label: str, *, required: bool = True) -> int | None:
+    """Dollars typed as `1,234.56` or `$1234.5` to integer cents, exactly (Decimal):
+    more than two decimals, a negative amount or anything else is refused."""
+    raw = (form.get(name) or "").strip().replace(",", "").replace("$", "")
+    if not raw:
+        if required:
+            raise FormError(f"{label} is required.")
+        return None
+    try:
+        value = Decimal(raw)
+    except InvalidOperation:
+        raise FormError(f"{label} must be an amount in dollars, like 1,250.00.") from None
+    if not value.is_finite():
+        raise FormError(f"{label} must be an amount in dollars, like 1,250.00.")
+    if value < 0:
+        raise FormError(f"{label} must not be negative.")
+    exponent = value.as_tuple().exponent
+    if isinstance(exponent, int) and exponent < -2:
+        raise FormError(f"{label} has more than two decimals; amounts are in whole cents.")
+    return int(value * 100)
+
+
+def required_cents(form: Mapping[str, str], name: str, label: str) -> int:
+    value = cents(form, name, label)
+    assert value is not None
+    return value
+
+
+def integer(form: Mapping[str, str], name: str, label: str, *, required: bool = True) -> int | None:
+    raw = (form.get(name) or "").strip()
+    if not raw:
+        if required:
+            raise FormError(f"{label} is required.")
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise FormError(f"{label} must be a whole number.") from None
+
+
+def required_int(form: Mapping[str, str], name: str, label: str) -> int:
+    value = integer(form, name, label)
+    assert value is not None
+    return value
+
+
+def text(form: Mapping[str, str], name: str, label: str, *, required: bool = True) -> str | None:
+    value = (form.get(name) or "").strip()
+    if not value:
+        if required:
+            raise FormError(f"{label} is required.")
+        return None
+    return value
+
+
+def required_text(form: Mapping[str, str], name: str, label: str) -> str:
+    value = text(form, name, label)
+    assert value is not None
+    return value
+
+
+def day(form: Mapping[str, str], name: str, label: str) -> date:
+    raw = required_text(form, name, label)
+    try:
+        return date.fromisoformat(raw)
+    except ValueError:
+        raise FormError(f"{label} must be a date like 2014-03-31.") from None
+
+
+def attempt(action: Callable[[], Any]) -> tuple[bool, Any, int]:
+    """Run a form's action; a refusal (a rule, or a field that cannot be read) is flashed
+    in words and reported with its status, and nothing was written."""
+    try:
+        return True, action(), 200
+    except FormError as e:
+        flash(e.message, "error")
+        return False, None, e.status
+    except DomainError as e:
+        flash(e.message, "error")
+        return False, None, e.status
+
+
+def dollars(amount_cents: int) -> str:
+    """Cents as the pages show them, for flashed messages."""
+    return money(amount_cents)
