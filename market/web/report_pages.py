@@ -1,15 +1,19 @@
-"""Cap use per program and pool by fiscal year, with a chart and the table behind it."""
+"""Reports: cap use per program and pool by fiscal year, and the price paid against face per
+program over time with the same rows as the API's transfers.csv; each a chart beside a table."""
 
 from __future__ import annotations
 
-from flask import render_template, request
+from collections import defaultdict
+from fractions import Fraction
+
+from flask import Response, render_template, request
 from flask.typing import ResponseReturnValue
 
 from market.domain.values import fiscal_year
-from market.services import certificates
+from market.services import certificates, exports
 from market.services.uow import ReadOnly
 from market.web import charts
-from market.web.pages import bp, engine, roles_required, ruleset, today
+from market.web.pages import actor, bp, engine, roles_required, ruleset, today
 
 
 @bp.get("/reports/caps", endpoint="caps_report")
@@ -29,3 +33,40 @@ def caps_report() -> ResponseReturnValue:
         },
     )
     return render_template("caps.html", report=report, chart=chart, fy=fy)
+
+
+@bp.get("/reports/transfers", endpoint="transfers_report")
+@roles_required("authority", "auditor")
+def transfers_report() -> ResponseReturnValue:
+    with ReadOnly(engine()) as conn:
+        rows = exports.transfer_rows(conn)
+    points: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    for r in rows:
+        if r["status"] == "approved":
+            day = r["exchange_date"] or str(r["decided_at"])[:10]
+            ratio = Fraction(r["consideration_cents"], r["amount_cents"]) * 100
+            points[r["program"]].append((day, float(ratio)))  # display only; the table is exact
+    chart = charts.dated_points(
+        "Price paid per dollar of credit (approved transfers)", dict(points), "% of face"
+    )
+    approved = [r for r in rows if r["status"] == "approved"]
+    return render_template(
+        "transfers.html",
+        rows=rows,
+        chart=chart,
+        approved_face=sum(r["amount_cents"] for r in approved),
+        approved_paid=sum(r["consideration_cents"] for r in approved),
+    )
+
+
+@bp.get("/reports/transfers.csv", endpoint="transfers_csv")
+@roles_required("authority", "auditor")
+def transfers_csv() -> Response:
+    """The same file as GET /api/v1/reports/transfers.csv, for a signed-in session."""
+    with ReadOnly(engine()) as conn:
+        body = exports.transfers_report_csv(conn, actor())
+    return Response(
+        body,
+        mimetype="text/csv",
+        headers={"Content-Disposition": 'attachment; filename="transfers.csv"'},
+    )

@@ -1,1 +1,143 @@
-"""Placeholder."""
+"""The seller's desk: its certificates and their lineage, listings, incoming offers, TECH
+applications and what it has been paid."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+
+from market.services import certificates, pages_queries, runner, tech, trading
+from market.services.uow import ReadOnly
+from market.web import forms
+from market.web.pages import actor, bp, engine, roles_required, ruleset, today
+
+
+def party_id() -> str:
+    party = actor().party_id
+    if party is None:
+        abort(403, "Your user is not linked to a party.")
+    return party
+
+
+def _render(status: int = 200) -> ResponseReturnValue:
+    me = party_id()
+    with ReadOnly(engine()) as conn:
+        certs, _ = certificates.list_party_certificates(conn, actor(), me, None, 500)
+        listings, _ = trading.list_listings(conn, actor(), None, None, 500, ruleset())
+        offers = pages_queries.offers_for(conn, me, "seller")
+        applications = tech.list_applications(conn, actor(), None, me)
+        approved, _ = trading.list_transfers(conn, actor(), "approved", None, 500)
+        names = pages_queries.party_names(conn)
+    numbers = {c["id"]: c["number"] for c in certs}
+    paid = [t for t in approved if t["seller_party_id"] == me]
+    return (
+        render_template(
+            "seller.html",
+            party_name=names.get(me, me),
+            certs=certs,
+            numbers=numbers,
+            listings=[x for x in listings if x["seller_party_id"] == me],
+            offers=offers,
+            applications=applications,
+            paid=paid,
+            paid_total=sum(int(t["consideration_cents"]) for t in paid),
+            names=names,
+            today=today(),
+            form=request.form,
+        ),
+        status,
+    )
+
+
+@bp.get("/seller", endpoint="seller")
+@roles_required("participant")
+def seller_page() -> ResponseReturnValue:
+    return _render()
+
+
+def _run(action: Any, message: Any) -> ResponseReturnValue:
+    ok, result, status = forms.attempt(action)
+    if not ok:
+        return _render(status)
+    flash(message(result), "success")
+    return redirect(url_for("pages.seller"))
+
+
+@bp.post("/seller/listings", endpoint="create_listing")
+@roles_required("participant")
+def create_listing() -> ResponseReturnValue:
+    who, rules, form = actor(), ruleset(), request.form
+
+    def act() -> Any:
+        cert_id = forms.required_text(form, "certificate_id", "The certificate")
+        amount = forms.required_cents(form, "amount", "The amount of credit")
+        ask = forms.required_cents(form, "ask", "The asking price")
+        return runner.run(
+            engine(), lambda uow: trading.create_listing(uow, who, cert_id, amount, ask, rules)
+        )
+
+    return _run(
+        act,
+        lambda x: f"Listed {forms.dollars(x['amount_cents'])} of {x['certificate_number']} "
+        f"for {forms.dollars(x['ask_cents'])}.",
+    )
+
+
+@bp.post("/seller/listings/<listing_id>/withdraw", endpoint="withdraw_listing")
+@roles_required("participant")
+def withdraw_listing(listing_id: str) -> ResponseReturnValue:
+    who, rules = actor(), ruleset()
+    return _run(
+        lambda: runner.run(
+            engine(), lambda uow: trading.withdraw_listing(uow, who, listing_id, rules)
+        ),
+        lambda x: "Listing withdrawn.",
+    )
+
+
+@bp.post("/seller/offers/<offer_id>/accept", endpoint="accept_offer")
+@roles_required("participant")
+def accept_offer(offer_id: str) -> ResponseReturnValue:
+    who, rules = actor(), ruleset()
+    return _run(
+        lambda: runner.run(engine(), lambda uow: trading.accept_offer(uow, who, offer_id, rules)),
+        lambda x: f"Offer accepted: {forms.dollars(x['price_cents'])} for "
+        f"{forms.dollars(x['amount_cents'])}; the transfer now awaits the Authority's approval.",
+    )
+
+
+@bp.post("/seller/offers/<offer_id>/decline", endpoint="decline_offer")
+@roles_required("participant")
+def decline_offer(offer_id: str) -> ResponseReturnValue:
+    who = actor()
+    return _run(
+        lambda: runner.run(engine(), lambda uow: trading.decline_offer(uow, who, offer_id)),
+        lambda x: "Offer declined.",
+    )
+
+
+@bp.post("/seller/tech", endpoint="apply_tech")
+@roles_required("participant")
+def apply_tech() -> ResponseReturnValue:
+    who, rules, form, me = actor(), ruleset(), request.form, party_id()
+
+    def act() -> Any:
+        new = tech.NewTechApplication(
+            party_id=me,
+            received_on=forms.day(form, "received_on", "The date received"),
+            nol_cents=forms.required_cents(form, "nol", "The net operating loss"),
+            allocation_factor=forms.required_text(form, "allocation_factor", "The factor"),
+            seller_tax_regime=forms.required_text(form, "regime", "The tax regime"),
+            rnd_credit_cents=forms.required_cents(form, "rnd", "The R&D credit"),
+            requested_cents=forms.cents(form, "requested", "The amount asked", required=False),
+        )
+        return runner.run(engine(), lambda uow: tech.submit_application(uow, who, rules, new))
+
+    return _run(
+        act,
+        lambda x: f"TECH application received for FY {x['fiscal_year']}: benefit "
+        f"{forms.dollars(x['benefit_cents'])}, "
+        + ("eligible." if x["eligible"] else "not eligible (" + ", ".join(x["reasons"]) + ")."),
+    )
