@@ -17,11 +17,22 @@ from market.adapters.tables import PROJECTION_TABLES
 Progress = Callable[[int], None]
 
 
+class FoldError(Exception):
+    def __init__(self, seq: int, cause: Exception) -> None:
+        super().__init__(f"seq {seq} cannot be applied: {type(cause).__name__}: {cause}")
+        self.seq = seq
+
+
 def fold(events: Iterator[Event], progress: Progress | None = None) -> MemoryStore:
+    """Fold every event into memory; an event the projections cannot apply (an unknown
+    type, a reference to something that does not exist) raises FoldError naming its seq."""
     store = MemoryStore()
     for n, event in enumerate(events, 1):
         store.seq = event.seq
-        projections.apply(store, event)
+        try:
+            projections.apply(store, event)
+        except (LookupError, KeyError, TypeError, ValueError) as e:
+            raise FoldError(event.seq, e) from e
         if progress is not None and n % 1000 == 0:
             progress(1000)
     return store
@@ -81,7 +92,18 @@ def _checked(events: Iterator[Event], report: VerifyReport) -> Iterator[Event]:
 
 def verify(conn: Connection, progress: Progress | None = None) -> VerifyReport:
     report = VerifyReport(ok=True, events=0, head_hash=GENESIS_HASH)
-    store = fold(_checked(iter_events(conn), report), progress)
+    checked = _checked(iter_events(conn), report)
+    try:
+        store = fold(checked, progress)
+    except FoldError as e:
+        # The chain check goes on to the end; the projections cannot be compared.
+        for _ in checked:
+            pass
+        report.problems.append(str(e))
+        if report.first_bad_seq is None or e.seq < report.first_bad_seq:
+            report.first_bad_seq = e.seq
+        report.ok = False
+        return report
     head_seq, head_hash = head(conn)
     if report.first_bad_seq is None and (head_seq, head_hash) != (store.seq, report.head_hash):
         report.problems.append(f"ledger head says seq {head_seq} but the chain ends at {store.seq}")

@@ -86,7 +86,30 @@ def handle_unexpected(e: Exception) -> ResponseReturnValue:
     return jsonify(error_body("internal_error", "Something went wrong on our side.")), 500
 
 
+def _contains_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_contains_nul(k) or _contains_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_contains_nul(v) for v in value)
+    return False
+
+
+def refuse_nul_characters() -> ResponseReturnValue | None:
+    """PostgreSQL text cannot hold NUL, and no field of ours needs one: refuse it up front,
+    as malformed input, rather than let the database fail on it."""
+    if not _is_api():
+        return None
+    body = request.get_json(silent=True) if request.is_json else None
+    if "\x00" in request.path or _contains_nul(request.args.to_dict()) or _contains_nul(body):
+        message = "Text may not contain the NUL character (\\u0000)."
+        return jsonify(error_body("malformed_request", message)), 400
+    return None
+
+
 def register(app: Flask) -> None:
+    app.before_request(refuse_nul_characters)
     app.register_error_handler(HTTPException, handle_http)
     app.register_error_handler(DomainError, handle_domain)
     app.register_error_handler(Exception, handle_unexpected)

@@ -10,13 +10,14 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from market.api.context import current_actor, engine
+from market.api.schemas import MAX_CURSOR
 from market.services import ledger
 
 blp = Blueprint("ledger", __name__, url_prefix="/api/v1", description="The event ledger")
 
 
 class EventsArgs(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(0, MAX_CURSOR))
     limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
 
 

@@ -6,6 +6,7 @@ from marshmallow import Schema, fields, validate
 
 MAX_CENTS = 10**14  # $1 trillion: far above any certificate, well inside 64-bit integers
 MAX_BPS = 10_000
+MAX_CURSOR = 2**63 - 1  # cursors are seqs: 64-bit integers on both databases
 
 
 def cents(required: bool = True, minimum: int = 0) -> fields.Integer:

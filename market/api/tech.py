@@ -120,7 +120,7 @@ def get_application(application_id: str) -> ResponseReturnValue:
         return jsonify(TechApplicationOut().dump(tech.get_application(conn, actor, application_id)))
 
 
-@blp.route("/allocations/<int:fiscal_year>/preview", methods=["POST"])
+@blp.route("/allocations/<int(min=1900, max=2200):fiscal_year>/preview", methods=["POST"])
 @blp.alt_response(200, schema=AllocationOut)
 def preview(fiscal_year: int) -> ResponseReturnValue:
     """The allocation the statute gives for the FY's eligible applications; commits nothing."""
@@ -130,7 +130,7 @@ def preview(fiscal_year: int) -> ResponseReturnValue:
     return jsonify(AllocationOut().dump(result))
 
 
-@blp.route("/allocations/<int:fiscal_year>", methods=["POST"])
+@blp.route("/allocations/<int(min=1900, max=2200):fiscal_year>", methods=["POST"])
 @blp.alt_response(201, schema=AllocationOut)
 def commit(fiscal_year: int) -> ResponseReturnValue:
     """Commit the FY allocation once; each seller gets a TECH certificate (authority)."""
@@ -143,7 +143,7 @@ def commit(fiscal_year: int) -> ResponseReturnValue:
     return command(run, AllocationOut())
 
 
-@blp.route("/allocations/<int:fiscal_year>", methods=["GET"])
+@blp.route("/allocations/<int(min=1900, max=2200):fiscal_year>", methods=["GET"])
 @blp.alt_response(200, schema=AllocationOut)
 def get_allocation(fiscal_year: int) -> ResponseReturnValue:
     """The committed allocation of a FY (authority, auditor)."""

@@ -11,6 +11,7 @@ from flask.cli import with_appcontext
 from sqlalchemy import Engine
 
 from market.adapters import migrate
+from market.adapters.rebuild import FoldError
 from market.services import ledger
 
 
@@ -45,7 +46,10 @@ def replay() -> None:
     """Rebuild every projection from the events."""
     total = ledger.count_events(_engine())
     with click.progressbar(length=total, label="replaying events") as bar:
-        count = ledger.replay(_engine(), bar.update)
+        try:
+            count = ledger.replay(_engine(), bar.update)
+        except FoldError as e:
+            raise click.ClickException(f"{e}; nothing was changed (run verify)") from e
         bar.update(total - bar.pos)
     click.echo(f"replayed {count} events")
 

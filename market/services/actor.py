@@ -32,7 +32,8 @@ class Actor:
         if self.role == AUTHORITY:
             return
         if self.role != PARTICIPANT or self.party_id != party_id:
-            raise ForbiddenError("You may only act for your own party.", {"party_id": party_id})
+            # No details: naming the party would tell a stranger who holds what.
+            raise ForbiddenError("You may only act for your own party.", {})
 
     def require_reader_of(self, party_id: str) -> None:
         """Authority and auditor read everything; a participant only its own party."""

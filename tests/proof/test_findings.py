@@ -1,6 +1,5 @@
 """The product bugs the proof suites found (fuzzing, role matrix), one reproduction each.
-They are strict XFAILs: when a bug is fixed its test XPASSes, fails the run, and the mark
-comes off."""
+Each was a strict XFAIL until its fix landed; they now guard against the bug coming back."""
 
 from __future__ import annotations
 
@@ -31,7 +30,6 @@ def pg_client(pg_database_url: str, tmp_path: Path) -> Iterator[Any]:
     app.extensions["market.engine"].dispose()
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a page cursor beyond int64 gives 500, not 400")
 @pytest.mark.parametrize("path", ["/api/v1/events", "/api/v1/transfers"])
 def test_a_cursor_beyond_int64_is_refused_as_malformed(client: Any, path: str) -> None:
     engine = client.application.extensions["market.engine"]
@@ -39,11 +37,6 @@ def test_a_cursor_beyond_int64_is_refused_as_malformed(client: Any, path: str) -
     assert r.status_code == 400, (r.status_code, r.json)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a TECH fiscal year outside 1..9999 gives 500 (commit: date() raises; "
-    "preview: the year overflows the integer column)",
-)
 @pytest.mark.parametrize(
     "path", ["/api/v1/tech/allocations/0", f"/api/v1/tech/allocations/{BIG}/preview"]
 )
@@ -53,7 +46,6 @@ def test_a_fiscal_year_outside_the_calendar_is_refused(client: Any, path: str) -
     assert 400 <= r.status_code < 500, (r.status_code, r.json)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a NUL character in any text gives 500 on PostgreSQL")
 @pytest.mark.parametrize("where", ["path", "body"])
 def test_a_nul_character_is_refused_not_a_500_on_postgresql(pg_client: Any, where: str) -> None:
     w = World(pg_client, sellers=1, buyers=0)
@@ -68,7 +60,6 @@ def test_a_nul_character_is_refused_not_a_500_on_postgresql(pg_client: Any, wher
     assert 400 <= r.status_code < 500, (r.status_code, r.json)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a 403 names the resource's party to a stranger")
 def test_a_refusal_does_not_tell_a_stranger_who_holds_a_certificate(client: Any) -> None:
     """Found by the role matrix: another participant who sends a transfer of a certificate
     it does not hold learns the holder's party id from the 403's details."""
