@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pygal
 from flask import flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
 
@@ -28,17 +29,24 @@ def _chart(fy: int, caps: dict[str, dict[str, Any]], preview: dict[str, Any]) ->
     rows = [caps["TECH"], caps["TECH_ZONE_SET_ASIDE"]]
     pending = 0 if preview["committed"] else int(preview["total_cents"])
     planned = [min(pending, int(rows[0]["remaining_cents"])), 0]
-    return charts.stacked_dollars(
-        f"TECH cap, FY {fy}",
-        labels,
-        {
-            "allocated": [int(r["used_cents"]) for r in rows],
-            "in the preview, not committed": planned,
-            "remaining": [
-                int(r["remaining_cents"]) - p for r, p in zip(rows, planned, strict=True)
-            ],
-        },
+    series = {
+        "allocated": [int(r["used_cents"]) for r in rows],
+        "in the preview, not committed": planned,
+        "remaining": [int(r["remaining_cents"]) - p for r, p in zip(rows, planned, strict=True)],
+    }
+    # charts.stacked_dollars sizes its bars for the seven-row caps report; two rows need room.
+    chart = pygal.HorizontalStackedBar(
+        style=charts.STYLE,
+        height=300,
+        width=900,
+        legend_at_bottom=True,
+        value_formatter=lambda v: f"${v:,.0f}",
+        title=f"TECH cap, FY {fy}",
     )
+    chart.x_labels = labels
+    for name, cents in series.items():
+        chart.add(name, [c / 100 for c in cents])  # display only: the table has exact cents
+    return charts._render(chart)
 
 
 def _render(fy: int, status: int = 200) -> ResponseReturnValue:
