@@ -76,6 +76,13 @@ class RecaptureIn(Schema):
     reason = text(500)
     tax_type = fields.String(validate=_TAX)
     program = fields.String(validate=validate.OneOf(("BRRAG", "UTH", "DM_GIT", "DM_CBT", "TECH")))
+    transfer_id = text(40, required=False)
+    basis = fields.String(
+        load_default="other",
+        validate=validate.OneOf(("hq_not_maintained", "proceeds_misused", "other")),
+    )
+    occurred_on = fields.Date(load_default=None)
+    liquidation = fields.Boolean(load_default=False)
 
 
 class RecaptureOut(Schema):
@@ -86,6 +93,9 @@ class RecaptureOut(Schema):
     fund = fields.String()
     reason = fields.String()
     program = fields.String()
+    transfer_id = fields.String(allow_none=True)
+    basis = fields.String()
+    hq_window_end = fields.String(allow_none=True)
     tax_type = fields.String()
     recaptured_from_balance_cents = fields.Integer()
 

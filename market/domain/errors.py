@@ -51,3 +51,7 @@ class ResaleNotAllowedError(DomainError):
 
 class InvalidRequestError(DomainError):
     code = "invalid_request"
+
+
+class RecaptureNotAllowedError(DomainError):
+    code = "recapture_not_allowed"

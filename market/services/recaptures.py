@@ -4,6 +4,7 @@ AMB-10, AMB-26, AMB-46)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from sqlalchemy import select
@@ -12,11 +13,12 @@ from sqlalchemy.engine import Connection
 from market.adapters.tables import Recapture
 from market.domain.errors import InvalidRequestError
 from market.domain.programs import Program, TaxType
-from market.domain.rules.recapture import recapture_fund
+from market.domain.rules.recapture import check_hq_recapture, recapture_fund
 from market.services.actor import AUTHORITY, Actor
 from market.services.certificates import certificate_status, load_certificate
 from market.services.numbering import new_id
 from market.services.parties import load_party
+from market.services.trading import load_transfer, today
 from market.services.uow import UnitOfWork
 
 recaptures_t = Recapture.__table__  # type: ignore[attr-defined]
@@ -30,6 +32,43 @@ class NewRecapture:
     certificate_id: str | None = None
     tax_type: str | None = None
     program: str | None = None
+    transfer_id: str | None = None
+    basis: str = "other"  # hq_not_maintained | proceeds_misused | other
+    occurred_on: date | None = None
+    liquidation: bool = False
+
+
+BASES = ("hq_not_maintained", "proceeds_misused", "other")
+
+
+def _check_transfer(
+    conn: Connection, new: NewRecapture, party: dict[str, Any]
+) -> dict[str, Any] | None:
+    """TB-40: a TECH recapture is assessed against the seller, per transfer; for a
+    headquarters failure the transfer's own 5-year window must still be open."""
+    if new.basis not in BASES:
+        raise InvalidRequestError(f"basis must be one of {', '.join(BASES)}.", {})
+    transfer = load_transfer(conn, new.transfer_id) if new.transfer_id else None
+    if transfer is not None and (
+        transfer["status"] != "approved" or transfer["seller_party_id"] != party["id"]
+    ):
+        raise InvalidRequestError(
+            "A recapture names an approved transfer by the party assessed (the seller pays).",
+            {"transfer_id": transfer["id"]},
+        )
+    if new.basis == "hq_not_maintained":
+        if transfer is None or not transfer["hq_window_end"]:
+            raise InvalidRequestError(
+                "A headquarters recapture names the approved TECH transfer whose window it "
+                "falls in (transfer_id).",
+                {},
+            )
+        check_hq_recapture(
+            date.fromisoformat(transfer["hq_window_end"]),
+            new.occurred_on or today(),
+            new.liquidation,
+        )
+    return transfer
 
 
 def _regime(party: dict[str, Any], cert: dict[str, Any] | None, asked: str | None) -> TaxType:
@@ -51,6 +90,7 @@ def assess_recapture(uow: UnitOfWork, actor: Actor, new: NewRecapture) -> dict[s
     party = load_party(uow.conn, new.party_id)
     if new.amount_cents <= 0:
         raise InvalidRequestError("amount_cents must be positive.", {})
+    transfer = _check_transfer(uow.conn, new, party)
     cert = None
     if new.certificate_id is not None:
         cert = load_certificate(uow.conn, new.certificate_id)
@@ -92,12 +132,19 @@ def assess_recapture(uow: UnitOfWork, actor: Actor, new: NewRecapture) -> dict[s
         "fund": fund,
         "reason": new.reason,
         "certificate_status": status,
+        "transfer_id": new.transfer_id,
+        "basis": new.basis,
+        "occurred_on": new.occurred_on.isoformat() if new.occurred_on else None,
+        "hq_window_end": transfer["hq_window_end"] if transfer else None,
     }
     uow.append(f"recapture-{recapture_id}", "RECAPTURE_ASSESSED", payload, actor.label)
     return recapture_view(uow.conn, recapture_id) | {
         "recaptured_from_balance_cents": from_balance,
         "program": program.value,
         "tax_type": regime.value,
+        "transfer_id": new.transfer_id,
+        "basis": new.basis,
+        "hq_window_end": payload["hq_window_end"],
     }
 
 

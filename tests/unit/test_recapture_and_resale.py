@@ -40,3 +40,31 @@ def test_only_the_original_holder_may_sell() -> None:
     with pytest.raises(ResaleNotAllowedError):
         check_can_sell(False, A1178)
     check_can_sell(False, replace(A1178, resale_allowed=True))
+
+
+def test_a_headquarters_failure_inside_the_window_may_be_recaptured() -> None:
+    from market.domain.rules.recapture import check_hq_recapture
+
+    check_hq_recapture(date(2018, 8, 15), date(2018, 8, 15), liquidation=False)
+
+
+def test_a_headquarters_failure_after_the_window_is_not_grounds_for_recapture() -> None:
+    import pytest
+
+    from market.domain.errors import RecaptureNotAllowedError
+    from market.domain.rules.recapture import check_hq_recapture
+
+    with pytest.raises(RecaptureNotAllowedError, match="ended on 2018-08-15"):
+        check_hq_recapture(date(2018, 8, 15), date(2018, 8, 16), liquidation=False)
+
+
+def test_liquidation_is_the_exception_to_headquarters_recapture() -> None:
+    import pytest
+
+    from market.domain.errors import RecaptureNotAllowedError
+    from market.domain.rules.recapture import check_hq_recapture
+
+    with pytest.raises(RecaptureNotAllowedError) as caught:
+        check_hq_recapture(date(2018, 8, 15), date(2014, 1, 1), liquidation=True)
+    assert caught.value.details == {"exception": "liquidation"}
+    assert caught.value.code == "recapture_not_allowed"

@@ -1,0 +1,67 @@
+"""TB-40 / AMB-47: a TECH seller's headquarters recapture is per transfer, inside its own
+5-year window, never for a liquidation; the seller pays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from tests.helpers import events, headers_for
+
+
+@pytest.fixture
+def tech_sale(app: Any, client: Any) -> dict[str, Any]:
+    engine = app.extensions["market.engine"]
+    assert app.test_cli_runner().invoke(args=["seed-demo"]).exit_code == 0
+    with engine.connect() as conn:
+        row = (
+            conn.execute(
+                text(
+                    "select id, seller_party_id, buyer_party_id, hq_window_end from transfers "
+                    "where program = 'TECH' and status = 'approved'"
+                )
+            )
+            .mappings()
+            .one()
+        )
+    return dict(row) | {"eda": headers_for(client, engine, "authority")}
+
+
+def _recapture(client: Any, sale: dict[str, Any], **body: Any) -> Any:
+    payload = {
+        "party_id": sale["seller_party_id"],
+        "amount_cents": 5_000_000,
+        "reason": "Moved its headquarters to Pennsylvania.",
+        "transfer_id": sale["id"],
+        "basis": "hq_not_maintained",
+    } | body
+    return client.post("/api/v1/recaptures", json=payload, headers=sale["eda"])
+
+
+def test_a_headquarters_move_inside_the_window_is_recaptured_from_the_seller(
+    client: Any, tech_sale: dict[str, Any]
+) -> None:
+    assert tech_sale["hq_window_end"] == "2018-06-14"
+    r = _recapture(client, tech_sale, occurred_on="2016-02-01")
+    assert r.status_code == 201, r.json
+    assert r.json["fund"] == "general_fund"  # a CBT seller (AMB-46)
+    assert r.json["hq_window_end"] == "2018-06-14"
+
+
+def test_a_move_after_the_window_or_by_liquidation_is_refused_and_writes_nothing(
+    app: Any, client: Any, tech_sale: dict[str, Any]
+) -> None:
+    before = events(app.extensions["market.engine"])
+    late = _recapture(client, tech_sale, occurred_on="2018-06-15")
+    assert late.status_code == 422
+    assert late.json["error"]["code"] == "recapture_not_allowed"
+    assert "ended on 2018-06-14" in late.json["error"]["message"]
+    wound_up = _recapture(client, tech_sale, occurred_on="2015-01-01", liquidation=True)
+    assert wound_up.status_code == 422 and "liquidation" in wound_up.json["error"]["message"]
+    buyer = _recapture(
+        client, tech_sale, party_id=tech_sale["buyer_party_id"], occurred_on="2015-01-01"
+    )
+    assert buyer.status_code == 422 and "seller pays" in buyer.json["error"]["message"]
+    assert events(app.extensions["market.engine"]) == before
