@@ -394,19 +394,28 @@ def _template(client: Any, method: str, path: str) -> str:
 
 # ---- pages ------------------------------------------------------------------------------
 
-PAGES = {
+AUTHORITY_ONLY = {"anonymous": 302, "authority": 200, "auditor": 403, "owner": 403, "other": 403}
+PARTICIPANTS = {"anonymous": 302, "authority": 403, "auditor": 403, "owner": 200, "other": 200}
+SIGNED_IN = _all(200, anonymous=302)
+AUDIT = {"anonymous": 302, "authority": 200, "auditor": 200, "owner": 403, "other": 403}
+PAGES: dict[str, dict[str, int]] = {
     "/": dict.fromkeys(ROLES, 302),  # to /login, or to the role's home page
-    "/ledger": {"anonymous": 302, "authority": 200, "auditor": 200, "owner": 403, "other": 403},
-    "/reports/caps": _all(200, anonymous=302),
-    "/certificates/{cert}": {
-        "anonymous": 302,
-        "authority": 200,
-        "auditor": 200,
-        "owner": 200,
-        "other": 403,
-    },
     "/login": dict.fromkeys(ROLES, 200),
+    "/ledger": AUDIT,
+    "/reports/caps": SIGNED_IN,
+    "/reports/transfers": AUDIT,
+    "/reports/transfers.csv": AUDIT,
+    "/certificates/{cert}": {**AUDIT, "owner": 200},
+    "/market": SIGNED_IN,
+    "/buyer": PARTICIPANTS,
+    "/seller": PARTICIPANTS,
+    "/authority": AUTHORITY_ONLY,
+    "/authority/allocations": {**AUTHORITY_ONLY, "authority": 302},  # to the latest FY
+    "/authority/allocations/{fy}": AUTHORITY_ONLY,
 }
+# Pages that show the open market: the seller's ids, name and listed certificate are
+# part of an offer to sell (as on GET /api/v1/listings).
+MARKET_PAGES = {"/market", "/buyer"}
 
 
 def _sign_in(app: Any, client: Any, engine: Any, role: str, party_id: str | None) -> Any:
@@ -434,12 +443,13 @@ def test_every_page_answers_each_role_as_specified(app: Any, client: Any) -> Non
         for r in app.url_map.iter_rules()
         if not r.rule.startswith(("/api/", "/static/")) and "GET" in r.methods
     }
-    assert page_rules == {p.replace("{cert}", "<certificate_id>") for p in PAGES}, page_rules
+    named = {p.replace("{cert}", "<certificate_id>").replace("{fy}", "<int:fy>") for p in PAGES}
+    assert page_rules == named, page_rules ^ named
     mismatches, leaks = [], []
     for role in ROLES:
         browser = _sign_in(app, client, m.engine, role, parties.get(role))
         for template, expect in PAGES.items():
-            path = template.replace("{cert}", m.cert["id"])
+            path = template.replace("{cert}", m.cert["id"]).replace("{fy}", "2013")
             r = browser.get(path)
             if r.status_code != expect[role]:
                 mismatches.append(f"{path} as {role}: {r.status_code}, expected {expect[role]}")
@@ -448,7 +458,10 @@ def test_every_page_answers_each_role_as_specified(app: Any, client: Any) -> Non
                 assert location.startswith("/") and not location.startswith("//"), location
                 assert ("/login" in location) == (role == "anonymous"), (path, role, location)
             text = r.get_data(as_text=True)
-            for secret in m.secrets_hidden_from(role, market=False):
+            hidden = m.secrets_hidden_from(role, market=template in MARKET_PAGES)
+            if template in MARKET_PAGES and role == "other":
+                hidden = [m.owner["tax_id"], m.buyer["id"], m.buyer["tax_id"], m.buyer["name"]]
+            for secret in hidden:
                 if secret in text:
                     leaks.append(f"{path} as {role}: contains {secret!r}")
     assert not mismatches, "\n".join(mismatches)
@@ -460,3 +473,76 @@ def _fast_argon2() -> None:
     import os
 
     assert os.environ.get("MARKET_ARGON2_FAST") == "1"
+
+
+# Form posts: who may post each one. Allowed roles are the desks' own tests; here every
+# other role is refused (anonymous to /login, a wrong role 403) and writes nothing, and
+# another participant posting about the owner's listing or offer writes nothing either.
+FORMS: dict[str, tuple[str, ...]] = {
+    "/authority/allocations/{fy}/commit": ("authority",),
+    "/authority/transfers/{transfer}/approve": ("authority",),
+    "/authority/transfers/{transfer}/reject": ("authority",),
+    "/authority/certificates": ("authority",),
+    "/authority/recaptures": ("authority",),
+    "/buyer/returns": ("owner", "other"),
+    "/buyer/pass-through": ("owner", "other"),
+    "/market/offers": ("owner", "other"),
+    "/seller/listings": ("owner", "other"),
+    "/seller/listings/{listing}/withdraw": ("owner", "other"),
+    "/seller/offers/{offer}/accept": ("owner", "other"),
+    "/seller/offers/{offer}/decline": ("owner", "other"),
+    "/seller/tech": ("owner", "other"),
+}
+OWNERS_ONLY = {
+    "/seller/listings/{listing}/withdraw",
+    "/seller/offers/{offer}/accept",
+    "/seller/offers/{offer}/decline",
+}
+
+
+def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> None:
+    m = Matrix(client)
+    parties = {"owner": m.owner["id"], "other": m.other["id"]}
+    form_rules = {
+        r.rule
+        for r in app.url_map.iter_rules()
+        if "POST" in r.methods and not r.rule.startswith(("/api/", "/login", "/logout"))
+    }
+    named = {
+        f.replace("{fy}", "<int:fy>")
+        .replace("{transfer}", "<transfer_id>")
+        .replace("{listing}", "<listing_id>")
+        .replace("{offer}", "<offer_id>")
+        for f in FORMS
+    }
+    assert form_rules == named, form_rules ^ named
+    mismatches = []
+    for role in ROLES:
+        browser = _sign_in(app, client, m.engine, role, parties.get(role))
+        form = browser.get("/login").get_data(as_text=True)
+        token = re.search(r'name="csrf_token" value="([^"]+)"', form)
+        assert token is not None
+        for template, allowed in FORMS.items():
+            refused = role not in allowed
+            stranger = role == "other" and template in OWNERS_ONLY
+            if not (refused or stranger):
+                continue
+            path = (
+                template.replace("{fy}", "2013")
+                .replace("{transfer}", m.transfer["id"])
+                .replace("{listing}", m.listing["id"])
+                .replace("{offer}", m.offer["id"])
+            )
+            before = event_count(m.engine)
+            r = browser.post(path, data={"csrf_token": token[1], "reason": "matrix"})
+            if event_count(m.engine) != before:
+                mismatches.append(f"{path} as {role}: wrote events")
+            if refused:
+                expect = 302 if role == "anonymous" else 403
+                if r.status_code != expect:
+                    mismatches.append(f"{path} as {role}: {r.status_code}, expected {expect}")
+                if role == "anonymous" and "/login" not in r.headers.get("Location", ""):
+                    mismatches.append(f"{path} as anonymous: not sent to /login")
+            elif r.status_code < 300 and "error" not in r.get_data(as_text=True).lower():
+                mismatches.append(f"{path} as {role}: {r.status_code} without a refusal")
+    assert not mismatches, "\n".join(mismatches)
