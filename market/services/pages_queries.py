@@ -19,7 +19,7 @@ from market.services.actor import AUTHORITY, Actor
 from market.services.certificates import load_certificate
 from market.services.parties import affiliation_between, load_party
 from market.services.returns import carryover_window
-from market.services.trading import _checks, load_transfer
+from market.services.trading import load_transfer, rule_checks
 
 offers_t = Offer.__table__  # type: ignore[attr-defined]
 parties_t = Party.__table__  # type: ignore[attr-defined]
@@ -37,7 +37,7 @@ def preview_checks(
     cert = load_certificate(conn, t["certificate_id"])
     seller = load_party(conn, t["seller_party_id"])
     buyer = load_party(conn, t["buyer_party_id"])
-    checks, _failures = _checks(
+    checks, _failures = rule_checks(
         conn,
         cert,
         seller,

@@ -160,7 +160,7 @@ def _check_resale(cert: dict[str, Any], ruleset: Ruleset) -> None:
     resale.check_can_sell(_can_sell(cert), ruleset)
 
 
-def _checks(
+def rule_checks(
     conn: Connection,
     cert: dict[str, Any],
     seller: dict[str, Any],
@@ -394,7 +394,7 @@ def make_offer(
             {"listing_id": listing_id, "available_cents": available, "amount_cents": amount_cents},
         )
     seller = load_party(uow.conn, cert["holder_party_id"])
-    checks, failures = _checks(
+    checks, failures = rule_checks(
         uow.conn, cert, seller, buyer, amount_cents, price_cents, ruleset, None
     )
     _refuse_if_failed(checks, failures)
@@ -530,7 +530,7 @@ def create_transfer(
     if amount_cents <= 0:
         raise InvalidRequestError("amount_cents must be positive.", {"amount_cents": amount_cents})
     seller = load_party(uow.conn, cert["holder_party_id"])
-    checks, failures = _checks(
+    checks, failures = rule_checks(
         uow.conn, cert, seller, buyer, amount_cents, consideration_cents, ruleset, None
     )
     _refuse_if_failed(checks, failures)
@@ -607,7 +607,7 @@ def approve_transfer(
     seller = load_party(uow.conn, t["seller_party_id"])
     buyer = load_party(uow.conn, t["buyer_party_id"])
     amount = int(t["amount_cents"])
-    checks, failures = _checks(
+    checks, failures = rule_checks(
         uow.conn, cert, seller, buyer, amount, int(t["consideration_cents"]), ruleset, on
     )
     checks.append(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pygal
 from flask import flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
 
@@ -34,19 +33,8 @@ def _chart(fy: int, caps: dict[str, dict[str, Any]], preview: dict[str, Any]) ->
         "in the preview, not committed": planned,
         "remaining": [int(r["remaining_cents"]) - p for r, p in zip(rows, planned, strict=True)],
     }
-    # charts.stacked_dollars sizes its bars for the seven-row caps report; two rows need room.
-    chart = pygal.HorizontalStackedBar(
-        style=charts.STYLE,
-        height=300,
-        width=900,
-        legend_at_bottom=True,
-        value_formatter=lambda v: f"${v:,.0f}",
-        title=f"TECH cap, FY {fy}",
-    )
-    chart.x_labels = labels
-    for name, cents in series.items():
-        chart.add(name, [c / 100 for c in cents])  # display only: the table has exact cents
-    return charts._render(chart)
+    # Two rows need more height than the bar-per-40-px default gives them.
+    return charts.stacked_dollars(f"TECH cap, FY {fy}", labels, series, height=300)
 
 
 def _render(fy: int, status: int = 200) -> ResponseReturnValue:

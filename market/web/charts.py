@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pygal
 from markupsafe import Markup
@@ -30,11 +30,16 @@ def _render(chart: pygal.Graph) -> Markup:
     return Markup(_SCRIPT.sub("", chart.render(is_unicode=True)))
 
 
-def stacked_dollars(title: str, labels: Sequence[str], series: dict[str, Sequence[int]]) -> Markup:
+def stacked_dollars(
+    title: str,
+    labels: Sequence[str],
+    series: Mapping[str, Sequence[int]],
+    height: int | None = None,
+) -> Markup:
     """Horizontal stacked bars; values are cents, shown in dollars."""
     chart = pygal.HorizontalStackedBar(
         style=STYLE,
-        height=60 + 40 * max(1, len(labels)),
+        height=height or 60 + 40 * max(1, len(labels)),
         width=900,
         legend_at_bottom=True,
         value_formatter=lambda v: f"${v:,.0f}",
