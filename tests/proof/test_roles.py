@@ -327,25 +327,12 @@ ROWS = [
 ]
 
 
-# A 403 for "not your party" names the party the resource belongs to in its details
-# (services.actor.Actor.require_party); docs/RELIABILITY.md, Findings.
-KNOWN_LEAK = re.compile(r'"details":\s*\{[^{}]*"party_id":\s*"([^"]+)"')
-
-
-def _is_known_leak(status: int, text: str, secret: str) -> bool:
-    if status != 403:
-        return False
-    found = KNOWN_LEAK.search(text)
-    return bool(found and found[1] == secret and text.count(secret) == 1)
-
-
 def test_every_endpoint_answers_each_role_as_specified(client: Any) -> None:
     m = Matrix(client)
     covered = {(method, path) for method, path in _api_rules(client)}
     rows_by_route = set()
     mismatches: list[str] = []
     leaks: list[str] = []
-    known: list[str] = []
     for row in ROWS:
         for role in ROLES:
             method, path, body = row.request(m, role)
@@ -361,20 +348,12 @@ def test_every_endpoint_answers_each_role_as_specified(client: Any) -> None:
                 assert event_count(m.engine) <= before + 2  # only the fresh fixtures' events
             for secret in m.secrets_hidden_from(role, row.market):
                 if secret in text and secret not in asked:  # an echo of the request is not a leak
-                    if _is_known_leak(status, text, secret):
-                        known.append(f"{row.name} as {role}")
-                    else:
-                        leaks.append(f"{row.name} as {role}: contains {secret!r}: {text[:300]}")
+                    leaks.append(f"{row.name} as {role}: contains {secret!r}: {text[:300]}")
     assert not mismatches, "\n".join(mismatches)
     assert not leaks, "\n".join(leaks)
     # Every API route is in the matrix (a new endpoint needs its row).
     assert covered <= rows_by_route, sorted(covered - rows_by_route)
     assert verify(m.engine).ok
-    if known:
-        pytest.xfail(
-            "known leak: a 403 'act for your own party' names the resource's party in its "
-            f"details ({len(known)} cases: {', '.join(known)})"
-        )
 
 
 def _api_rules(client: Any) -> list[tuple[str, str]]:

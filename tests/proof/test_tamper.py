@@ -174,33 +174,22 @@ def test_verify_names_every_tampered_event(unguarded: Engine) -> None:
     rng = random.Random(1178)
     count = SCALE.tamper_sqlite if engine.dialect.name == "sqlite" else SCALE.tamper_postgresql
     caught: list[tuple[int, str]] = []
-    crashed: list[str] = []
     for seq in rng.sample(range(1, total + 1), count):
         column = rng.choice(COLUMNS)
         original = _read(engine, seq, column)
         _write(engine, seq, column, _one_byte(rng, original, column))
-        try:
-            report = verify(engine)
-        except LookupError as exc:  # the known bug below: verify raises instead of reporting
-            crashed.append(f"seq {seq} {column}: {type(exc).__name__}: {exc}")
-        else:
-            assert not report.ok, (seq, column)
-            assert report.first_bad_seq == seq, (seq, column, report.problems)
-            assert any(p.startswith(f"seq {seq}:") for p in report.problems), report.problems
-            caught.append((seq, column))
+        # verify must report, never raise (it raised LookupError for a changed id that later
+        # events refer to until 49e043f; docs/RELIABILITY.md, Findings 1).
+        report = verify(engine)
+        assert not report.ok, (seq, column)
+        assert report.first_bad_seq == seq, (seq, column, report.problems)
+        assert any(p.startswith(f"seq {seq}:") for p in report.problems), report.problems
+        caught.append((seq, column))
         _write(engine, seq, column, original)
         restored = verify(engine)
         assert restored.ok and restored.events == total, restored.problems
-    assert len(caught) + len(crashed) == count
+    assert len(caught) == count
     assert {c for _, c in caught} == set(COLUMNS)
-    if crashed:
-        # Every other tampered event was named; these made verify raise (a product bug,
-        # docs/RELIABILITY.md "Findings"): reported as XFAIL with the list, never as a pass.
-        pytest.xfail(
-            f"verify raised instead of reporting {len(crashed)} of {count} tampered "
-            "events (an id changed in a payload that later events refer to): "
-            + "; ".join(crashed[:5])
-        )
 
 
 @pytest.mark.parametrize("where", ["type", "transfer_id"])
