@@ -153,8 +153,8 @@ def test_the_buyer_applies_a_credit_and_sees_what_carries_forward(app: Any) -> N
     html = buyer.get("/buyer").get_data(as_text=True)
     assert "carries forward" in html and "limited by" in html
     assert (
-        "Applied $400,000.00 to the 2014 CBT return, limited by the CBT statutory minimum tax, "
-        "which credits may not reduce; $600,000.00 carries forward." in html
+        "Applied $400,000.00 to the 2014 CBT return, limited by the tax liability after other "
+        "credits; $600,000.00 carries forward." in html
     )
     table = html.split("<h2>Applied to returns</h2>", 1)[1]
     assert "$400,000.00" in table and "$600,000.00" in table

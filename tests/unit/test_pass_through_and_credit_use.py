@@ -204,3 +204,22 @@ def test_carryover_windows_per_program() -> None:
     assert carryover_last_year(Program.TECH, TaxType.GIT, 2010, A1178) == 2017
     assert carryover_last_year(Program.TECH, TaxType.GIT, 2010, A1178, field_15_year=True) == 2025
     assert carryover_last_year(Program.BRRAG, TaxType.CBT, 2013, A1178) == 2020
+
+
+def test_with_no_cbt_minimum_the_liability_is_named_as_the_binding_limit() -> None:
+    from market.domain.programs import Program, TaxType
+    from market.domain.rules.credit_use import CreditLimitInput, apply_credit
+    from market.domain.rulesets import get_ruleset
+
+    use = apply_credit(
+        CreditLimitInput(
+            Program.BRRAG, TaxType.CBT, available_cents=100_000_000, liability_cents=40_000_000
+        ),
+        100_000_000,
+        get_ruleset(),
+    )
+    assert (use.applied_cents, use.carried_forward_cents, use.limited_by) == (
+        40_000_000,
+        60_000_000,
+        "liability",
+    )

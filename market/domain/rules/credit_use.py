@@ -43,7 +43,8 @@ def _limits(inp: CreditLimitInput, requested_cents: int, ruleset: Ruleset) -> li
     if inp.program in _CEILING_PROGRAMS:
         ceiling = floor_int(ruleset.dm_liability_ceiling * inp.liability_cents)
         limits.append(("fifty_percent_ceiling", ceiling - inp.other_credits_cents))
-    if inp.tax_type is TaxType.CBT:
+    if inp.tax_type is TaxType.CBT and inp.statutory_minimum_cents > 0:
+        # With no minimum the liability itself binds, and should be named as such.
         limits.append(("statutory_minimum", net_liability - inp.statutory_minimum_cents))
     limits.append(("liability", net_liability))
     if inp.tax_type is TaxType.GIT and inp.cap40_cents is not None:

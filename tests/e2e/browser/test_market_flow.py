@@ -11,7 +11,9 @@ import pytest
 
 from tests.e2e.browser.conftest import PASSWORD, Site
 
-pytestmark = pytest.mark.browser
+# One module, one browser and one site: the second test reads what the first one made,
+# so xdist keeps them together (scripts/test runs with --dist loadgroup).
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 
 @pytest.fixture(scope="module")
