@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -21,15 +24,32 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "scripts"
 
 
-def _run(name: str, args: list[str]) -> tuple[str, float]:
+def _run(name: str, args: list[str], timeout: float) -> tuple[str, float]:
+    """Run one script. Its output goes to files, not pipes, so a server it leaves behind
+    cannot hold the runner up; its process group is killed if it overruns `timeout`."""
     started = time.monotonic()
     print(f"== {name} {' '.join(args)}", file=sys.stderr, flush=True)
-    done = subprocess.run(
-        [str(SCRIPTS / name), *args], cwd=ROOT, capture_output=True, text=True, check=False
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"{name} exited {done.returncode}: {done.stderr[-2000:]}")
-    return done.stdout, time.monotonic() - started
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(
+            [str(SCRIPTS / name), *args],
+            cwd=ROOT,
+            stdout=out,
+            stderr=err,
+            text=True,
+            start_new_session=True,
+        )
+        try:
+            code = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            raise RuntimeError(f"{name} took more than {timeout:.0f} s") from None
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if code != 0:
+        raise RuntimeError(f"{name} exited {code}: {stderr[-2000:]}")
+    return stdout, time.monotonic() - started
 
 
 def _json_rows(stdout: str) -> list[dict[str, Any]]:
@@ -98,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, help="bench_http --clients")
     parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"])
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--timeout", type=float, default=1200, help="seconds per script")
     args = parser.parse_args(argv)
     quick = {"appends": 300, "events": 5_000, "seconds": 3.0, "clients": 4, "backend": "sqlite"}
     size = {k: getattr(args, k) or (quick[k] if args.quick else None) for k in quick}
@@ -116,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and name not in args.only:
             continue
         try:
-            stdout, took = _run(script, script_args)
+            stdout, took = _run(script, script_args, args.timeout)
             for row in parse(stdout):
                 rows.append({"bench": name, **row})
             print(f"   {name}: {took:.0f} s", file=sys.stderr, flush=True)
