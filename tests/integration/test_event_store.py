@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from sqlalchemy import Engine, text
@@ -81,24 +83,37 @@ def test_replay_rebuilds_projections_equal_to_the_live_ones(engine: Engine) -> N
     assert ledger.verify(engine).ok
 
 
-def _drop_triggers(engine: Engine) -> None:
+@contextmanager
+def _triggers_dropped(engine: Engine) -> Iterator[None]:
+    """Drop the append-only triggers for one test and put them back: the PostgreSQL
+    database is shared by the whole test session, unlike each test's SQLite copy."""
     with engine.begin() as conn:
         if engine.dialect.name == "sqlite":
             conn.execute(text("DROP TRIGGER events_no_update"))
             conn.execute(text("DROP TRIGGER events_no_delete"))
         else:
             conn.execute(text("DROP TRIGGER events_no_update_delete ON events"))
+    try:
+        yield
+    finally:
+        if engine.dialect.name != "sqlite":
+            with engine.begin() as conn:
+                conn.execute(
+                    text(
+                        "CREATE TRIGGER events_no_update_delete BEFORE UPDATE OR DELETE ON "
+                        "events FOR EACH ROW EXECUTE FUNCTION events_append_only()"
+                    )
+                )
 
 
 def test_verify_names_the_first_event_whose_payload_was_tampered_with(engine: Engine) -> None:
     for i in range(4):
         _register(engine, f"Party {i}", str(i))
     assert ledger.verify(engine).ok
-    _drop_triggers(engine)
-    with engine.begin() as conn:
+    cast = "payload" if engine.dialect.name == "sqlite" else "payload::text"
+    back = "" if engine.dialect.name == "sqlite" else "::json"
+    with _triggers_dropped(engine), engine.begin() as conn:
         # One byte: "Party 2" becomes "Party 3" inside seq 3's stored JSON.
-        cast = "payload" if engine.dialect.name == "sqlite" else "payload::text"
-        back = "" if engine.dialect.name == "sqlite" else "::json"
         conn.execute(
             text(
                 f"UPDATE events SET payload = replace({cast}, 'Party 2', 'Party 3'){back} "

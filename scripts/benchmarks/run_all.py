@@ -1,4 +1,4 @@
-"""Every benchmark in one table: `scripts/bench/run [--quick]` (or `python scripts/bench`).
+"""Every benchmark in one table: `scripts/bench [--quick]`.
 
 Runs scripts/bench_ledger, scripts/bench_rules and scripts/bench_http, each of which
 measures its figures and their baselines in the same run, and prints one table: figure,

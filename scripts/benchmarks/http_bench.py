@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import signal
+import socket
 import statistics
 import subprocess
 import tempfile
@@ -83,11 +84,18 @@ def serve(app_spec: str, port: int, env: dict[str, str], cwd: str) -> subprocess
     deadline = time.time() + 30
     while time.time() < deadline:
         try:
-            requests.get(f"http://127.0.0.1:{port}/", timeout=1)
+            requests.get(f"http://127.0.0.1:{port}/", timeout=5)
             return proc
-        except requests.ConnectionError:
+        except requests.RequestException:
             time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGTERM)
     raise RuntimeError("gunicorn did not start")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def workers(master: int) -> list[int]:
@@ -202,7 +210,7 @@ def token(port: int, email: str) -> str:
 def bench_backend(url: str, seconds: float, clients: int, tmp: str) -> dict[str, Any]:
     setup = prepare(url)
     env = os.environ | {"DATABASE_URL": url, "SECRET_KEY": "bench"}
-    port = 5901
+    port = free_port()
     proc = serve("market:create_app()", port, env, str(ROOT))
     try:
         tokens = {
@@ -214,9 +222,10 @@ def bench_backend(url: str, seconds: float, clients: int, tmp: str) -> dict[str,
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
     Path(tmp, "bare_app.py").write_text(BARE_APP)
-    proc = serve("bare_app:app", port + 1, dict(os.environ), tmp)
+    bare_port = free_port()
+    proc = serve("bare_app:app", bare_port, dict(os.environ), tmp)
     try:
-        bare = drive(port + 1, seconds, clients, bare_op, proc.pid)
+        bare = drive(bare_port, seconds, clients, bare_op, proc.pid)
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
