@@ -108,6 +108,7 @@ class EventStore:
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self._head: tuple[int, str] | None = None
+        self._versions: dict[str, int] = {}
 
     def lock_head(self) -> tuple[int, str]:
         row = self.conn.execute(_LOCK_HEAD).one_or_none()
@@ -122,12 +123,23 @@ class EventStore:
         found = self.conn.execute(_STREAM_VERSION, {"stream": stream}).scalar()
         return int(found or 0)
 
-    def append(self, stream: str, type_: str, payload: dict[str, Any], actor: str) -> Event:
+    def append(
+        self,
+        stream: str,
+        type_: str,
+        payload: dict[str, Any],
+        actor: str,
+        *,
+        new_stream: bool = False,
+    ) -> Event:
         if self._head is None:
             self.lock_head()
         assert self._head is not None
         seq, prev_hash = self._head[0] + 1, self._head[1]
-        version = self.stream_version(stream) + 1
+        # The head lock is held, so a version read once stays right for this transaction.
+        known = 0 if new_stream else self._versions.get(stream)
+        version = (self.stream_version(stream) if known is None else known) + 1
+        self._versions[stream] = version
         recorded_at = utcnow_iso()
         # Round-trip through canonical JSON so that what we hash is what we store.
         payload = json.loads(canonical_json(payload))

@@ -166,7 +166,7 @@ def issue_certificate(
     if program is Program.BRRAG:
         bucket = cap_id("BRRAG", new.fiscal_year)
         brrag.check_fy_cap(_used(uow.conn, bucket), new.face_cents, ruleset)
-        uow.append(stream, "CERT_ISSUED", payload, actor.label)
+        uow.append(stream, "CERT_ISSUED", payload, actor.label, new_stream=True)
         charge = _charge("BRRAG", new.fiscal_year, new.face_cents, ruleset)
         uow.append(
             stream, "CAP_CHARGED", {"certificate_id": cert_id, "charges": [charge]}, actor.label
@@ -255,7 +255,7 @@ def _issue_uth(
         payload["credit_year"] = first
     cert_id = payload["certificate_id"]
     stream = f"certificate-{cert_id}"
-    uow.append(stream, "CERT_ISSUED", payload, actor.label)
+    uow.append(stream, "CERT_ISSUED", payload, actor.label, new_stream=True)
     charges = [_charge("UTH", fy, cents, ruleset) for fy, cents in sorted(per_fy.items())]
     charges.append(_charge("UTH_CUMULATIVE", 0, new.face_cents, ruleset))
     uow.append(stream, "CAP_CHARGED", {"certificate_id": cert_id, "charges": charges}, actor.label)
@@ -369,7 +369,7 @@ def _issue_dm(
     cap = dm_queue.pool_cap_cents(pool, ruleset)
     payload |= {"allowed_cents": 0, "queued_cents": new.face_cents, "status": "queued"}
     payload["attributes"] = payload["attributes"] | {"pool": pool, "received_at": received_at}
-    uow.append(stream, "CERT_ISSUED", payload, actor.label)
+    uow.append(stream, "CERT_ISSUED", payload, actor.label, new_stream=True)
     if allowed:
         uow.append(
             stream,

@@ -74,7 +74,7 @@ def register_party(uow: UnitOfWork, actor: Actor, new: NewParty) -> dict[str, An
         "formed_on": new.formed_on,
         "operating_income_cents_by_year": new.operating_income_cents_by_year or {},
     }
-    uow.append(f"party-{party_id}", "PARTY_REGISTERED", payload, actor.label)
+    uow.append(f"party-{party_id}", "PARTY_REGISTERED", payload, actor.label, new_stream=True)
     return load_party(uow.conn, party_id)
 
 

@@ -137,7 +137,9 @@ def assess_recapture(uow: UnitOfWork, actor: Actor, new: NewRecapture) -> dict[s
         "occurred_on": new.occurred_on.isoformat() if new.occurred_on else None,
         "hq_window_end": transfer["hq_window_end"] if transfer else None,
     }
-    uow.append(f"recapture-{recapture_id}", "RECAPTURE_ASSESSED", payload, actor.label)
+    uow.append(
+        f"recapture-{recapture_id}", "RECAPTURE_ASSESSED", payload, actor.label, new_stream=True
+    )
     return recapture_view(uow.conn, recapture_id) | {
         "recaptured_from_balance_cents": from_balance,
         "program": program.value,

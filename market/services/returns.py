@@ -304,7 +304,9 @@ def pass_through_allocate(
             | shares,
             "ruleset": cert["ruleset"],
         }
-        uow.append(_stream(a["certificate_id"]), "CERT_ISSUED", owner_cert, actor.label)
+        uow.append(
+            _stream(a["certificate_id"]), "CERT_ISSUED", owner_cert, actor.label, new_stream=True
+        )
     return {
         "certificate_id": cert["id"],
         "amount_cents": amount,

@@ -202,7 +202,9 @@ def submit_application(
         },
         "ruleset": ruleset.name,
     }
-    uow.append(f"tech-{application_id}", "TECH_APPLICATION_RECEIVED", payload, actor.label)
+    uow.append(
+        f"tech-{application_id}", "TECH_APPLICATION_RECEIVED", payload, actor.label, new_stream=True
+    )
     return load_application(uow.conn, application_id)
 
 
@@ -474,7 +476,7 @@ def commit_allocation(
             },
             "ruleset": ruleset.name,
         }
-        uow.append(f"certificate-{cert_id}", "CERT_ISSUED", cert, actor.label)
+        uow.append(f"certificate-{cert_id}", "CERT_ISSUED", cert, actor.label, new_stream=True)
     view = committed_view(uow.conn, fiscal_year)
     assert view is not None
     return view

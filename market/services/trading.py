@@ -307,6 +307,7 @@ def create_listing(
             "ask_cents": ask_cents,
         },
         actor.label,
+        new_stream=True,
     )
     return listing_view(uow.conn, listing_id, ruleset)
 
@@ -509,6 +510,7 @@ def _propose(
             "ruleset": ruleset.name,
         },
         actor.label,
+        new_stream=True,
     )
 
 
@@ -685,6 +687,7 @@ def approve_transfer(
             "ruleset": ruleset.name,
         },
         actor.label,
+        new_stream=True,
     )
     return transfer_view(uow.conn, transfer_id)
 

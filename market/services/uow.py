@@ -55,8 +55,18 @@ class UnitOfWork:
             self._tx = None
             self._locks.close()
 
-    def append(self, stream: str, type_: str, payload: dict[str, Any], actor: str) -> Event:
-        event = self.events.append(stream, type_, payload, actor)
+    def append(
+        self,
+        stream: str,
+        type_: str,
+        payload: dict[str, Any],
+        actor: str,
+        *,
+        new_stream: bool = False,
+    ) -> Event:
+        """`new_stream=True` when the stream is named by an id minted in this unit of work:
+        its version is 1 without asking (the unique (stream, version) still guards it)."""
+        event = self.events.append(stream, type_, payload, actor, new_stream=new_stream)
         projections.apply(self.store, event)
         self.appended.append(event)
         return event
