@@ -1,0 +1,62 @@
+"""Reads of listings, offers and transfers shared by the trading use cases."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
+
+from market.adapters.tables import Listing, Offer, Transfer
+from market.services.errors import NotFoundError
+
+listings_t = Listing.__table__  # type: ignore[attr-defined]
+offers_t = Offer.__table__  # type: ignore[attr-defined]
+transfers_t = Transfer.__table__  # type: ignore[attr-defined]
+
+
+def load_listing(conn: Connection, listing_id: str) -> dict[str, Any]:
+    row = conn.execute(select(listings_t).where(listings_t.c.id == listing_id)).mappings().first()
+    if row is None:
+        raise NotFoundError(f"Listing {listing_id} does not exist.", {"listing_id": listing_id})
+    return dict(row)
+
+
+def sold_from_listing(conn: Connection, listing_id: str) -> int:
+    found = conn.execute(
+        select(func.coalesce(func.sum(transfers_t.c.amount_cents), 0))
+        .select_from(transfers_t.join(offers_t, offers_t.c.transfer_id == transfers_t.c.id))
+        .where(offers_t.c.listing_id == listing_id, transfers_t.c.status == "approved")
+    ).scalar()
+    return int(found or 0)
+
+
+def load_offer(conn: Connection, offer_id: str) -> dict[str, Any]:
+    row = conn.execute(select(offers_t).where(offers_t.c.id == offer_id)).mappings().first()
+    if row is None:
+        raise NotFoundError(f"Offer {offer_id} does not exist.", {"offer_id": offer_id})
+    return dict(row)
+
+
+def offer_view(conn: Connection, offer_id: str) -> dict[str, Any]:
+    offer = load_offer(conn, offer_id)
+    offer["price_per_dollar"] = str(Fraction(int(offer["price_cents"]), int(offer["amount_cents"])))
+    if offer["transfer_id"]:
+        offer["transfer"] = transfer_view(conn, offer["transfer_id"])
+    return offer
+
+
+def load_transfer(conn: Connection, transfer_id: str) -> dict[str, Any]:
+    row = (
+        conn.execute(select(transfers_t).where(transfers_t.c.id == transfer_id)).mappings().first()
+    )
+    if row is None:
+        raise NotFoundError(f"Transfer {transfer_id} does not exist.", {"transfer_id": transfer_id})
+    return dict(row)
+
+
+def transfer_view(conn: Connection, transfer_id: str) -> dict[str, Any]:
+    t = load_transfer(conn, transfer_id)
+    ratio = Fraction(int(t["consideration_cents"]), int(t["amount_cents"]))
+    return t | {"price_per_dollar": str(ratio)}

@@ -1,0 +1,320 @@
+"""Transfers: proposed from an accepted offer or negotiated directly, then approved or
+rejected by the Authority. Approval re-checks every rule inside the unit of work that
+appends it; the ledger lock that unit of work holds serialises approvals, so two
+approvals can never spend the same cents."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from sqlalchemy import or_, select
+from sqlalchemy.engine import Connection
+
+from market.adapters.tables import Transfer
+from market.domain.errors import (
+    InvalidRequestError,
+)
+from market.domain.programs import Program, buyer_tax_types
+from market.domain.rules.recapture import hq_window_end
+from market.domain.rulesets import Ruleset
+from market.services.actor import AUDITOR, AUTHORITY, Actor
+from market.services.certificates import certificate_status, load_certificate
+from market.services.errors import ConflictError, ForbiddenError
+from market.services.listings import open_offer_for_seller
+from market.services.numbering import derived_number, new_id
+from market.services.parties import load_party
+from market.services.rule_checks import (
+    check_balance,
+    check_other_party,
+    refuse_if_failed,
+    rule_checks,
+    today,
+)
+from market.services.trade_views import (
+    load_listing,
+    load_offer,
+    load_transfer,
+    offer_view,
+    sold_from_listing,
+    transfer_view,
+)
+from market.services.uow import UnitOfWork
+
+transfers_t = Transfer.__table__  # type: ignore[attr-defined]
+
+
+def accept_offer(uow: UnitOfWork, actor: Actor, offer_id: str, ruleset: Ruleset) -> dict[str, Any]:
+    offer = open_offer_for_seller(uow, actor, offer_id)
+    listing = load_listing(uow.conn, offer["listing_id"])
+    if listing["status"] != "open":
+        raise ConflictError(
+            f"Listing {listing['id']} is {listing['status']}, not open.",
+            {"listing_id": listing["id"], "status": listing["status"]},
+        )
+    cert = load_certificate(uow.conn, offer["certificate_id"])
+    check_balance(cert, int(offer["amount_cents"]))
+    transfer_id = new_id("trf")
+    uow.append(
+        f"listing-{listing['id']}",
+        "OFFER_ACCEPTED",
+        {"offer_id": offer_id, "listing_id": listing["id"], "transfer_id": transfer_id},
+        actor.label,
+    )
+    _propose(
+        uow,
+        actor,
+        transfer_id,
+        cert,
+        offer["buyer_party_id"],
+        int(offer["amount_cents"]),
+        int(offer["price_cents"]),
+        offer_id,
+        None,
+        ruleset,
+    )
+    return offer_view(uow.conn, offer_id)
+
+
+def _propose(
+    uow: UnitOfWork,
+    actor: Actor,
+    transfer_id: str,
+    cert: dict[str, Any],
+    buyer_party_id: str,
+    amount_cents: int,
+    consideration_cents: int,
+    offer_id: str | None,
+    agreement_ref: str | None,
+    ruleset: Ruleset,
+) -> None:
+    uow.append(
+        f"transfer-{transfer_id}",
+        "TRANSFER_PROPOSED",
+        {
+            "transfer_id": transfer_id,
+            "certificate_id": cert["id"],
+            "program": cert["program"],
+            "seller_party_id": cert["holder_party_id"],
+            "buyer_party_id": buyer_party_id,
+            "amount_cents": amount_cents,
+            "consideration_cents": consideration_cents,
+            "offer_id": offer_id,
+            "agreement_ref": agreement_ref,
+            "ruleset": ruleset.name,
+        },
+        actor.label,
+        new_stream=True,
+    )
+
+
+def create_transfer(
+    uow: UnitOfWork,
+    actor: Actor,
+    certificate_id: str,
+    buyer_party_id: str,
+    amount_cents: int,
+    consideration_cents: int,
+    agreement_ref: str | None,
+    ruleset: Ruleset,
+) -> dict[str, Any]:
+    """A negotiated transfer (no listing), awaiting the Authority's approval."""
+    cert = load_certificate(uow.conn, certificate_id)
+    actor.require_party(cert["holder_party_id"])
+    buyer = load_party(uow.conn, buyer_party_id)
+    check_other_party(cert, buyer_party_id)
+    if amount_cents <= 0:
+        raise InvalidRequestError("amount_cents must be positive.", {"amount_cents": amount_cents})
+    seller = load_party(uow.conn, cert["holder_party_id"])
+    checks, failures = rule_checks(
+        uow.conn, cert, seller, buyer, amount_cents, consideration_cents, ruleset, None
+    )
+    refuse_if_failed(checks, failures)
+    transfer_id = new_id("trf")
+    _propose(
+        uow,
+        actor,
+        transfer_id,
+        cert,
+        buyer_party_id,
+        amount_cents,
+        consideration_cents,
+        None,
+        agreement_ref,
+        ruleset,
+    )
+    return transfer_view(uow.conn, transfer_id)
+
+
+def _pending(conn: Connection, transfer_id: str) -> dict[str, Any]:
+    t = load_transfer(conn, transfer_id)
+    if t["status"] != "pending_approval":
+        raise ConflictError(
+            f"Transfer {transfer_id} is already {t['status']}.",
+            {"transfer_id": transfer_id, "status": t["status"]},
+        )
+    return t
+
+
+def _split_tranches(periods: list[Any], amount_cents: int) -> tuple[list[Any], list[Any]]:
+    """UTH: the buyer takes the earliest unsold installments first. Returns the seller's
+    tranches afterwards and the buyer's. Other programs' periods are copied as they are."""
+    if not periods or not isinstance(periods[0], dict):
+        return list(periods), list(periods)
+    left = amount_cents
+    seller: list[Any] = []
+    buyer: list[Any] = []
+    for tranche in periods:
+        take = min(left, int(tranche["unsold_cents"]))
+        seller.append(tranche | {"unsold_cents": int(tranche["unsold_cents"]) - take})
+        if take:
+            buyer.append(tranche | {"cents": take, "unsold_cents": 0})
+            left -= take
+    return seller, buyer
+
+
+def approve_transfer(
+    uow: UnitOfWork,
+    actor: Actor,
+    transfer_id: str,
+    ruleset: Ruleset,
+    exchange_on: date | None = None,
+) -> dict[str, Any]:
+    """Re-check every rule on the current state; refuse (writing nothing) or approve."""
+    actor.require(AUTHORITY)
+    t = _pending(uow.conn, transfer_id)
+    on = exchange_on or today()
+    cert = load_certificate(uow.conn, t["certificate_id"])
+    seller = load_party(uow.conn, t["seller_party_id"])
+    buyer = load_party(uow.conn, t["buyer_party_id"])
+    amount = int(t["amount_cents"])
+    checks, failures = rule_checks(
+        uow.conn, cert, seller, buyer, amount, int(t["consideration_cents"]), ruleset, on
+    )
+    checks.append(
+        {
+            "rule": "caps",
+            "passed": True,
+            "message": "Caps and pools were charged when the certificate was issued; "
+            "a transfer moves credit and charges none again (CMN-4(c)).",
+        }
+    )
+    refuse_if_failed(checks, failures)
+    program = Program(cert["program"])
+    seller_periods, buyer_periods = _split_tranches(list(cert["tax_periods"]), amount)
+    listing_id, listing_status = None, None
+    if t["offer_id"]:
+        offer = load_offer(uow.conn, t["offer_id"])
+        listing = load_listing(uow.conn, offer["listing_id"])
+        listing_id = listing["id"]
+        sold = sold_from_listing(uow.conn, listing_id) + amount
+        listing_status = "sold" if sold >= int(listing["amount_cents"]) else listing["status"]
+    buyer_cert_id = new_id("crt")
+    balance_after = int(cert["balance_cents"]) - amount
+    uow.append(
+        f"transfer-{transfer_id}",
+        "TRANSFER_APPROVED",
+        {
+            "transfer_id": transfer_id,
+            "certificate_id": cert["id"],
+            "amount_cents": amount,
+            "consideration_cents": int(t["consideration_cents"]),
+            "buyer_certificate_id": buyer_cert_id,
+            "exchange_date": on.isoformat(),
+            "hq_window_end": (
+                hq_window_end(on, ruleset).isoformat() if program is Program.TECH else None
+            ),
+            "checks": checks,
+            "seller_status": certificate_status(
+                int(cert["allowed_cents"]), balance_after, int(cert["queued_cents"])
+            ),
+            "seller_tax_periods": seller_periods,
+            "listing_id": listing_id,
+            "listing_status": listing_status,
+        },
+        actor.label,
+    )
+    uow.append(
+        f"certificate-{buyer_cert_id}",
+        "CERT_ISSUED",
+        {
+            "certificate_id": buyer_cert_id,
+            "number": derived_number(uow.conn, cert["id"], cert["number"], "T"),
+            "program": program.value,
+            "holder_party_id": t["buyer_party_id"],
+            "original_holder_party_id": cert["original_holder_party_id"],
+            "parent_id": cert["id"],
+            "root_id": cert["root_id"],
+            "origin": "transfer",
+            "is_original": False,
+            "face_cents": amount,
+            "allowed_cents": amount,
+            "queued_cents": 0,
+            "status": "issued",
+            "fiscal_year": int(cert["fiscal_year"]),
+            "tax_types": sorted(t_.value for t_ in buyer_tax_types(program)),
+            "tax_periods": buyer_periods,
+            "credit_year": cert["credit_year"],
+            "carryover_last_year": cert["carryover_last_year"],
+            "waiver_statement": cert["waiver_statement"],
+            "attributes": {
+                "transfer_id": transfer_id,
+                "seller_party_id": t["seller_party_id"],
+                "consideration_cents": int(t["consideration_cents"]),
+                "exchange_date": on.isoformat(),
+            },
+            "ruleset": ruleset.name,
+        },
+        actor.label,
+        new_stream=True,
+    )
+    return transfer_view(uow.conn, transfer_id)
+
+
+def reject_transfer(uow: UnitOfWork, actor: Actor, transfer_id: str, reason: str) -> dict[str, Any]:
+    actor.require(AUTHORITY)
+    _pending(uow.conn, transfer_id)
+    if not reason.strip():
+        raise InvalidRequestError("A rejection needs a reason.", {})
+    uow.append(
+        f"transfer-{transfer_id}",
+        "TRANSFER_REJECTED",
+        {"transfer_id": transfer_id, "reasons": [reason.strip()], "checks": []},
+        actor.label,
+    )
+    return transfer_view(uow.conn, transfer_id)
+
+
+def get_transfer(conn: Connection, actor: Actor, transfer_id: str) -> dict[str, Any]:
+    t = transfer_view(conn, transfer_id)
+    if actor.role not in (AUTHORITY, AUDITOR) and actor.party_id not in (
+        t["seller_party_id"],
+        t["buyer_party_id"],
+    ):
+        raise ForbiddenError("Only the two parties may read this transfer.", {})
+    return t
+
+
+def list_transfers(
+    conn: Connection, actor: Actor, status: str | None, after: int | None, limit: int
+) -> tuple[list[dict[str, Any]], int | None]:
+    stmt = (
+        select(transfers_t.c.id, transfers_t.c.created_seq)
+        .order_by(transfers_t.c.created_seq)
+        .limit(limit + 1)
+    )
+    if actor.role not in (AUTHORITY, AUDITOR):
+        party = actor.party_id or ""
+        stmt = stmt.where(
+            or_(transfers_t.c.seller_party_id == party, transfers_t.c.buyer_party_id == party)
+        )
+    if status:
+        stmt = stmt.where(transfers_t.c.status == status)
+    if after is not None:
+        stmt = stmt.where(transfers_t.c.created_seq > after)
+    rows = conn.execute(stmt).all()
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return [transfer_view(conn, r.id) for r in rows], (
+        int(rows[-1].created_seq) if more and rows else None
+    )
