@@ -38,6 +38,7 @@ from market.domain.values import fiscal_year as fiscal_year_of
 from market.services.actor import AUTHORITY, Actor
 from market.services.errors import NotFoundError
 from market.services.numbering import new_id, next_number
+from market.services.paging import split_page
 from market.services.parties import load_party
 from market.services.uow import UnitOfWork
 
@@ -508,9 +509,7 @@ def list_party_certificates(
     if after is not None:
         stmt = stmt.where(certs_t.c.issued_seq > after)
     rows = [dict(r) for r in conn.execute(stmt).mappings()]
-    more = len(rows) > limit
-    rows = rows[:limit]
-    return rows, (int(rows[-1]["issued_seq"]) if more and rows else None)
+    return split_page(rows, limit, lambda r: int(r["issued_seq"]))
 
 
 def caps_report(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> dict[str, Any]:

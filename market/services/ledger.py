@@ -10,6 +10,7 @@ from market.adapters import rebuild
 from market.adapters.eventstore import event_count, head, page_events
 from market.adapters.rebuild import Progress, VerifyReport
 from market.services.actor import AUDITOR, AUTHORITY, Actor
+from market.services.paging import split_page
 from market.services.uow import ReadOnly, UnitOfWork
 
 
@@ -19,9 +20,8 @@ def events_page(
     actor.require(AUTHORITY, AUDITOR)
     with ReadOnly(engine) as conn:
         events = page_events(conn, after, limit + 1, stream)
-    more = len(events) > limit
-    events = events[:limit]
-    return [e.as_dict() for e in events], (events[-1].seq if more and events else None)
+    kept, nxt = split_page(events, limit, lambda e: e.seq)
+    return [e.as_dict() for e in kept], nxt
 
 
 def verify(engine: Engine, progress: Progress | None = None) -> VerifyReport:

@@ -20,6 +20,7 @@ from market.services.actor import PARTICIPANT, Actor
 from market.services.certificates import certs_t, load_certificate
 from market.services.errors import ConflictError, ForbiddenError
 from market.services.numbering import new_id
+from market.services.paging import split_page
 from market.services.parties import load_party
 from market.services.rule_checks import (
     check_balance,
@@ -121,10 +122,8 @@ def list_listings(
     if after is not None:
         stmt = stmt.where(listings_t.c.created_seq > after)
     rows = conn.execute(stmt).all()
-    more = len(rows) > limit
-    rows = rows[:limit]
-    items = [listing_view(conn, r.id, ruleset) for r in rows]
-    return items, (int(rows[-1].created_seq) if more and rows else None)
+    kept, nxt = split_page(rows, limit, lambda r: int(r.created_seq))
+    return [listing_view(conn, r.id, ruleset) for r in kept], nxt
 
 
 # ---- offers --------------------------------------------------------------------------

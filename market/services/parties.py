@@ -15,6 +15,7 @@ from market.domain.rules.affiliation import OwnershipGraph, Stake, affiliation
 from market.domain.rulesets import Ruleset
 from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.errors import ConflictError, NotFoundError
+from market.services.paging import split_page
 from market.services.uow import UnitOfWork
 
 parties_t = Party.__table__  # type: ignore[attr-defined]
@@ -167,9 +168,7 @@ def list_parties(
     if after:
         stmt = stmt.where(parties_t.c.id > after)
     rows = [dict(r) for r in conn.execute(stmt).mappings()]
-    more = len(rows) > limit
-    rows = rows[:limit]
-    return rows, (rows[-1]["id"] if more and rows else None)
+    return split_page(rows, limit, lambda r: str(r["id"]))
 
 
 def ownership_graph(conn: Connection) -> OwnershipGraph:

@@ -23,6 +23,7 @@ from market.services.certificates import certificate_status, load_certificate
 from market.services.errors import ConflictError, ForbiddenError
 from market.services.listings import open_offer_for_seller
 from market.services.numbering import derived_number, new_id
+from market.services.paging import split_page
 from market.services.parties import load_party
 from market.services.rule_checks import (
     check_balance,
@@ -313,8 +314,5 @@ def list_transfers(
     if after is not None:
         stmt = stmt.where(transfers_t.c.created_seq > after)
     rows = conn.execute(stmt).all()
-    more = len(rows) > limit
-    rows = rows[:limit]
-    return [transfer_view(conn, r.id) for r in rows], (
-        int(rows[-1].created_seq) if more and rows else None
-    )
+    kept, nxt = split_page(rows, limit, lambda r: int(r.created_seq))
+    return [transfer_view(conn, r.id) for r in kept], nxt
