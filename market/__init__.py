@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 
 from market.adapters.db import make_engine
-from market.config import ROOT, from_environment
+from market.config import ROOT, from_environment, instance_secret_key
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -22,6 +22,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
     os.makedirs(app.instance_path, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
     # create_engine connects lazily: nothing touches the database until a request needs it.
     engine = make_engine(app.config["DATABASE_URL"], echo=app.config["SQL_ECHO"])
     app.extensions["market.engine"] = engine

@@ -14,11 +14,30 @@ def default_database_url(instance_path: str) -> str:
     return f"sqlite:///{Path(instance_path) / 'market.db'}"
 
 
+def instance_secret_key(instance_path: str) -> str:
+    """A key kept in the instance folder, so every worker and restart signs sessions alike."""
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Written whole, then linked into place: workers starting together all read the
+        # same complete key, whichever of them wins the link.
+        tmp = path.with_name(f".secret_key.{os.getpid()}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32))
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink()
+    return path.read_text().strip()
+
+
 def from_environment(instance_path: str) -> dict[str, Any]:
     return {
         "DATABASE_URL": os.environ.get("DATABASE_URL") or default_database_url(instance_path),
-        # A random key is safe for a single process; sessions do not survive a restart.
-        "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_hex(32),
+        "SECRET_KEY": os.environ.get("SECRET_KEY"),  # None: create_app keeps one in instance/
         "RULESET": os.environ.get("MARKET_RULESET", "A1178"),
         "TOKEN_TTL_HOURS": int(os.environ.get("TOKEN_TTL_HOURS", "720")),
         "SQL_ECHO": os.environ.get("SQL_ECHO") == "1",
