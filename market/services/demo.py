@@ -191,10 +191,8 @@ def seed(
         accepted = do(lambda uow: trading.accept_offer(uow, who(seller), offer["id"], ruleset))
         return accepted.get("transfer", accepted)  # type: ignore[no-any-return]
 
-    def approve(transfer_id: str) -> dict[str, Any]:
-        return do(
-            lambda uow: trading.approve_transfer(uow, EDA, transfer_id, ruleset, date(2013, 6, 14))
-        )
+    def approve(transfer_id: str, on: date) -> dict[str, Any]:
+        return do(lambda uow: trading.approve_transfer(uow, EDA, transfer_id, ruleset, on))
 
     l_brrag = listing("meadowlands", brrag["id"], 150 * 10_000_00, 91)
     l_uth = listing("transit", uth["id"], 240 * 10_000_00, 88)
@@ -205,13 +203,13 @@ def seed(
     say("listed certificates at 85 to 94 cents on the dollar")
 
     t1 = buy("utility", l_brrag, 100 * 10_000_00, 90, "meadowlands")
-    approve(t1["id"])
+    approve(t1["id"], date(2013, 2, 11))
     t2 = buy("insurer", l_uth, 120 * 10_000_00, 88, "transit")
-    approve(t2["id"])
+    approve(t2["id"], date(2013, 4, 22))
     t3 = buy("raritan", l_dm_git, 80 * 10_000_00, 87, "asbury")
-    approve(t3["id"])
+    approve(t3["id"], date(2013, 9, 30))
     t4 = buy("utility", l_photonics, 150 * 10_000_00, 94, "photonics")
-    approve(t4["id"])
+    approve(t4["id"], date(2013, 6, 14))
     late = buy("insurer", l_brrag, 50 * 10_000_00, 90, "meadowlands")
     do(
         lambda uow: trading.reject_transfer(
