@@ -10,14 +10,14 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from market.api.context import command, current_actor, engine, page, ruleset
-from market.api.schemas import PageArgs, bps, text
+from market.api.schemas import EntityFacts, PageArgs, bps, text
 from market.services import parties
 from market.services.uow import ReadOnly, UnitOfWork
 
 blp = Blueprint("parties", __name__, url_prefix="/api/v1/parties", description="Parties")
 
 
-class PartyIn(Schema):
+class PartyIn(EntityFacts):
     name = text(200)
     tax_id = text(40)
     entity_type = fields.String(required=True, validate=validate.OneOf(parties.ENTITY_TYPES))
@@ -27,17 +27,6 @@ class PartyIn(Schema):
         validate=validate.Length(max=3),
     )
     in_innovation_zone = fields.Boolean(load_default=False)
-    us_employees = fields.Integer(strict=True, load_default=None, validate=validate.Range(0, 10**7))
-    nj_full_time_employees = fields.Integer(
-        strict=True, load_default=None, validate=validate.Range(0, 10**7)
-    )
-    formed_on = fields.Date(load_default=None)
-    operating_income_cents_by_year = fields.Dict(
-        keys=fields.String(validate=validate.Regexp(r"^(19|20)\d\d$")),
-        values=fields.Integer(strict=True, validate=validate.Range(-(10**14), 10**14)),
-        load_default=None,
-        validate=validate.Length(max=50),
-    )
 
 
 class PartyOut(Schema):

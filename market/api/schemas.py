@@ -30,3 +30,20 @@ class PageArgs(Schema):
 
 class ErrorSchema(Schema):
     error = fields.Dict()
+
+
+class EntityFacts(Schema):
+    """The facts about a business that the TECH eligibility tests read (TB-1, TB-4): kept on
+    the party and, where an application gives them, on the application."""
+
+    us_employees = fields.Integer(strict=True, load_default=None, validate=validate.Range(0, 10**7))
+    nj_full_time_employees = fields.Integer(
+        strict=True, load_default=None, validate=validate.Range(0, 10**7)
+    )
+    formed_on = fields.Date(load_default=None)
+    operating_income_cents_by_year = fields.Dict(
+        keys=fields.String(validate=validate.Regexp(r"^(19|20)\d\d$")),
+        values=fields.Integer(strict=True, validate=validate.Range(-MAX_CENTS, MAX_CENTS)),
+        load_default=None,
+        validate=validate.Length(max=50),
+    )

@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from market.api.context import command, current_actor, engine, ruleset
-from market.api.schemas import cents, text
+from market.api.schemas import EntityFacts, cents, text
 from market.services import tech
 from market.services.uow import ReadOnly, UnitOfWork
 
@@ -19,7 +19,7 @@ blp = Blueprint("tech", __name__, url_prefix="/api/v1/tech", description="TECH p
 _YEAR = validate.Range(1990, 2200)
 
 
-class TechApplicationIn(Schema):
+class TechApplicationIn(EntityFacts):
     party_id = text(40)
     received_on = fields.Date(required=True)
     nol_cents = cents()
@@ -32,17 +32,6 @@ class TechApplicationIn(Schema):
     tax_year = fields.Integer(strict=True, load_default=None, validate=_YEAR)
     fiscal_year = fields.Integer(strict=True, load_default=None, validate=_YEAR)
     requested_cents = cents(required=False, minimum=1)
-    us_employees = fields.Integer(strict=True, load_default=None, validate=validate.Range(0, 10**7))
-    nj_full_time_employees = fields.Integer(
-        strict=True, load_default=None, validate=validate.Range(0, 10**7)
-    )
-    formed_on = fields.Date(load_default=None)
-    operating_income_cents_by_year = fields.Dict(
-        keys=fields.String(validate=validate.Regexp(r"^(19|20)\d\d$")),
-        values=fields.Integer(strict=True, validate=validate.Range(-(10**14), 10**14)),
-        load_default=None,
-        validate=validate.Length(max=50),
-    )
     parent_positive_noi = fields.Boolean(load_default=False)
     consolidated_group_positive_noi = fields.Boolean(load_default=False)
     hq_in_nj = fields.Boolean(load_default=True)

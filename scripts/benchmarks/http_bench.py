@@ -7,7 +7,6 @@ Usage: scripts/bench_http [--seconds S] [--clients N] [--backend sqlite|postgres
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import signal
 import socket
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import requests
+from report import emit
 from sqlalchemy import create_engine, text
 
 from market.adapters.db import make_engine
@@ -331,34 +331,7 @@ def main() -> None:
                 r["verify_ok"],
             ),
         ]
-    if args.json:
-        print(
-            json.dumps(
-                [
-                    dict(
-                        zip(
-                            (
-                                "figure",
-                                "value",
-                                "baseline",
-                                "baseline_value",
-                                "ratio",
-                                "goal",
-                                "met",
-                            ),
-                            row,
-                            strict=True,
-                        )
-                    )
-                    for row in rows
-                ]
-            )
-        )
-        return
-    for fig, val, base, bval, ratio, goal, met in rows:
-        b = f"{base} {bval:,.1f}" if bval is not None else ""
-        rt = f"{ratio:.2f}" if ratio is not None else ""
-        print(f"{fig:55} {val:10,.1f}  {b:32} {rt:>5}  {goal:16} {'met' if met else 'NOT met'}")
+    emit(rows, args.json)
 
 
 if __name__ == "__main__":

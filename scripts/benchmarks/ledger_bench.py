@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from report import emit
+
 from market.adapters.db import make_engine
 from market.adapters.migrate import upgrade
 from market.services import ledger
@@ -176,36 +178,7 @@ def main() -> None:
             True,
         )
     )
-    if args.json:
-        print(
-            json.dumps(
-                [
-                    dict(
-                        zip(
-                            (
-                                "figure",
-                                "value",
-                                "baseline",
-                                "baseline_value",
-                                "ratio",
-                                "goal",
-                                "met",
-                            ),
-                            r,
-                            strict=True,
-                        )
-                    )
-                    for r in rows
-                ]
-            )
-        )
-        return
-    print(f"{'figure':58} {'value':>12} {'baseline':>30} {'value':>12} {'ratio':>7}  goal")
-    for fig, val, base, bval, ratio, goal, met in rows:
-        print(
-            f"{fig:58} {val:12,.1f} {base:>30} {bval:12,.1f} {ratio:7.2f}  {goal}"
-            f" {'met' if met else 'NOT met'}"
-        )
+    emit(rows, args.json)
 
 
 if __name__ == "__main__":
