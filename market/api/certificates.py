@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from market.api.context import command, current_actor, engine, page, ruleset
-from market.api.schemas import MAX_CURSOR, cents, text
+from market.api.schemas import SeqPageArgs, cents, text
 from market.services import certificates
 from market.services.uow import ReadOnly, UnitOfWork
 
@@ -75,11 +75,6 @@ class CertificateOut(Schema):
     history = fields.List(fields.Dict())
 
 
-class CertPageArgs(Schema):
-    after = fields.Integer(strict=False, load_default=None, validate=validate.Range(0, MAX_CURSOR))
-    limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(1, 500))
-
-
 @blp.route("/certificates", methods=["POST"])
 @blp.arguments(CertificateIn)
 @blp.alt_response(201, schema=CertificateOut)
@@ -106,7 +101,7 @@ def get_certificate(certificate_id: str) -> ResponseReturnValue:
 
 
 @blp.route("/parties/<party_id>/certificates", methods=["GET"])
-@blp.arguments(CertPageArgs, location="query")
+@blp.arguments(SeqPageArgs, location="query")
 def party_certificates(args: dict[str, Any], party_id: str) -> ResponseReturnValue:
     """The certificates a party holds, page by page."""
     actor = current_actor()

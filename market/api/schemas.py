@@ -28,6 +28,13 @@ class PageArgs(Schema):
     limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(1, 500))
 
 
+class SeqPageArgs(Schema):
+    """`after` is the seq cursor a previous page returned as `next`."""
+
+    after = fields.Integer(strict=False, load_default=None, validate=validate.Range(0, MAX_CURSOR))
+    limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(1, 500))
+
+
 class ErrorSchema(Schema):
     error = fields.Dict()
 

@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from market.api.context import command, current_actor, engine, page, ruleset
-from market.api.schemas import MAX_CURSOR, cents, text
+from market.api.schemas import SeqPageArgs, cents, text
 from market.services import trading
 from market.services.uow import ReadOnly, UnitOfWork
 
@@ -39,12 +39,10 @@ class ListingOut(Schema):
     status = fields.String()
 
 
-class ListingArgs(Schema):
+class ListingArgs(SeqPageArgs):
     program = fields.String(
         load_default=None, validate=validate.OneOf(["BRRAG", "UTH", "DM_GIT", "DM_CBT", "TECH"])
     )
-    after = fields.Integer(strict=False, load_default=None, validate=validate.Range(0, MAX_CURSOR))
-    limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(1, 500))
 
 
 class OfferIn(Schema):
@@ -102,13 +100,11 @@ class RejectIn(Schema):
     reason = text(500)
 
 
-class TransferArgs(Schema):
+class TransferArgs(SeqPageArgs):
     status = fields.String(
         load_default=None,
         validate=validate.OneOf(["pending_approval", "approved", "rejected"]),
     )
-    after = fields.Integer(strict=False, load_default=None, validate=validate.Range(0, MAX_CURSOR))
-    limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(1, 500))
 
 
 @blp.route("/listings", methods=["POST"])

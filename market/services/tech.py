@@ -296,21 +296,25 @@ def _plan(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> Plan:
     return Plan(fiscal_year, result.triggered, result.total_cents, items, excluded)
 
 
-def _view(plan: Plan, certificate_ids: dict[str, str | None]) -> dict[str, Any]:
+def _allocations(plan: Plan, certificate_ids: dict[str, str]) -> list[dict[str, Any]]:
+    return [
+        {
+            "application_id": p.application["id"],
+            "party_id": p.application["party_id"],
+            "request_cents": p.request_cents,
+            "allocated_cents": p.allocated_cents,
+            "certificate_id": certificate_ids.get(p.application["id"]),
+        }
+        for p in plan.items
+    ]
+
+
+def _view(plan: Plan, certificate_ids: dict[str, str]) -> dict[str, Any]:
     return {
         "fiscal_year": plan.fiscal_year,
         "triggered": plan.triggered,
         "total_cents": plan.total_cents,
-        "allocations": [
-            {
-                "application_id": p.application["id"],
-                "party_id": p.application["party_id"],
-                "request_cents": p.request_cents,
-                "allocated_cents": p.allocated_cents,
-                "certificate_id": certificate_ids.get(p.application["id"]),
-            }
-            for p in plan.items
-        ],
+        "allocations": _allocations(plan, certificate_ids),
     }
 
 
@@ -413,16 +417,7 @@ def commit_allocation(
         "triggered": plan.triggered,
         "total_cents": plan.total_cents,
         "ruleset": ruleset.name,
-        "allocations": [
-            {
-                "application_id": p.application["id"],
-                "party_id": p.application["party_id"],
-                "request_cents": p.request_cents,
-                "allocated_cents": p.allocated_cents,
-                "certificate_id": cert_ids.get(p.application["id"]),
-            }
-            for p in plan.items
-        ],
+        "allocations": _allocations(plan, cert_ids),
         "excluded_application_ids": plan.excluded,
         "cap_usage": [
             {

@@ -10,9 +10,10 @@ from flask.typing import ResponseReturnValue
 
 from market.domain.values import fiscal_year
 from market.services import certificates, pages_queries, runner, tech
+from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import charts, forms
-from market.web.pages import actor, bp, engine, roles_required, ruleset, today
+from market.web.pages import actor, bp, engine, roles_required, ruleset
 
 
 @bp.get("/authority/allocations", endpoint="allocations")

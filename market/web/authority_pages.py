@@ -9,9 +9,10 @@ from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from market.services import certificates, pages_queries, parties, recaptures, runner, trading
+from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import forms
-from market.web.pages import actor, bp, engine, roles_required, ruleset, today
+from market.web.pages import actor, bp, engine, roles_required, ruleset
 
 ISSUABLE = [p.value for p in certificates.ISSUABLE]
 PROGRAMS = ["BRRAG", "UTH", "DM_GIT", "DM_CBT", "TECH"]

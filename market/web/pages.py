@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, datetime
 from functools import wraps
 from typing import Any, TypeVar
-from zoneinfo import ZoneInfo
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -44,10 +42,6 @@ def actor() -> Actor:
 
 def ruleset() -> Ruleset:
     return get_ruleset(current_app.config["RULESET"])
-
-
-def today() -> date:
-    return datetime.now(ZoneInfo("America/New_York")).date()
 
 
 def roles_required(*roles: str) -> Callable[[F], F]:

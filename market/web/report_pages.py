@@ -11,9 +11,10 @@ from flask.typing import ResponseReturnValue
 
 from market.domain.values import fiscal_year
 from market.services import certificates, exports
+from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import charts
-from market.web.pages import actor, bp, engine, roles_required, ruleset, today
+from market.web.pages import actor, bp, engine, roles_required, ruleset
 
 
 @bp.get("/reports/caps", endpoint="caps_report")

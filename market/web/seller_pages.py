@@ -9,9 +9,10 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from market.services import certificates, pages_queries, runner, tech, trading
+from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import forms
-from market.web.pages import actor, bp, engine, roles_required, ruleset, today
+from market.web.pages import actor, bp, engine, roles_required, ruleset
 
 
 def party_id() -> str:

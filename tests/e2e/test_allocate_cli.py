@@ -6,17 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-T1 = [
-    ("Z1", 150_000, True),
-    ("Z2", 2_000_000, True),
-    ("Z3", 3_000_000, True),
-    ("N1", 200_000, False),
-    ("N2", 100_000, False),
-    ("N3", 10_000_000, False),
-    ("N4", 20_000_000, False),
-    ("N5", 30_000_000, False),
-    ("N6", 5_250_000, False),
-]
+from tests.unit.test_allocate_cli import T1
+
 FINAL = {"N3": 837_626_459, "N4": 1_671_089_494, "N5": 2_504_552_529, "N6": 441_731_518}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from market.adapters.eventstore import Event
 from market.adapters.projections.registry import handles
-from market.adapters.projections.store import Store
+from market.adapters.projections.store import Store, require
 
 CERT_FIELDS = (
     "number",
@@ -123,9 +123,7 @@ def queue_allowed(store: Store, event: Event) -> None:
     (the row the deferral was counted on) and remaining_cents (left in the queue)."""
     p = event.payload
     cents = p["allowed_cents"]
-    cert = store.get("certificates", p["certificate_id"])
-    if cert is None:
-        raise LookupError(f"certificate {p['certificate_id']} does not exist")
+    cert = require(store, "certificates", p["certificate_id"])
     store.update(
         "certificates",
         p["certificate_id"],
@@ -138,9 +136,7 @@ def queue_allowed(store: Store, event: Event) -> None:
     )
     _charge_cap(store, p["cap_id"], p["pool"], p["fiscal_year"], p["cap_cents"], cents, 0)
     if p["from_queue"]:
-        queued_row = store.get("cap_usage", p["queued_cap_id"])
-        if queued_row is None:
-            raise LookupError(f"cap_usage {p['queued_cap_id']} does not exist")
+        queued_row = require(store, "cap_usage", p["queued_cap_id"])
         store.update(
             "cap_usage",
             p["queued_cap_id"],

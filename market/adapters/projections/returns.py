@@ -8,19 +8,12 @@ from typing import Any
 
 from market.adapters.eventstore import Event
 from market.adapters.projections.registry import handles
-from market.adapters.projections.store import Store
-
-
-def _certificate(store: Store, certificate_id: str) -> dict[str, Any]:
-    cert = store.get("certificates", certificate_id)
-    if cert is None:
-        raise LookupError(f"certificate {certificate_id} does not exist")
-    return cert
+from market.adapters.projections.store import Store, require
 
 
 def _move(store: Store, certificate_id: str, cents: int, to: str, status: str | None) -> None:
     """Move cents from the usable balance to another bucket of the certificate."""
-    cert = _certificate(store, certificate_id)
+    cert = require(store, "certificates", certificate_id)
     changes: dict[str, Any] = {
         "balance_cents": cert["balance_cents"] - cents,
         to: cert[to] + cents,

@@ -22,6 +22,14 @@ class Store(Protocol):
     def rows(self, table: str, **where: Any) -> list[Row]: ...
 
 
+def require(store: Store, table: str, key: str) -> Row:
+    """The row a handler is about to change; an event naming a missing row cannot be folded."""
+    row = store.get(table, key)
+    if row is None:
+        raise LookupError(f"{table} {key} does not exist")
+    return row
+
+
 def _table(name: str) -> Table:
     return metadata.tables[name]
 

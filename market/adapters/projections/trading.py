@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from market.adapters.eventstore import Event
 from market.adapters.projections.registry import handles
-from market.adapters.projections.store import Store
+from market.adapters.projections.store import Store, require
 
 
 @handles("LISTING_CREATED")
@@ -98,9 +98,7 @@ def transfer_approved(store: Store, event: Event) -> None:
     exchange_date, hq_window_end, checks, seller_status, seller_tax_periods, listing_id,
     listing_status (the last two null for a negotiated transfer)."""
     p = event.payload
-    cert = store.get("certificates", p["certificate_id"])
-    if cert is None:
-        raise LookupError(f"certificate {p['certificate_id']} does not exist")
+    cert = require(store, "certificates", p["certificate_id"])
     store.update(
         "certificates",
         p["certificate_id"],
