@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import Connection
 
 WRITE_OPTION = "market_write"
@@ -22,7 +22,7 @@ def is_sqlite(engine_or_conn: Engine | Connection) -> bool:
 def make_engine(url: str, echo: bool = False) -> Engine:
     if url.startswith("sqlite"):
         return _sqlite_engine(url, echo)
-    return create_engine(url, echo=echo, pool_pre_ping=True, pool_size=5, max_overflow=10)
+    return create_engine(url, echo=echo, pool_size=5, max_overflow=10, pool_recycle=3600)
 
 
 def _sqlite_engine(url: str, echo: bool) -> Engine:
@@ -50,6 +50,20 @@ def _sqlite_engine(url: str, echo: bool) -> Engine:
             conn.exec_driver_sql("BEGIN")
 
     return engine
+
+
+# pg_advisory_xact_lock key for the ownership graph: a TECH approval decides on the whole
+# graph (TB-20), so it holds this shared while a new ownership edge takes it exclusively.
+_GRAPH_LOCK_KEY = 0x4E4A_0001
+
+
+def lock_ownership_graph(conn: Connection, *, exclusive: bool) -> None:
+    """Until commit, keep the ownership graph as read (shared) or changeable (exclusive).
+    SQLite has one writer at a time already, so there it is a no-op."""
+    if is_sqlite(conn):
+        return
+    fn = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
+    conn.execute(text(f"SELECT {fn}(:key)"), {"key": _GRAPH_LOCK_KEY})
 
 
 _THREAD_LOCKS: dict[str, threading.Lock] = {}

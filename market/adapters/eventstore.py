@@ -108,6 +108,7 @@ class EventStore:
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self._head: tuple[int, str] | None = None
+        self._moved = False
         self._versions: dict[str, int] = {}
 
     def lock_head(self) -> tuple[int, str]:
@@ -146,9 +147,16 @@ class EventStore:
         digest = compute_hash(seq, stream, version, type_, payload, actor, recorded_at, prev_hash)
         event = Event(seq, stream, version, type_, payload, actor, recorded_at, prev_hash, digest)
         self.conn.execute(_INSERT_EVENT, event.as_dict())
-        self.conn.execute(_MOVE_HEAD, {"new_seq": seq, "new_hash": digest})
         self._head = (seq, digest)
+        self._moved = True
         return event
+
+    def flush_head(self) -> None:
+        """Write the new head once, however many events this transaction appended: the row
+        is locked until commit, so nobody can see it between appends."""
+        if self._moved and self._head is not None:
+            self.conn.execute(_MOVE_HEAD, {"new_seq": self._head[0], "new_hash": self._head[1]})
+            self._moved = False
 
 
 def iter_events(conn: Connection, after: int = 0, batch: int = 2000) -> Iterator[Event]:

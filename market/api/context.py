@@ -43,9 +43,10 @@ def current_actor() -> Actor:
 
 
 def command(
-    fn: Callable[[UnitOfWork], T], schema: Schema, status: int = 201
+    fn: Callable[[UnitOfWork], T], schema: Schema, status: int = 201, *, rows_first: bool = False
 ) -> ResponseReturnValue:
-    """Run a write use case, honouring Idempotency-Key, and answer with `schema`."""
+    """Run a write use case, honouring Idempotency-Key, and answer with `schema`.
+    `rows_first` only for a use case that locks what it decides on (see UnitOfWork)."""
     actor = current_actor()
     idem = None
     key = request.headers.get("Idempotency-Key")
@@ -55,7 +56,9 @@ def command(
         body: Any = request.get_json(silent=True)
         fingerprint = canonical_json([request.method, request.path, body])
         idem = Idempotency(actor.user_id, key, hashlib.sha256(fingerprint.encode()).hexdigest())
-    code, payload = execute(engine(), fn, lambda result: (status, schema.dump(result)), idem)
+    code, payload = execute(
+        engine(), fn, lambda result: (status, schema.dump(result)), idem, rows_first=rows_first
+    )
     return jsonify(payload), code
 
 

@@ -193,7 +193,8 @@ def create_transfer(data: dict[str, Any]) -> ResponseReturnValue:
             rules,
         )
 
-    return command(run, TransferOut())
+    # A proposal changes no balance (approval re-checks everything), so it locks nothing.
+    return command(run, TransferOut(), rows_first=True)
 
 
 @blp.route("/transfers", methods=["GET"])
@@ -226,7 +227,7 @@ def approve_transfer(data: dict[str, Any], transfer_id: str) -> ResponseReturnVa
     def run(uow: UnitOfWork) -> dict[str, Any]:
         return trading.approve_transfer(uow, actor, transfer_id, rules, data["exchange_date"])
 
-    return command(run, TransferOut(), 200)
+    return command(run, TransferOut(), 200, rows_first=True)
 
 
 @blp.route("/transfers/<transfer_id>/reject", methods=["POST"])

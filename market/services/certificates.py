@@ -411,8 +411,15 @@ def _issue_dm(
 # ---- reads ---------------------------------------------------------------------------
 
 
-def load_certificate(conn: Connection, certificate_id: str) -> dict[str, Any]:
-    row = conn.execute(select(certs_t).where(certs_t.c.id == certificate_id)).mappings().first()
+def load_certificate(
+    conn: Connection, certificate_id: str, *, for_update: bool = False
+) -> dict[str, Any]:
+    """`for_update` locks the row until commit (PostgreSQL; SQLite's writer lock already
+    covers it), for a rows-first unit of work that decides on its balance."""
+    stmt = select(certs_t).where(certs_t.c.id == certificate_id)
+    if for_update:
+        stmt = stmt.with_for_update(key_share=True)
+    row = conn.execute(stmt).mappings().first()
     if row is None:
         raise NotFoundError(
             f"Certificate {certificate_id} does not exist.", {"certificate_id": certificate_id}

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, select
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from market.adapters.eventstore import utcnow_iso
 from market.adapters.tables import IdempotencyKey
@@ -22,6 +23,35 @@ T = TypeVar("T")
 Rendered = tuple[int, dict[str, Any]]
 
 keys_t = IdempotencyKey.__table__  # type: ignore[attr-defined]
+
+# PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled
+# back whole, so running the command again is safe.
+RETRYABLE_SQLSTATES = frozenset({"40P01", "40001"})
+ATTEMPTS = 5
+
+
+class _KeyTaken(Exception):
+    """Another request with the same Idempotency-Key committed first."""
+
+
+def _retryable(exc: BaseException) -> bool:
+    if isinstance(exc, _KeyTaken):
+        return True
+    return isinstance(exc, DBAPIError) and (
+        getattr(exc.orig, "sqlstate", None) in RETRYABLE_SQLSTATES
+    )
+
+
+def _retrying(attempt: Callable[[], T]) -> T:
+    """Run a whole unit of work again when the database rolled it back for a lock conflict
+    (a rows-first command meeting a head-first one) or a racing Idempotency-Key."""
+    for tries_left in range(ATTEMPTS - 1, -1, -1):
+        try:
+            return attempt()
+        except Exception as exc:
+            if tries_left == 0 or not _retryable(exc):
+                raise
+    raise AssertionError("unreachable")
 
 
 @dataclass(frozen=True)
@@ -36,8 +66,20 @@ def execute(
     command: Callable[[UnitOfWork], T],
     render: Callable[[T], Rendered],
     idempotency: Idempotency | None = None,
+    *,
+    rows_first: bool = False,
 ) -> Rendered:
-    with UnitOfWork(engine) as uow:
+    return _retrying(lambda: _execute_once(engine, command, render, idempotency, rows_first))
+
+
+def _execute_once(
+    engine: Engine,
+    command: Callable[[UnitOfWork], T],
+    render: Callable[[T], Rendered],
+    idempotency: Idempotency | None,
+    rows_first: bool,
+) -> Rendered:
+    with UnitOfWork(engine, rows_first=rows_first) as uow:
         if idempotency is not None:
             prior = uow.conn.execute(
                 select(keys_t).where(
@@ -53,23 +95,32 @@ def execute(
                 return int(prior.status_code), dict(prior.response_body)
         status, body = render(command(uow))
         if idempotency is not None:
-            uow.conn.execute(
-                keys_t.insert().values(
-                    scope=idempotency.scope,
-                    key=idempotency.key,
-                    request_hash=idempotency.request_hash,
-                    status_code=status,
-                    response_body=body,
-                    created_at=utcnow_iso(),
+            try:
+                uow.conn.execute(
+                    keys_t.insert().values(
+                        scope=idempotency.scope,
+                        key=idempotency.key,
+                        request_hash=idempotency.request_hash,
+                        status_code=status,
+                        response_body=body,
+                        created_at=utcnow_iso(),
+                    )
                 )
-            )
+            except IntegrityError as exc:
+                # Only possible for a rows-first command, whose lookup above ran before the
+                # head lock: the other request's answer is found on the next attempt.
+                raise _KeyTaken from exc
         uow.commit()
         return status, body
 
 
-def run(engine: Engine, command: Callable[[UnitOfWork], T]) -> T:
+def run(engine: Engine, command: Callable[[UnitOfWork], T], *, rows_first: bool = False) -> T:
     """Run a command without idempotency (CLI, seeding, pages)."""
-    with UnitOfWork(engine) as uow:
-        result = command(uow)
-        uow.commit()
-        return result
+
+    def once() -> T:
+        with UnitOfWork(engine, rows_first=rows_first) as uow:
+            result = command(uow)
+            uow.commit()
+            return result
+
+    return _retrying(once)

@@ -16,8 +16,11 @@ offers_t = Offer.__table__  # type: ignore[attr-defined]
 transfers_t = Transfer.__table__  # type: ignore[attr-defined]
 
 
-def load_listing(conn: Connection, listing_id: str) -> dict[str, Any]:
-    row = conn.execute(select(listings_t).where(listings_t.c.id == listing_id)).mappings().first()
+def load_listing(conn: Connection, listing_id: str, *, for_update: bool = False) -> dict[str, Any]:
+    stmt = select(listings_t).where(listings_t.c.id == listing_id)
+    if for_update:
+        stmt = stmt.with_for_update(key_share=True)
+    row = conn.execute(stmt).mappings().first()
     if row is None:
         raise NotFoundError(f"Listing {listing_id} does not exist.", {"listing_id": listing_id})
     return dict(row)
@@ -47,10 +50,13 @@ def offer_view(conn: Connection, offer_id: str) -> dict[str, Any]:
     return offer
 
 
-def load_transfer(conn: Connection, transfer_id: str) -> dict[str, Any]:
-    row = (
-        conn.execute(select(transfers_t).where(transfers_t.c.id == transfer_id)).mappings().first()
-    )
+def load_transfer(
+    conn: Connection, transfer_id: str, *, for_update: bool = False
+) -> dict[str, Any]:
+    stmt = select(transfers_t).where(transfers_t.c.id == transfer_id)
+    if for_update:
+        stmt = stmt.with_for_update(key_share=True)
+    row = conn.execute(stmt).mappings().first()
     if row is None:
         raise NotFoundError(f"Transfer {transfer_id} does not exist.", {"transfer_id": transfer_id})
     return dict(row)

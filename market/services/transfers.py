@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.engine import Connection
 
+from market.adapters.db import lock_ownership_graph
 from market.adapters.tables import Transfer
 from market.domain.errors import (
     InvalidRequestError,
@@ -147,8 +148,8 @@ def create_transfer(
     return transfer_view(uow.conn, transfer_id)
 
 
-def _pending(conn: Connection, transfer_id: str) -> dict[str, Any]:
-    t = load_transfer(conn, transfer_id)
+def _pending(conn: Connection, transfer_id: str, *, for_update: bool = False) -> dict[str, Any]:
+    t = load_transfer(conn, transfer_id, for_update=for_update)
     if t["status"] != "pending_approval":
         raise ConflictError(
             f"Transfer {transfer_id} is already {t['status']}.",
@@ -181,11 +182,21 @@ def approve_transfer(
     ruleset: Ruleset,
     exchange_on: date | None = None,
 ) -> dict[str, Any]:
-    """Re-check every rule on the current state; refuse (writing nothing) or approve."""
+    """Re-check every rule on the current state; refuse (writing nothing) or approve.
+
+    Safe in a rows-first unit of work: it locks, in this order, the transfer, the listing
+    it came from (if any) and the certificate, and for TECH holds the ownership graph
+    shared; everything else it reads (parties, the TECH application) never changes."""
     actor.require(AUTHORITY)
-    t = _pending(uow.conn, transfer_id)
+    t = _pending(uow.conn, transfer_id, for_update=True)
     on = exchange_on or today()
-    cert = load_certificate(uow.conn, t["certificate_id"])
+    listing: dict[str, Any] | None = None
+    if t["offer_id"]:
+        offer = load_offer(uow.conn, t["offer_id"])
+        listing = load_listing(uow.conn, offer["listing_id"], for_update=True)
+    cert = load_certificate(uow.conn, t["certificate_id"], for_update=True)
+    if cert["program"] == Program.TECH.value:
+        lock_ownership_graph(uow.conn, exclusive=False)
     seller = load_party(uow.conn, t["seller_party_id"])
     buyer = load_party(uow.conn, t["buyer_party_id"])
     amount = int(t["amount_cents"])
@@ -204,13 +215,13 @@ def approve_transfer(
     program = Program(cert["program"])
     seller_periods, buyer_periods = _split_tranches(list(cert["tax_periods"]), amount)
     listing_id, listing_status = None, None
-    if t["offer_id"]:
-        offer = load_offer(uow.conn, t["offer_id"])
-        listing = load_listing(uow.conn, offer["listing_id"])
+    if listing is not None:
         listing_id = listing["id"]
         sold = sold_from_listing(uow.conn, listing_id) + amount
         listing_status = "sold" if sold >= int(listing["amount_cents"]) else listing["status"]
     buyer_cert_id = new_id("crt")
+    # Numbered before the first append: the certificate's row lock keeps it unique.
+    buyer_number = derived_number(uow.conn, cert["id"], cert["number"], "T")
     balance_after = int(cert["balance_cents"]) - amount
     uow.append(
         f"transfer-{transfer_id}",
@@ -240,7 +251,7 @@ def approve_transfer(
         "CERT_ISSUED",
         {
             "certificate_id": buyer_cert_id,
-            "number": derived_number(uow.conn, cert["id"], cert["number"], "T"),
+            "number": buyer_number,
             "program": program.value,
             "holder_party_id": t["buyer_party_id"],
             "original_holder_party_id": cert["original_holder_party_id"],

@@ -16,16 +16,24 @@ from market.adapters.projections import DbStore
 
 
 class UnitOfWork:
-    """Write transaction: takes the ledger write lock first, so every decision made inside
-    it sees the state that its events will be appended to (no lost updates, no double
-    spend). Events are projected as they are appended."""
+    """Write transaction. By default it takes the ledger head lock first, so every decision
+    made inside it sees the state that its events will be appended to (no lost updates, no
+    double spend). Events are projected as they are appended.
+
+    `rows_first=True` is for commands that lock the rows they decide on themselves
+    (SELECT ... FOR UPDATE, in the order transfer, certificate) and need the head only to
+    append: on PostgreSQL the head is then locked at the first append, so the reads and
+    checks before it run beside other writers instead of queueing behind them. Commits
+    still happen in seq order. SQLite has one writer at a time whatever the mode (BEGIN
+    IMMEDIATE), so there the flag changes nothing."""
 
     conn: Connection
     store: DbStore
     events: EventStore
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, rows_first: bool = False) -> None:
         self.engine = engine
+        self.rows_first = rows_first
         self._tx: RootTransaction | None = None
         self.appended: list[Event] = []
 
@@ -36,7 +44,8 @@ class UnitOfWork:
         self.conn.execution_options(**{WRITE_OPTION: True})
         self._tx = self.conn.begin()
         self.events = EventStore(self.conn)
-        self.events.lock_head()
+        if not self.rows_first:
+            self.events.lock_head()
         self.store = DbStore(self.conn)
         self.appended = []
         return self
@@ -73,6 +82,7 @@ class UnitOfWork:
 
     def commit(self) -> None:
         assert self._tx is not None, "commit() outside the unit of work"
+        self.events.flush_head()
         self._tx.commit()
 
 

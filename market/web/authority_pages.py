@@ -69,7 +69,9 @@ def approve_transfer(transfer_id: str) -> ResponseReturnValue:
     who, rules, on = actor(), ruleset(), today()
     ok, t, status = forms.attempt(
         lambda: runner.run(
-            engine(), lambda uow: trading.approve_transfer(uow, who, transfer_id, rules, on)
+            engine(),
+            lambda uow: trading.approve_transfer(uow, who, transfer_id, rules, on),
+            rows_first=True,
         )
     )
     if not ok:
