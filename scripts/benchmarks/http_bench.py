@@ -55,7 +55,7 @@ GUNICORN = [
 ]
 
 
-def prepare(url: str) -> dict[str, Any]:
+def prepare(url: str, certificates: int = 1) -> dict[str, Any]:
     engine = make_engine(url)
     upgrade(engine)
 
@@ -64,14 +64,21 @@ def prepare(url: str) -> dict[str, Any]:
         return run(engine, lambda uow: register_party(uow, SYSTEM, new))["id"]
 
     seller, buyer = party("Bench Seller", "B-1"), party("Bench Buyer", "B-2")
+    # $19M of the $20M BRRAG fiscal-year cap, split between the certificates.
     new = NewCertificate(
-        program="BRRAG", holder_party_id=seller, face_cents=1_900_000_000, fiscal_year=2013
+        program="BRRAG",
+        holder_party_id=seller,
+        face_cents=1_900_000_000 // certificates,
+        fiscal_year=2013,
     )
-    cert = run(engine, lambda uow: issue_certificate(uow, SYSTEM, new, get_ruleset()))
+    certs = [
+        run(engine, lambda uow: issue_certificate(uow, SYSTEM, new, get_ruleset()))["id"]
+        for _ in range(certificates)
+    ]
     identity.create_user(engine, "bench-eda@x.org", "authority", "bench-password")
     identity.create_user(engine, "bench-seller@x.org", "participant", "bench-password", seller)
     engine.dispose()
-    return {"seller": seller, "buyer": buyer, "certificate_id": cert["id"]}
+    return {"seller": seller, "buyer": buyer, "certificate_ids": certs}
 
 
 def serve(app_spec: str, port: int, env: dict[str, str], cwd: str) -> subprocess.Popen[bytes]:
@@ -166,15 +173,17 @@ def drive(port: int, seconds: float, clients: int, op: Any, master: int) -> dict
 def transfer_op(tokens: dict[str, str], setup: dict[str, Any]) -> Any:
     seller = {"Authorization": f"Bearer {tokens['seller']}"}
     eda = {"Authorization": f"Bearer {tokens['eda']}"}
-    body = {
-        "certificate_id": setup["certificate_id"],
-        "buyer_party_id": setup["buyer"],
-        "amount_cents": 100_000,
-        "consideration_cents": 80_000,
-    }
 
-    def op(session: requests.Session, port: int, _i: int) -> tuple[bool, list[float]]:
+    def op(session: requests.Session, port: int, i: int) -> tuple[bool, list[float]]:
+        """Client i sells from certificate i mod the number issued."""
         base = f"http://127.0.0.1:{port}/api/v1"
+        ids = setup["certificate_ids"]
+        body = {
+            "certificate_id": ids[i % len(ids)],
+            "buyer_party_id": setup["buyer"],
+            "amount_cents": 100_000,
+            "consideration_cents": 80_000,
+        }
         t0 = time.perf_counter()
         r = session.post(
             f"{base}/transfers", json=body, headers=seller | {"Idempotency-Key": uuid.uuid4().hex}
@@ -207,8 +216,10 @@ def token(port: int, email: str) -> str:
     return str(r.json()["token"])
 
 
-def bench_backend(url: str, seconds: float, clients: int, tmp: str) -> dict[str, Any]:
-    setup = prepare(url)
+def bench_backend(
+    url: str, seconds: float, clients: int, tmp: str, certificates: int = 1
+) -> dict[str, Any]:
+    setup = prepare(url, certificates)
     env = os.environ | {"DATABASE_URL": url, "SECRET_KEY": "bench"}
     port = free_port()
     proc = serve("market:create_app()", port, env, str(ROOT))
@@ -240,13 +251,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument(
+        "--certificates",
+        type=int,
+        default=1,
+        help="certificates the clients sell from (1: every client sells from the same one)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         if args.backend in ("sqlite", "both"):
             results["sqlite"] = bench_backend(
-                f"sqlite:///{tmp}/bench.db", args.seconds, args.clients, tmp
+                f"sqlite:///{tmp}/bench.db", args.seconds, args.clients, tmp, args.certificates
             )
         if args.backend in ("postgresql", "both"):
             name = f"market_bench_{uuid.uuid4().hex[:8]}"
@@ -255,7 +272,9 @@ def main() -> None:
                 conn.execute(text(f'CREATE DATABASE "{name}"'))
             url = PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
             try:
-                results["postgresql"] = bench_backend(url, args.seconds, args.clients, tmp)
+                results["postgresql"] = bench_backend(
+                    url, args.seconds, args.clients, tmp, args.certificates
+                )
             finally:
                 with admin.connect() as conn:
                     conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

@@ -1,14 +1,17 @@
 """Racing writers on SQLite and PostgreSQL: approvals never oversell a certificate and
-issuance never overruns a cap or a pool, because every unit of work holds the ledger lock
-while it decides. Afterwards conservation holds and the ledger verifies."""
+issuance never overruns a cap or a pool, whether the unit of work holds the ledger lock
+while it decides (head first) or locks the rows it decides on and takes the ledger head
+only to append (rows first). Afterwards conservation holds and the ledger verifies."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
-from sqlalchemy import Engine, select
+import pytest
+from sqlalchemy import Engine, select, text
 
 from market.adapters.tables import CapUsage, Certificate
 from market.domain.errors import DomainError
@@ -16,8 +19,10 @@ from market.domain.rulesets import get_ruleset
 from market.services import certificates, trading
 from market.services.actor import SYSTEM
 from market.services.ledger import verify
-from market.services.parties import NewParty, register_party
+from market.services.numbering import new_id
+from market.services.parties import NewParty, record_ownership, register_party
 from market.services.runner import run
+from market.services.uow import UnitOfWork
 
 RULES = get_ruleset("A1178")
 M = 100_000_000
@@ -87,7 +92,10 @@ def _assert_conserved(engine: Engine) -> None:
     assert report.ok, report.problems
 
 
-def test_concurrent_approvals_of_60_percent_sell_the_certificate_once(engine: Engine) -> None:
+@pytest.mark.parametrize("rows_first", [False, True], ids=["head-first", "rows-first"])
+def test_concurrent_approvals_of_60_percent_sell_the_certificate_once(
+    engine: Engine, rows_first: bool
+) -> None:
     seller, buyer = _party(engine, "seller"), _party(engine, "buyer")
     cert = _issue(engine, "BRRAG", seller, 10 * M)
     pending = [
@@ -102,7 +110,9 @@ def test_concurrent_approvals_of_60_percent_sell_the_certificate_once(engine: En
 
     def approve(transfer_id: str) -> Callable[[], Any]:
         return lambda: run(
-            engine, lambda uow: trading.approve_transfer(uow, SYSTEM, transfer_id, RULES)
+            engine,
+            lambda uow: trading.approve_transfer(uow, SYSTEM, transfer_id, RULES),
+            rows_first=rows_first,
         )
 
     successes, codes = _race(engine, [approve(t) for t in pending])
@@ -144,4 +154,147 @@ def test_concurrent_dm_issuance_fills_the_pool_and_queues_the_rest(engine: Engin
     # $5M / $0.75M: six allowed in full, one split, the rest wait in line
     assert statuses.count("issued") == 6 and statuses.count("partially_queued") == 1
     assert statuses.count("queued") == THREADS - 7
+    _assert_conserved(engine)
+
+
+def test_rows_first_approvals_racing_head_first_rejections_decide_each_transfer_once(
+    engine: Engine,
+) -> None:
+    """The two lock orders meet (transfer row then head, head then transfer row): on
+    PostgreSQL that can deadlock, and the runner must retry the loser, never fail it."""
+    seller, buyer = _party(engine, "seller"), _party(engine, "buyer")
+    cert = _issue(engine, "BRRAG", seller, 10 * M)
+    pending = [
+        run(
+            engine,
+            lambda uow: trading.create_transfer(uow, SYSTEM, cert["id"], buyer, M, M, None, RULES),
+            rows_first=True,
+        )["id"]
+        for _ in range(THREADS // 2)
+    ]
+    jobs: list[Callable[[], Any]] = []
+    for transfer_id in pending:
+        jobs.append(
+            lambda t=transfer_id: run(
+                engine, lambda uow: trading.approve_transfer(uow, SYSTEM, t, RULES), rows_first=True
+            )
+        )
+        jobs.append(
+            lambda t=transfer_id: run(
+                engine, lambda uow: trading.reject_transfer(uow, SYSTEM, t, "raced")
+            )
+        )
+    successes, codes = _race(engine, jobs)
+    assert successes == len(pending)
+    assert codes == ["conflict"] * len(pending)
+    with engine.connect() as conn:
+        decisions = conn.execute(
+            text(
+                "select count(*) from events where type in "
+                "('TRANSFER_APPROVED', 'TRANSFER_REJECTED')"
+            )
+        ).scalar()
+        approved = conn.execute(
+            text("select count(*) from transfers where status = 'approved'")
+        ).scalar()
+        seller_cert = conn.execute(select(certs_t).where(certs_t.c.id == cert["id"])).one()
+    assert decisions == len(pending)
+    assert seller_cert.transferred_cents == (approved or 0) * M
+    _assert_conserved(engine)
+
+
+def _tech_certificate(engine: Engine, holder: str, face: int) -> str:
+    cert_id = new_id("crt")
+    with UnitOfWork(engine) as uow:
+        uow.append(
+            f"certificate-{cert_id}",
+            "CERT_ISSUED",
+            {
+                "certificate_id": cert_id,
+                "number": f"TECH-2014-{cert_id[-6:]}",
+                "program": "TECH",
+                "holder_party_id": holder,
+                "original_holder_party_id": holder,
+                "parent_id": None,
+                "root_id": cert_id,
+                "origin": "allocation",
+                "is_original": True,
+                "face_cents": face,
+                "allowed_cents": face,
+                "queued_cents": 0,
+                "status": "issued",
+                "fiscal_year": 2014,
+                "tax_types": ["CBT", "GIT"],
+                "tax_periods": [],
+                "credit_year": 2012,
+                "carryover_last_year": 2019,
+                "waiver_statement": "",
+                "attributes": {"received_on": "2014-03-01"},
+                "ruleset": "A1178",
+            },
+            "test",
+        )
+        uow.commit()
+    return cert_id
+
+
+def test_a_tech_approval_never_follows_the_ownership_edge_that_affiliates_its_parties(
+    engine: Engine,
+) -> None:
+    """A rows-first approval reads the ownership graph before it holds the ledger head. It
+    holds the graph shared until commit, so an edge recorded at the same time lands either
+    after it or before it (and then the approval is refused): the ledger never shows an
+    approval decided on a graph older than an event that precedes it."""
+    facts = NewParty(
+        name="tech seller",
+        tax_id="tax-tech-seller",
+        entity_type="c_corporation",
+        tax_types=["CBT"],
+        us_employees=40,
+        nj_full_time_employees=12,
+        formed_on="2005-01-01",
+    )
+    seller = run(engine, lambda uow: register_party(uow, SYSTEM, facts))["id"]
+    cert = _tech_certificate(engine, seller, 100 * M)
+    rounds = 6
+    buyers = [_party(engine, f"tech buyer {i}") for i in range(rounds)]
+    exchange = date(2014, 9, 1)
+    for buyer in buyers:
+        transfer_id = run(
+            engine,
+            lambda uow, b=buyer: trading.create_transfer(uow, SYSTEM, cert, b, M, M, None, RULES),
+            rows_first=True,
+        )["id"]
+        _race(
+            engine,
+            [
+                lambda t=transfer_id: run(
+                    engine,
+                    lambda uow: trading.approve_transfer(uow, SYSTEM, t, RULES, exchange),
+                    rows_first=True,
+                ),
+                lambda b=buyer: run(
+                    engine, lambda uow: record_ownership(uow, SYSTEM, seller, b, 600, 0)
+                ),
+            ],
+        )
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text(
+                "select seq, type, payload from events where type in "
+                "('OWNERSHIP_RECORDED', 'TRANSFER_PROPOSED', 'TRANSFER_APPROVED') order by seq"
+            )
+        ).all()
+    edge_seq: dict[str, int] = {}
+    buyer_of: dict[str, str] = {}
+    for seq, type_, payload in rows:
+        p = payload if isinstance(payload, dict) else __import__("json").loads(payload)
+        if type_ == "OWNERSHIP_RECORDED":
+            edge_seq[p["owner_party_id"]] = seq
+        elif type_ == "TRANSFER_PROPOSED":
+            buyer_of[p["transfer_id"]] = p["buyer_party_id"]
+        else:
+            buyer = buyer_of[p["transfer_id"]]
+            assert buyer not in edge_seq, f"approved at seq {seq} after the edge that affiliates"
+    assert set(edge_seq) == set(buyers)
     _assert_conserved(engine)
