@@ -44,7 +44,10 @@ def _sqlite_engine(url: str, echo: bool) -> Engine:
     def _on_begin(conn: Connection) -> None:
         # BEGIN IMMEDIATE serialises writers at the start of the transaction, so a
         # decision is never taken on state another writer is about to change.
-        if conn.get_execution_options().get(WRITE_OPTION):
+        options = conn.get_execution_options()
+        if options.get("isolation_level") == "AUTOCOMMIT":
+            return
+        if options.get(WRITE_OPTION):
             conn.exec_driver_sql("BEGIN IMMEDIATE")
         else:
             conn.exec_driver_sql("BEGIN")
@@ -52,18 +55,31 @@ def _sqlite_engine(url: str, echo: bool) -> Engine:
     return engine
 
 
-# pg_advisory_xact_lock key for the ownership graph: a TECH approval decides on the whole
-# graph (TB-20), so it holds this shared while a new ownership edge takes it exclusively.
-_GRAPH_LOCK_KEY = 0x4E4A_0001
+# pg_advisory_xact_lock key for the ledger's write mode (see lock_write_mode).
+_WRITE_MODE_KEY = 0x4E4A_0001
 
 
-def lock_ownership_graph(conn: Connection, *, exclusive: bool) -> None:
-    """Until commit, keep the ownership graph as read (shared) or changeable (exclusive).
-    SQLite has one writer at a time already, so there it is a no-op."""
+def lock_write_mode(conn: Connection, *, rows_first: bool) -> None:
+    """Intention lock for PostgreSQL writers, held until commit.
+
+    A rows-first unit of work takes it shared, then locks the rows it decides on, then the
+    ledger head to append; many run at once. A head-first unit of work decides on anything
+    it reads, so it takes it exclusive: it waits for the rows-first ones in flight and
+    holds off new ones. Every writer thus takes its locks in one order (this lock, rows,
+    head) and the two kinds can never deadlock. SQLite has one writer at a time already."""
     if is_sqlite(conn):
         return
-    fn = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
-    conn.execute(text(f"SELECT {fn}(:key)"), {"key": _GRAPH_LOCK_KEY})
+    fn = "pg_advisory_xact_lock_shared" if rows_first else "pg_advisory_xact_lock"
+    conn.execute(text(f"SELECT {fn}(:key)"), {"key": _WRITE_MODE_KEY})
+
+
+@contextmanager
+def single_read(engine: Engine) -> Iterator[Connection]:
+    """A connection for one SELECT that needs no snapshot shared with another statement:
+    in autocommit it costs one round trip on PostgreSQL instead of BEGIN, SELECT and
+    ROLLBACK."""
+    with engine.connect() as conn:
+        yield conn.execution_options(isolation_level="AUTOCOMMIT")
 
 
 _THREAD_LOCKS: dict[str, threading.Lock] = {}

@@ -9,7 +9,6 @@ from typing import Any
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
-from market.adapters.db import lock_ownership_graph
 from market.adapters.tables import Ownership, Party
 from market.domain.errors import InvalidRequestError
 from market.domain.rules.affiliation import OwnershipGraph, Stake, affiliation
@@ -90,7 +89,6 @@ def record_ownership(
     income_share_bps: int | None = None,
 ) -> dict[str, Any]:
     actor.require(AUTHORITY)
-    lock_ownership_graph(uow.conn, exclusive=True)
     load_party(uow.conn, party_id)
     load_party(uow.conn, owner_party_id)
     if party_id == owner_party_id:

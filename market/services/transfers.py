@@ -11,7 +11,6 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.engine import Connection
 
-from market.adapters.db import lock_ownership_graph
 from market.adapters.tables import Transfer
 from market.domain.errors import (
     InvalidRequestError,
@@ -34,6 +33,7 @@ from market.services.rule_checks import (
     today,
 )
 from market.services.trade_views import (
+    held_transfer_view,
     load_listing,
     load_offer,
     load_transfer,
@@ -145,7 +145,7 @@ def create_transfer(
         agreement_ref,
         ruleset,
     )
-    return transfer_view(uow.conn, transfer_id)
+    return held_transfer_view(uow, transfer_id)
 
 
 def _pending(conn: Connection, transfer_id: str, *, for_update: bool = False) -> dict[str, Any]:
@@ -185,8 +185,8 @@ def approve_transfer(
     """Re-check every rule on the current state; refuse (writing nothing) or approve.
 
     Safe in a rows-first unit of work: it locks, in this order, the transfer, the listing
-    it came from (if any) and the certificate, and for TECH holds the ownership graph
-    shared; everything else it reads (parties, the TECH application) never changes."""
+    it came from (if any) and the certificate; what else it reads (parties, ownership, the
+    TECH application) only head-first commands change, and none runs meanwhile."""
     actor.require(AUTHORITY)
     t = _pending(uow.conn, transfer_id, for_update=True)
     on = exchange_on or today()
@@ -195,8 +195,8 @@ def approve_transfer(
         offer = load_offer(uow.conn, t["offer_id"])
         listing = load_listing(uow.conn, offer["listing_id"], for_update=True)
     cert = load_certificate(uow.conn, t["certificate_id"], for_update=True)
-    if cert["program"] == Program.TECH.value:
-        lock_ownership_graph(uow.conn, exclusive=False)
+    uow.store.remember("transfers", t)
+    uow.store.remember("certificates", cert)
     seller = load_party(uow.conn, t["seller_party_id"])
     buyer = load_party(uow.conn, t["buyer_party_id"])
     amount = int(t["amount_cents"])
@@ -280,7 +280,7 @@ def approve_transfer(
         actor.label,
         new_stream=True,
     )
-    return transfer_view(uow.conn, transfer_id)
+    return held_transfer_view(uow, transfer_id)
 
 
 def reject_transfer(uow: UnitOfWork, actor: Actor, transfer_id: str, reason: str) -> dict[str, Any]:
@@ -294,7 +294,7 @@ def reject_transfer(uow: UnitOfWork, actor: Actor, transfer_id: str, reason: str
         {"transfer_id": transfer_id, "reasons": [reason.strip()], "checks": []},
         actor.label,
     )
-    return transfer_view(uow.conn, transfer_id)
+    return held_transfer_view(uow, transfer_id)
 
 
 def get_transfer(conn: Connection, actor: Actor, transfer_id: str) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import Connection, RootTransaction
 
 from market.adapters import projections
-from market.adapters.db import WRITE_OPTION, write_lock
+from market.adapters.db import WRITE_OPTION, lock_write_mode, write_lock
 from market.adapters.eventstore import Event, EventStore
 from market.adapters.projections import DbStore
 
@@ -21,11 +21,13 @@ class UnitOfWork:
     double spend). Events are projected as they are appended.
 
     `rows_first=True` is for commands that lock the rows they decide on themselves
-    (SELECT ... FOR UPDATE, in the order transfer, certificate) and need the head only to
-    append: on PostgreSQL the head is then locked at the first append, so the reads and
-    checks before it run beside other writers instead of queueing behind them. Commits
-    still happen in seq order. SQLite has one writer at a time whatever the mode (BEGIN
-    IMMEDIATE), so there the flag changes nothing."""
+    (SELECT ... FOR NO KEY UPDATE, in the order transfer, listing, certificate) and need
+    the head only to append: on PostgreSQL the head is then locked at the first append, so
+    the reads and checks before it run beside other writers instead of queueing behind
+    them. Such a command may rely on anything a head-first command changes (parties,
+    ownership, caps) staying put, because the two kinds exclude each other
+    (`lock_write_mode`). Commits still happen in seq order. SQLite has one writer at a
+    time whatever the mode (BEGIN IMMEDIATE), so there the flag changes nothing."""
 
     conn: Connection
     store: DbStore
@@ -38,16 +40,22 @@ class UnitOfWork:
         self.appended: list[Event] = []
 
     def __enter__(self) -> UnitOfWork:
-        self._locks = ExitStack()
-        self._locks.enter_context(write_lock(self.engine))
-        self.conn = self.engine.connect()
-        self.conn.execution_options(**{WRITE_OPTION: True})
-        self._tx = self.conn.begin()
-        self.events = EventStore(self.conn)
-        if not self.rows_first:
-            self.events.lock_head()
-        self.store = DbStore(self.conn)
-        self.appended = []
+        with ExitStack() as undo:
+            # If anything below fails, __exit__ never runs: undo what was taken so far.
+            self._locks = ExitStack()
+            undo.callback(self._locks.close)
+            self._locks.enter_context(write_lock(self.engine))
+            self.conn = self.engine.connect()
+            undo.callback(self.conn.close)
+            self.conn.execution_options(**{WRITE_OPTION: True})
+            self._tx = self.conn.begin()
+            self.events = EventStore(self.conn)
+            lock_write_mode(self.conn, rows_first=self.rows_first)
+            if not self.rows_first:
+                self.events.lock_head()
+            self.store = DbStore(self.conn)
+            self.appended = []
+            undo.pop_all()
         return self
 
     def __exit__(

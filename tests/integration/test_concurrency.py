@@ -160,8 +160,8 @@ def test_concurrent_dm_issuance_fills_the_pool_and_queues_the_rest(engine: Engin
 def test_rows_first_approvals_racing_head_first_rejections_decide_each_transfer_once(
     engine: Engine,
 ) -> None:
-    """The two lock orders meet (transfer row then head, head then transfer row): on
-    PostgreSQL that can deadlock, and the runner must retry the loser, never fail it."""
+    """Both kinds of unit of work on the same rows: each transfer is decided once, the
+    loser gets a conflict, and nothing waits for PostgreSQL's deadlock detector."""
     seller, buyer = _party(engine, "seller"), _party(engine, "buyer")
     cert = _issue(engine, "BRRAG", seller, 10 * M)
     pending = [
@@ -241,10 +241,11 @@ def _tech_certificate(engine: Engine, holder: str, face: int) -> str:
 def test_a_tech_approval_never_follows_the_ownership_edge_that_affiliates_its_parties(
     engine: Engine,
 ) -> None:
-    """A rows-first approval reads the ownership graph before it holds the ledger head. It
-    holds the graph shared until commit, so an edge recorded at the same time lands either
-    after it or before it (and then the approval is refused): the ledger never shows an
-    approval decided on a graph older than an event that precedes it."""
+    """A rows-first approval reads the ownership graph before it holds the ledger head.
+    Recording an owner is head-first, so the two exclude each other (lock_write_mode): an
+    edge recorded at the same time lands either after the approval or before it (and then
+    the approval is refused). The ledger never shows an approval decided on a graph older
+    than an event that precedes it."""
     facts = NewParty(
         name="tech seller",
         tax_id="tax-tech-seller",
