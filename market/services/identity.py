@@ -11,8 +11,9 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, bindparam, select
 
+from market.adapters.db import single_read
 from market.adapters.eventstore import utcnow_iso
 from market.adapters.tables import ApiToken, Party, User
 from market.domain.errors import InvalidRequestError
@@ -100,13 +101,17 @@ def issue_token(engine: Engine, actor: Actor, ttl_hours: int) -> str:
     return token
 
 
+_TOKEN_OWNER = (
+    select(tokens_t.c.expires_at, tokens_t.c.revoked_at, users_t)
+    .join(users_t, users_t.c.id == tokens_t.c.user_id)
+    .where(tokens_t.c.token_hash == bindparam("digest"))
+)
+
+
 def actor_for_token(engine: Engine, token: str) -> Actor:
-    with engine.connect() as conn:
-        row = conn.execute(
-            select(tokens_t.c.expires_at, tokens_t.c.revoked_at, users_t)
-            .join(users_t, users_t.c.id == tokens_t.c.user_id)
-            .where(tokens_t.c.token_hash == _token_digest(token))
-        ).one_or_none()
+    """Checked on every request (a revoked token stops working at once): one statement."""
+    with single_read(engine) as conn:
+        row = conn.execute(_TOKEN_OWNER, {"digest": _token_digest(token)}).one_or_none()
     if row is None or row.revoked_at is not None or not row.active or row.expires_at < utcnow_iso():
         raise UnauthorizedError("The bearer token is unknown, expired or revoked.", {})
     return Actor(user_id=row.id, role=row.role, party_id=row.party_id)
@@ -123,7 +128,7 @@ def revoke_token(engine: Engine, token: str) -> bool:
 
 
 def actor_for_user_id(engine: Engine, user_id: str) -> Actor | None:
-    with engine.connect() as conn:
+    with single_read(engine) as conn:
         user = conn.execute(select(users_t).where(users_t.c.id == user_id)).one_or_none()
     if user is None or not user.active:
         return None

@@ -10,6 +10,7 @@ from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Listing, Offer, Transfer
 from market.services.errors import NotFoundError
+from market.services.uow import UnitOfWork
 
 listings_t = Listing.__table__  # type: ignore[attr-defined]
 offers_t = Offer.__table__  # type: ignore[attr-defined]
@@ -63,6 +64,15 @@ def load_transfer(
 
 
 def transfer_view(conn: Connection, transfer_id: str) -> dict[str, Any]:
-    t = load_transfer(conn, transfer_id)
+    return view_of_transfer(load_transfer(conn, transfer_id))
+
+
+def view_of_transfer(t: dict[str, Any]) -> dict[str, Any]:
     ratio = Fraction(int(t["consideration_cents"]), int(t["amount_cents"]))
     return t | {"price_per_dollar": str(ratio)}
+
+
+def held_transfer_view(uow: UnitOfWork, transfer_id: str) -> dict[str, Any]:
+    """The transfer as this unit of work left it (it wrote or locked the row)."""
+    row = uow.store.held("transfers", transfer_id)
+    return transfer_view(uow.conn, transfer_id) if row is None else view_of_transfer(row)

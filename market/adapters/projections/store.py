@@ -52,17 +52,36 @@ def _update_stmt(table: str, columns: tuple[str, ...]) -> Update:
 
 
 class DbStore:
-    """Statements are built once per table (and column set) and reused."""
+    """Statements are built once per table (and column set) and reused.
+
+    Rows this transaction holds, because it wrote them or locked them and said so with
+    `remember`, are kept as a copy that follows every update: a handler or a view asking
+    for one again gets it without a round trip. Nothing else can change such a row before
+    commit, so the copy is the row."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
+        self._held: dict[tuple[str, str], Row] = {}
+
+    def remember(self, table: str, row: Row) -> None:
+        self._held[(table, row[_pk(_table(table))])] = dict(row)
+
+    def held(self, table: str, key: str) -> Row | None:
+        row = self._held.get((table, key))
+        return dict(row) if row is not None else None
 
     def get(self, table: str, key: str) -> Row | None:
+        held = self.held(table, key)
+        if held is not None:
+            return held
         row = self.conn.execute(_get_stmt(table), {"_key": key}).mappings().one_or_none()
         return dict(row) if row is not None else None
 
     def insert(self, table: str, row: Row) -> None:
-        self.conn.execute(_table(table).insert(), row)
+        t = _table(table)
+        self.conn.execute(t.insert(), row)
+        if len(row) == len(t.columns):  # every column given: the copy is the whole row
+            self.remember(table, row)
 
     def update(self, table: str, key: str, changes: Row) -> None:
         stmt = _update_stmt(table, tuple(sorted(changes)))
@@ -70,6 +89,9 @@ class DbStore:
         result = self.conn.execute(stmt, params)
         if result.rowcount != 1:
             raise LookupError(f"{table} {key} does not exist")
+        held = self._held.get((table, key))
+        if held is not None:
+            held.update(changes)
 
     def rows(self, table: str, **where: Any) -> list[Row]:
         t = _table(table)
