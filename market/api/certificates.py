@@ -11,7 +11,8 @@ from marshmallow import Schema, fields, validate
 
 from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import SeqPageArgs, cents, text
-from market.services import certificates
+from market.domain.rules.uth import FINDINGS
+from market.services import certificates, uth_reviews
 from market.services.uow import ReadOnly, UnitOfWork
 
 blp = Blueprint("certificates", __name__, url_prefix="/api/v1", description="Transfer certificates")
@@ -37,6 +38,11 @@ class CertificateIn(Schema):
         validate=validate.Length(min=1, max=20),
     )
     credit_year = fields.Integer(strict=True, load_default=None, validate=YEAR)
+
+
+class ReviewIn(Schema):
+    tax_period = fields.Integer(strict=True, required=True, validate=YEAR)
+    finding = fields.String(required=True, validate=validate.OneOf(sorted(FINDINGS)))
 
 
 class LineageOut(Schema):
@@ -73,6 +79,7 @@ class CertificateOut(Schema):
     ruleset = fields.String()
     lineage = fields.Nested(LineageOut)
     history = fields.List(fields.Dict())
+    review = fields.Dict()  # POST .../reviews only: the UTH_REVIEW_RECORDED payload
 
 
 @blp.route("/certificates", methods=["POST"])
@@ -110,3 +117,20 @@ def party_certificates(args: dict[str, Any], party_id: str) -> ResponseReturnVal
             conn, actor, party_id, args["after"], args["limit"]
         )
     return page(items, CertificateOut(), nxt)
+
+
+@blp.route("/certificates/<certificate_id>/reviews", methods=["POST"])
+@blp.arguments(ReviewIn)
+@blp.alt_response(201, schema=CertificateOut)
+def record_review(data: dict[str, Any], certificate_id: str) -> ResponseReturnValue:
+    """Record the annual review of one tax period of an original UTH award (authority):
+    `approved`, a UTH-11 reduction or forfeiture, or `restored` (UTH-11, UTH-26)."""
+    actor = current_actor()
+    rules = ruleset()
+
+    def run(uow: UnitOfWork) -> dict[str, Any]:
+        return uth_reviews.record_review(
+            uow, actor, certificate_id, data["tax_period"], data["finding"], rules
+        )
+
+    return command(run, CertificateOut())

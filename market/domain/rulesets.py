@@ -49,6 +49,9 @@ class Ruleset:
     uth_carryforward_periods: int = 20
     uth_reduction_pct: int = 20
     uth_fy_bucket: str = "period_commences"  # AMB-13; alternative "approval"
+    # AMB-14 / UTH-26: a reviewed-down tranche already sold freezes the buyer's unapplied
+    # part ("freeze"); alternative "buyer_protected" (flagged at_risk, nothing frozen).
+    uth_transferred_tranche_effect: str = "freeze"
 
     dm_git_film_pool_cents: int = 10 * _MILLION
     dm_cbt_pool_cents: int = 5 * _MILLION

@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection
 from market.adapters.tables import Certificate, CreditApplication, Ownership
 from market.domain.errors import InsufficientBalanceError, InvalidRequestError
 from market.domain.programs import Program, TaxType, check_tax_type
-from market.domain.rules import credit_use, pass_through
+from market.domain.rules import credit_use, pass_through, uth
 from market.domain.rulesets import Ruleset
 from market.services.actor import AUTHORITY, PARTICIPANT, Actor
 from market.services.certificates import certificate_status, load_certificate
@@ -82,6 +82,37 @@ def _applied_this_year(conn: Connection, party_id: str, tax_type: str, tax_year:
     return int(total or 0)
 
 
+def _uth_tranches(cert: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """A UTH certificate's installments, or None for other programs."""
+    periods = list(cert["tax_periods"] or [])
+    if cert["program"] != Program.UTH.value or not periods or not isinstance(periods[0], dict):
+        return None
+    return [dict(t) for t in periods]
+
+
+def _unfrozen_balance(cert: dict[str, Any], tranches: list[dict[str, Any]], balance: int) -> int:
+    """UTH-26 / AMB-14: the balance less what at_risk tranches freeze; refused with
+    `tranche_at_risk` when the frozen tranches are all that is left."""
+    frozen = uth.frozen_cents(tranches)
+    available = max(0, balance - frozen)
+    if frozen and available == 0:
+        periods = uth.frozen_periods(tranches)
+        named = ", ".join(str(p) for p in periods)
+        raise RuleRefusedError(
+            "tranche_at_risk",
+            f"The unapplied credit of tax period {named} is frozen: the Authority's annual "
+            "review reduced or forfeited that installment after it was transferred, and an "
+            "EDA/Director determination is pending (UTH-26).",
+            {
+                "certificate_id": cert["id"],
+                "tax_periods": periods,
+                "frozen_cents": frozen,
+                "balance_cents": balance,
+            },
+        )
+    return available
+
+
 def apply_to_return(
     uow: UnitOfWork, actor: Actor, ruleset: Ruleset, new: NewCreditApplication
 ) -> dict[str, Any]:
@@ -121,6 +152,10 @@ def apply_to_return(
             "Nothing on this certificate is usable (queued amounts are not).",
             {"balance_cents": 0, "queued_cents": int(cert["queued_cents"])},
         )
+    tranches = _uth_tranches(cert)
+    available = balance
+    if tranches is not None:
+        available = _unfrozen_balance(cert, tranches, balance)
     statutory_minimum = new.statutory_minimum_cents
     if statutory_minimum is None:
         statutory_minimum = ruleset.cbt_statutory_minimum_by_year.get(new.tax_year, 0)
@@ -130,7 +165,7 @@ def apply_to_return(
         credit_use.CreditLimitInput(
             program=program,
             tax_type=tax_type,
-            available_cents=balance,
+            available_cents=available,
             liability_cents=new.liability_cents,
             other_credits_cents=other,
             statutory_minimum_cents=statutory_minimum,
@@ -165,6 +200,9 @@ def apply_to_return(
         ),
         "ruleset": ruleset.name,
     }
+    if tranches is not None:
+        payload["limits"]["uth_frozen_cents"] = balance - available
+        payload["tax_periods"] = uth.consume_tranches(tranches, use.applied_cents)
     uow.append(_stream(cert["id"]), "CREDIT_APPLIED", payload, actor.label)
     return load_credit_application(uow.conn, application_id)
 

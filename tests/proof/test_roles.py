@@ -204,6 +204,15 @@ ROWS = [
         {"authority": 422, "auditor": 403, "owner": 422, "other": 403, "anonymous": 401},
     ),
     Row(
+        "certificate: UTH annual review",
+        _post(
+            lambda m: f"/api/v1/certificates/{m.cert['id']}/reviews",
+            lambda m: {"tax_period": 2014, "finding": "approved"},
+        ),
+        # The matrix certificate is not a UTH award: the Authority is refused with a 409.
+        {"authority": 409, "auditor": 403, "owner": 403, "other": 403, "anonymous": 401},
+    ),
+    Row(
         "credit application",
         _post(
             lambda m: "/api/v1/credit-applications",

@@ -46,6 +46,8 @@ def credit_applied(store: Store, event: Event) -> None:
         },
     )
     _move(store, p["certificate_id"], p["applied_cents"], "applied_cents", p["certificate_status"])
+    if "tax_periods" in p:  # UTH: the tranches the application used (uth.consume_tranches)
+        store.update("certificates", p["certificate_id"], {"tax_periods": p["tax_periods"]})
 
 
 @handles("CARRYFORWARD_EXPIRED")
