@@ -18,7 +18,7 @@ def new_id(prefix: str) -> str:
 
 def next_number(conn: Connection, program: str, fiscal_year: int) -> str:
     """Sequential per program and fiscal year among original certificates. Safe because
-    writers hold the ledger lock while they number."""
+    originals are only issued head first, alone among writers (see UnitOfWork)."""
     count = conn.execute(
         select(func.count())
         .select_from(certs_t)
@@ -32,7 +32,8 @@ def next_number(conn: Connection, program: str, fiscal_year: int) -> str:
 
 
 def derived_number(conn: Connection, parent_id: str, parent_number: str, tag: str) -> str:
-    """`<parent number>-<tag><n>`, e.g. UTH-2014-000003-T2 for the second transfer."""
+    """`<parent number>-<tag><n>`, e.g. UTH-2014-000003-T2 for the second transfer. Safe
+    because the caller holds the parent: head first, or its row locked (approval)."""
     count = conn.execute(
         select(func.count()).select_from(certs_t).where(certs_t.c.parent_id == parent_id)
     ).scalar()

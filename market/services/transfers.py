@@ -1,7 +1,7 @@
 """Transfers: proposed from an accepted offer or negotiated directly, then approved or
 rejected by the Authority. Approval re-checks every rule inside the unit of work that
-appends it; the ledger lock that unit of work holds serialises approvals, so two
-approvals can never spend the same cents."""
+appends it, holding the certificate's row (rows first) or the whole ledger (head first),
+so two approvals can never spend the same cents."""
 
 from __future__ import annotations
 

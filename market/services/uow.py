@@ -40,22 +40,28 @@ class UnitOfWork:
         self.appended: list[Event] = []
 
     def __enter__(self) -> UnitOfWork:
-        with ExitStack() as undo:
-            # If anything below fails, __exit__ never runs: undo what was taken so far.
-            self._locks = ExitStack()
-            undo.callback(self._locks.close)
-            self._locks.enter_context(write_lock(self.engine))
+        self._locks = ExitStack()
+        self._locks.enter_context(write_lock(self.engine))
+        try:
             self.conn = self.engine.connect()
-            undo.callback(self.conn.close)
+        except BaseException:
+            self._locks.close()
+            raise
+        try:
             self.conn.execution_options(**{WRITE_OPTION: True})
             self._tx = self.conn.begin()
             self.events = EventStore(self.conn)
             lock_write_mode(self.conn, rows_first=self.rows_first)
             if not self.rows_first:
                 self.events.lock_head()
-            self.store = DbStore(self.conn)
-            self.appended = []
-            undo.pop_all()
+        except BaseException:
+            # __exit__ does not run when __enter__ fails: give back what was taken.
+            self._tx = None
+            self.conn.close()
+            self._locks.close()
+            raise
+        self.store = DbStore(self.conn)
+        self.appended = []
         return self
 
     def __exit__(

@@ -66,6 +66,27 @@ def test_an_exception_inside_the_unit_of_work_rolls_everything_back(engine: Engi
     assert ledger.count_events(engine) == 0
 
 
+def test_a_unit_of_work_that_fails_to_start_gives_back_its_connection_and_lock(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """__exit__ never runs when __enter__ raises: the connection must go back to the pool
+    and, on SQLite, the writer lock file must be released, or the next writer waits
+    forever."""
+    from market.adapters.eventstore import EventStore
+
+    def refuse(self: EventStore) -> None:
+        raise RuntimeError("the head could not be locked")
+
+    checked_out = engine.pool.checkedout()  # type: ignore[attr-defined]
+    with monkeypatch.context() as patch:
+        patch.setattr(EventStore, "lock_head", refuse)
+        with pytest.raises(RuntimeError), UnitOfWork(engine):
+            pass
+    assert engine.pool.checkedout() == checked_out  # type: ignore[attr-defined]
+    _register(engine, "after a failed start", "T-after")  # the writer lock is free again
+    assert ledger.verify(engine).ok
+
+
 def test_replay_rebuilds_projections_equal_to_the_live_ones(engine: Engine) -> None:
     a = _register(engine, "A", "1")
     b = _register(engine, "B", "2")
