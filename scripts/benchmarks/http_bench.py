@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import signal
 import socket
 import statistics
@@ -117,6 +118,37 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_by_pid(pids: list[int]) -> dict[int, float]:
+    """CPU seconds (user + system) each process has used so far."""
+    used = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        used[pid] = (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return used
+
+
+def postgres_pids() -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "postgres":
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def cpu_spent(before: dict[int, float], after: dict[int, float]) -> float:
+    return sum(t - before.get(pid, 0.0) for pid, t in after.items())
+
+
 def drive(port: int, seconds: float, clients: int, op: Any, master: int) -> dict[str, Any]:
     latencies: list[float] = []
     errors = [0]
@@ -148,12 +180,19 @@ def drive(port: int, seconds: float, clients: int, op: Any, master: int) -> dict
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
     threads.append(threading.Thread(target=sampler))
+    app_pids = [master, *workers(master)]
+    app0, db0 = cpu_by_pid(app_pids), cpu_by_pid(postgres_pids())
+    me0 = resource.getrusage(resource.RUSAGE_SELF)
     start = time.time()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     elapsed = time.time() - start
+    me1 = resource.getrusage(resource.RUSAGE_SELF)
+    app_cpu = cpu_spent(app0, cpu_by_pid(app_pids))
+    db_cpu = cpu_spent(db0, cpu_by_pid(postgres_pids()))
+    client_cpu = (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)
     latencies.sort()
     q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0.0] * 99
     first = samples[len(samples) // 4] if samples else []
@@ -167,6 +206,12 @@ def drive(port: int, seconds: float, clients: int, op: Any, master: int) -> dict
         "rss_peak_mb": max((max(s) for s in samples if s), default=0.0),
         "rss_quarter_mb": max(first, default=0.0),
         "rss_end_mb": max(last, default=0.0),
+        # CPU milliseconds per request: the app's gunicorn processes, PostgreSQL's
+        # processes (0 for SQLite, which runs inside the app) and this client.
+        "cpu_ms": {
+            name: 1000 * spent / max(len(latencies), 1)
+            for name, spent in (("app", app_cpu), ("db", db_cpu), ("client", client_cpu))
+        },
     }
 
 
@@ -322,6 +367,27 @@ def main() -> None:
                 ours["p99_ms"] <= 50,
             ),
             (f"{backend}: errors", ours["errors"], "", None, None, "0", ours["errors"] == 0),
+            (
+                f"{backend}: CPU ms per write request (all processes)",
+                sum(ours["cpu_ms"].values()),
+                "bare Flask CPU ms per request",
+                sum(bare["cpu_ms"].values()),
+                sum(ours["cpu_ms"].values()) / max(sum(bare["cpu_ms"].values()), 1e-9),
+                "reported",
+                True,
+            ),
+            *(
+                (
+                    f"{backend}: CPU ms per write request, {name}",
+                    ours["cpu_ms"][name],
+                    f"bare Flask {name}",
+                    bare["cpu_ms"][name],
+                    None,
+                    "reported",
+                    True,
+                )
+                for name in ("app", "db", "client")
+            ),
             (
                 f"{backend}: worker peak RSS MB",
                 ours["rss_peak_mb"],
