@@ -9,6 +9,8 @@ from sqlalchemy import Engine
 
 from market.services import identity
 from market.services.ledger import count_events
+from market.services.numbering import new_id
+from market.services.uow import UnitOfWork
 
 
 def headers_for(
@@ -42,3 +44,39 @@ def create_party(client: Any, headers: dict[str, str], **overrides: Any) -> dict
 
 def events(engine: Engine) -> int:
     return count_events(engine)
+
+
+def tech_certificate(engine: Any, holder_id: str, face: int) -> str:
+    """TECH certificates come from the fiscal-year allocation; here we append one directly."""
+    cert_id = new_id("crt")
+    with UnitOfWork(engine) as uow:
+        uow.append(
+            f"certificate-{cert_id}",
+            "CERT_ISSUED",
+            {
+                "certificate_id": cert_id,
+                "number": f"TECH-2014-{cert_id[-6:]}",
+                "program": "TECH",
+                "holder_party_id": holder_id,
+                "original_holder_party_id": holder_id,
+                "parent_id": None,
+                "root_id": cert_id,
+                "origin": "allocation",
+                "is_original": True,
+                "face_cents": face,
+                "allowed_cents": face,
+                "queued_cents": 0,
+                "status": "issued",
+                "fiscal_year": 2014,
+                "tax_types": ["CBT", "GIT"],
+                "tax_periods": [],
+                "credit_year": 2012,
+                "carryover_last_year": 2019,
+                "waiver_statement": "",
+                "attributes": {"received_on": "2014-03-01"},
+                "ruleset": "A1178",
+            },
+            "test",
+        )
+        uow.commit()
+    return cert_id

@@ -6,9 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from market.services.ledger import verify
-from market.services.numbering import new_id
-from market.services.uow import UnitOfWork
-from tests.helpers import create_party, events, headers_for
+from tests.helpers import create_party, events, headers_for, tech_certificate
 
 M = 100_000_000  # one million dollars in cents
 
@@ -71,42 +69,6 @@ class Market:
         r = self.get(f"/api/v1/certificates/{cert_id}")
         assert r.status_code == 200, r.json
         return r.json  # type: ignore[no-any-return]
-
-
-def _tech_certificate(engine: Any, holder_id: str, face: int) -> str:
-    """TECH certificates come from the fiscal-year allocation; here we append one directly."""
-    cert_id = new_id("crt")
-    with UnitOfWork(engine) as uow:
-        uow.append(
-            f"certificate-{cert_id}",
-            "CERT_ISSUED",
-            {
-                "certificate_id": cert_id,
-                "number": f"TECH-2014-{cert_id[-6:]}",
-                "program": "TECH",
-                "holder_party_id": holder_id,
-                "original_holder_party_id": holder_id,
-                "parent_id": None,
-                "root_id": cert_id,
-                "origin": "allocation",
-                "is_original": True,
-                "face_cents": face,
-                "allowed_cents": face,
-                "queued_cents": 0,
-                "status": "issued",
-                "fiscal_year": 2014,
-                "tax_types": ["CBT", "GIT"],
-                "tax_periods": [],
-                "credit_year": 2012,
-                "carryover_last_year": 2019,
-                "waiver_statement": "",
-                "attributes": {"received_on": "2014-03-01"},
-                "ruleset": "A1178",
-            },
-            "test",
-        )
-        uow.commit()
-    return cert_id
 
 
 def test_brrag_listing_offer_accept_approve_end_to_end(client: Any) -> None:
@@ -288,7 +250,7 @@ def test_a_buyer_cannot_resell(client: Any) -> None:
 
 def test_tech_affiliation_is_refused_with_the_ownership_path(client: Any) -> None:
     m = Market(client, us_employees=40, nj_full_time_employees=12, formed_on="2005-01-01")
-    cert_id = _tech_certificate(m.engine, m.seller["id"], 2 * M)
+    cert_id = tech_certificate(m.engine, m.seller["id"], 2 * M)
     r = m.post(
         f"/api/v1/parties/{m.seller['id']}/owners",
         m.auth,
@@ -325,7 +287,7 @@ def test_tech_affiliation_is_refused_with_the_ownership_path(client: Any) -> Non
 
 def test_tech_seller_ineligible_at_exchange_blocks_approval(client: Any) -> None:
     m = Market(client, us_employees=400, nj_full_time_employees=12, formed_on="2005-01-01")
-    cert_id = _tech_certificate(m.engine, m.seller["id"], M)
+    cert_id = tech_certificate(m.engine, m.seller["id"], M)
     transfer = m.negotiate(cert_id, M, 80 * 10**6)
     assert transfer.status_code == 201, transfer.json
     before = events(m.engine)

@@ -19,10 +19,9 @@ from market.domain.rulesets import get_ruleset
 from market.services import certificates, trading
 from market.services.actor import SYSTEM
 from market.services.ledger import verify
-from market.services.numbering import new_id
 from market.services.parties import NewParty, record_ownership, register_party
 from market.services.runner import run
-from market.services.uow import UnitOfWork
+from tests.helpers import tech_certificate
 
 RULES = get_ruleset("A1178")
 M = 100_000_000
@@ -203,41 +202,6 @@ def test_rows_first_approvals_racing_head_first_rejections_decide_each_transfer_
     _assert_conserved(engine)
 
 
-def _tech_certificate(engine: Engine, holder: str, face: int) -> str:
-    cert_id = new_id("crt")
-    with UnitOfWork(engine) as uow:
-        uow.append(
-            f"certificate-{cert_id}",
-            "CERT_ISSUED",
-            {
-                "certificate_id": cert_id,
-                "number": f"TECH-2014-{cert_id[-6:]}",
-                "program": "TECH",
-                "holder_party_id": holder,
-                "original_holder_party_id": holder,
-                "parent_id": None,
-                "root_id": cert_id,
-                "origin": "allocation",
-                "is_original": True,
-                "face_cents": face,
-                "allowed_cents": face,
-                "queued_cents": 0,
-                "status": "issued",
-                "fiscal_year": 2014,
-                "tax_types": ["CBT", "GIT"],
-                "tax_periods": [],
-                "credit_year": 2012,
-                "carryover_last_year": 2019,
-                "waiver_statement": "",
-                "attributes": {"received_on": "2014-03-01"},
-                "ruleset": "A1178",
-            },
-            "test",
-        )
-        uow.commit()
-    return cert_id
-
-
 def test_a_tech_approval_never_follows_the_ownership_edge_that_affiliates_its_parties(
     engine: Engine,
 ) -> None:
@@ -256,7 +220,7 @@ def test_a_tech_approval_never_follows_the_ownership_edge_that_affiliates_its_pa
         formed_on="2005-01-01",
     )
     seller = run(engine, lambda uow: register_party(uow, SYSTEM, facts))["id"]
-    cert = _tech_certificate(engine, seller, 100 * M)
+    cert = tech_certificate(engine, seller, 100 * M)
     rounds = 6
     buyers = [_party(engine, f"tech buyer {i}") for i in range(rounds)]
     exchange = date(2014, 9, 1)
