@@ -120,6 +120,11 @@ class EventStore:
             self._head = (row.seq, row.hash)
         return self._head
 
+    def note_version(self, stream: str, version: int) -> None:
+        """The caller knows the stream's current version from state it holds (locked row or
+        head); the unique (stream, version) still refuses a wrong guess."""
+        self._versions[stream] = version
+
     def stream_version(self, stream: str) -> int:
         found = self.conn.execute(_STREAM_VERSION, {"stream": stream}).scalar()
         return int(found or 0)

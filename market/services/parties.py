@@ -35,6 +35,7 @@ MAX_BPS = 10_000
 
 _PARTY_BY_ID = select(parties_t).where(parties_t.c.id == bindparam("party_id"))
 _PARTY_BY_TAX_ID = select(parties_t.c.id).where(parties_t.c.tax_id == bindparam("tax_id"))
+_PARTY_PAIR = select(parties_t).where(parties_t.c.id.in_([bindparam("a"), bindparam("b")]))
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,15 @@ def load_party(conn: Connection, party_id: str) -> dict[str, Any]:
     if row is None:
         raise NotFoundError(f"Party {party_id} does not exist.", {"party_id": party_id})
     return dict(row)
+
+
+def load_party_pair(conn: Connection, a: str, b: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two parties in one statement (a seller and a buyer), in the order asked."""
+    found = {r["id"]: dict(r) for r in conn.execute(_PARTY_PAIR, {"a": a, "b": b}).mappings()}
+    for party_id in (a, b):
+        if party_id not in found:
+            raise NotFoundError(f"Party {party_id} does not exist.", {"party_id": party_id})
+    return found[a], found[b]
 
 
 def get_party(conn: Connection, actor: Actor, party_id: str) -> dict[str, Any]:

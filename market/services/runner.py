@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from market.adapters.eventstore import utcnow_iso
@@ -23,6 +23,10 @@ T = TypeVar("T")
 Rendered = tuple[int, dict[str, Any]]
 
 keys_t = IdempotencyKey.__table__  # type: ignore[attr-defined]
+_PRIOR = select(keys_t).where(
+    keys_t.c.scope == bindparam("scope"), keys_t.c.key == bindparam("key")
+)
+_REMEMBER = keys_t.insert()
 
 # PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled
 # back whole, so running the command again is safe.
@@ -82,9 +86,7 @@ def _execute_once(
     with UnitOfWork(engine, rows_first=rows_first) as uow:
         if idempotency is not None:
             prior = uow.conn.execute(
-                select(keys_t).where(
-                    keys_t.c.scope == idempotency.scope, keys_t.c.key == idempotency.key
-                )
+                _PRIOR, {"scope": idempotency.scope, "key": idempotency.key}
             ).one_or_none()
             if prior is not None:
                 if prior.request_hash != idempotency.request_hash:
@@ -97,14 +99,15 @@ def _execute_once(
         if idempotency is not None:
             try:
                 uow.conn.execute(
-                    keys_t.insert().values(
-                        scope=idempotency.scope,
-                        key=idempotency.key,
-                        request_hash=idempotency.request_hash,
-                        status_code=status,
-                        response_body=body,
-                        created_at=utcnow_iso(),
-                    )
+                    _REMEMBER,
+                    {
+                        "scope": idempotency.scope,
+                        "key": idempotency.key,
+                        "request_hash": idempotency.request_hash,
+                        "status_code": status,
+                        "response_body": body,
+                        "created_at": utcnow_iso(),
+                    },
                 )
             except IntegrityError as exc:
                 # Only possible for a rows-first command, whose lookup above ran before the

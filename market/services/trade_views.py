@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Listing, Offer, Transfer
@@ -17,11 +17,17 @@ offers_t = Offer.__table__  # type: ignore[attr-defined]
 transfers_t = Transfer.__table__  # type: ignore[attr-defined]
 
 
+# Built once: a reused statement skips SQLAlchemy's cache-key generation on every call.
+_LISTING = select(listings_t).where(listings_t.c.id == bindparam("key"))
+_LISTING_FOR_UPDATE = _LISTING.with_for_update(key_share=True)
+_OFFER = select(offers_t).where(offers_t.c.id == bindparam("key"))
+_TRANSFER = select(transfers_t).where(transfers_t.c.id == bindparam("key"))
+_TRANSFER_FOR_UPDATE = _TRANSFER.with_for_update(key_share=True)
+
+
 def load_listing(conn: Connection, listing_id: str, *, for_update: bool = False) -> dict[str, Any]:
-    stmt = select(listings_t).where(listings_t.c.id == listing_id)
-    if for_update:
-        stmt = stmt.with_for_update(key_share=True)
-    row = conn.execute(stmt).mappings().first()
+    stmt = _LISTING_FOR_UPDATE if for_update else _LISTING
+    row = conn.execute(stmt, {"key": listing_id}).mappings().first()
     if row is None:
         raise NotFoundError(f"Listing {listing_id} does not exist.", {"listing_id": listing_id})
     return dict(row)
@@ -37,7 +43,7 @@ def sold_from_listing(conn: Connection, listing_id: str) -> int:
 
 
 def load_offer(conn: Connection, offer_id: str) -> dict[str, Any]:
-    row = conn.execute(select(offers_t).where(offers_t.c.id == offer_id)).mappings().first()
+    row = conn.execute(_OFFER, {"key": offer_id}).mappings().first()
     if row is None:
         raise NotFoundError(f"Offer {offer_id} does not exist.", {"offer_id": offer_id})
     return dict(row)
@@ -54,10 +60,8 @@ def offer_view(conn: Connection, offer_id: str) -> dict[str, Any]:
 def load_transfer(
     conn: Connection, transfer_id: str, *, for_update: bool = False
 ) -> dict[str, Any]:
-    stmt = select(transfers_t).where(transfers_t.c.id == transfer_id)
-    if for_update:
-        stmt = stmt.with_for_update(key_share=True)
-    row = conn.execute(stmt).mappings().first()
+    stmt = _TRANSFER_FOR_UPDATE if for_update else _TRANSFER
+    row = conn.execute(stmt, {"key": transfer_id}).mappings().first()
     if row is None:
         raise NotFoundError(f"Transfer {transfer_id} does not exist.", {"transfer_id": transfer_id})
     return dict(row)

@@ -24,7 +24,7 @@ from market.services.errors import ConflictError, ForbiddenError
 from market.services.listings import open_offer_for_seller
 from market.services.numbering import derived_number, new_id
 from market.services.paging import split_page
-from market.services.parties import load_party
+from market.services.parties import load_party_pair
 from market.services.rule_checks import (
     check_balance,
     check_other_party,
@@ -123,11 +123,10 @@ def create_transfer(
     """A negotiated transfer (no listing), awaiting the Authority's approval."""
     cert = load_certificate(uow.conn, certificate_id)
     actor.require_party(cert["holder_party_id"])
-    buyer = load_party(uow.conn, buyer_party_id)
+    seller, buyer = load_party_pair(uow.conn, cert["holder_party_id"], buyer_party_id)
     check_other_party(cert, buyer_party_id)
     if amount_cents <= 0:
         raise InvalidRequestError("amount_cents must be positive.", {"amount_cents": amount_cents})
-    seller = load_party(uow.conn, cert["holder_party_id"])
     checks, failures = rule_checks(
         uow.conn, cert, seller, buyer, amount_cents, consideration_cents, ruleset, None
     )
@@ -148,13 +147,15 @@ def create_transfer(
     return held_transfer_view(uow, transfer_id)
 
 
-def _pending(conn: Connection, transfer_id: str, *, for_update: bool = False) -> dict[str, Any]:
-    t = load_transfer(conn, transfer_id, for_update=for_update)
+def _pending(uow: UnitOfWork, transfer_id: str, *, for_update: bool = False) -> dict[str, Any]:
+    t = load_transfer(uow.conn, transfer_id, for_update=for_update)
     if t["status"] != "pending_approval":
         raise ConflictError(
             f"Transfer {transfer_id} is already {t['status']}.",
             {"transfer_id": transfer_id, "status": t["status"]},
         )
+    # While pending, TRANSFER_PROPOSED is the stream's only event.
+    uow.events.note_version(f"transfer-{transfer_id}", 1)
     return t
 
 
@@ -188,7 +189,7 @@ def approve_transfer(
     it came from (if any) and the certificate; what else it reads (parties, ownership, the
     TECH application) only head-first commands change, and none runs meanwhile."""
     actor.require(AUTHORITY)
-    t = _pending(uow.conn, transfer_id, for_update=True)
+    t = _pending(uow, transfer_id, for_update=True)
     on = exchange_on or today()
     listing: dict[str, Any] | None = None
     if t["offer_id"]:
@@ -197,8 +198,7 @@ def approve_transfer(
     cert = load_certificate(uow.conn, t["certificate_id"], for_update=True)
     uow.store.remember("transfers", t)
     uow.store.remember("certificates", cert)
-    seller = load_party(uow.conn, t["seller_party_id"])
-    buyer = load_party(uow.conn, t["buyer_party_id"])
+    seller, buyer = load_party_pair(uow.conn, t["seller_party_id"], t["buyer_party_id"])
     amount = int(t["amount_cents"])
     checks, failures = rule_checks(
         uow.conn, cert, seller, buyer, amount, int(t["consideration_cents"]), ruleset, on
@@ -285,7 +285,7 @@ def approve_transfer(
 
 def reject_transfer(uow: UnitOfWork, actor: Actor, transfer_id: str, reason: str) -> dict[str, Any]:
     actor.require(AUTHORITY)
-    _pending(uow.conn, transfer_id)
+    _pending(uow, transfer_id)
     if not reason.strip():
         raise InvalidRequestError("A rejection needs a reason.", {})
     uow.append(
