@@ -84,7 +84,27 @@ def compute_hash(
     recorded_at: str,
     prev_hash: str,
 ) -> str:
-    body = canonical_json([seq, stream, version, type_, payload, actor, recorded_at, prev_hash])
+    return hash_encoded(
+        seq, stream, version, type_, canonical_json(payload), actor, recorded_at, prev_hash
+    )
+
+
+def hash_encoded(
+    seq: int,
+    stream: str,
+    version: int,
+    type_: str,
+    payload_json: str,
+    actor: str,
+    recorded_at: str,
+    prev_hash: str,
+) -> str:
+    """`compute_hash` for a payload already in canonical JSON: the canonical encoding of
+    the list, built from its encoded items, so the payload is not encoded twice."""
+    items = [canonical_json(v) for v in (seq, stream, version, type_)]
+    items += [payload_json, canonical_json(actor), canonical_json(recorded_at)]
+    items.append(canonical_json(prev_hash))
+    body = "[" + ",".join(items) + "]"
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
@@ -148,8 +168,9 @@ class EventStore:
         self._versions[stream] = version
         recorded_at = utcnow_iso()
         # Round-trip through canonical JSON so that what we hash is what we store.
-        payload = json.loads(canonical_json(payload))
-        digest = compute_hash(seq, stream, version, type_, payload, actor, recorded_at, prev_hash)
+        encoded = canonical_json(payload)
+        payload = json.loads(encoded)
+        digest = hash_encoded(seq, stream, version, type_, encoded, actor, recorded_at, prev_hash)
         event = Event(seq, stream, version, type_, payload, actor, recorded_at, prev_hash, digest)
         self.conn.execute(_INSERT_EVENT, event.as_dict())
         self._head = (seq, digest)
