@@ -1,21 +1,59 @@
-"""A certificate: number, program, holder, balances, waiver, lineage, history; printable."""
+"""A certificate: number, program, holder, balances, waiver, lineage, UTH tranches with
+their annual review, history; printable. On an original UTH award the Authority also sees
+the annual review form (uth_review_pages)."""
 
 from __future__ import annotations
 
-from flask import render_template
+from typing import Any
+
+from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
+from market.domain.programs import Program
 from market.services import certificates
+from market.services.actor import AUTHORITY
 from market.services.parties import load_party
 from market.services.uow import ReadOnly
-from market.web.pages import actor, bp, engine, roles_required
+from market.web.pages import actor, bp, engine, roles_required, ruleset
+from market.web.uth_labels import finding_labels, review_state
+
+
+def tranches_of(cert: dict[str, Any]) -> list[dict[str, Any]]:
+    """UTH installments are dicts; other programs keep plain period numbers."""
+    return [t for t in cert.get("tax_periods") or [] if isinstance(t, dict)]
+
+
+def is_original_uth(cert: dict[str, Any]) -> bool:
+    return bool(cert["program"] == Program.UTH.value and cert["origin"] == "issued")
+
+
+def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturnValue:
+    who = actor()
+    with ReadOnly(engine()) as conn:
+        cert = certificates.get_certificate(conn, who, certificate_id)
+        holder = load_party(conn, cert["holder_party_id"])
+        original = load_party(conn, cert["original_holder_party_id"])
+    tranches = tranches_of(cert)
+    unreviewed = [t["period"] for t in tranches if not t.get("review")]
+    return (
+        render_template(
+            "certificate.html",
+            cert=cert,
+            holder=holder,
+            original=original,
+            tranches=tranches,
+            is_original=cert["origin"] == "issued",
+            findings=finding_labels(ruleset()),
+            review_state=review_state,
+            can_review=who.role == AUTHORITY and is_original_uth(cert) and bool(tranches),
+            form=request.form,
+            default_period=str(unreviewed[0] if unreviewed else ""),
+        ),
+        status,
+    )
 
 
 @bp.get("/certificates/<certificate_id>")
 @roles_required("authority", "participant", "auditor")
 def certificate(certificate_id: str) -> ResponseReturnValue:
-    with ReadOnly(engine()) as conn:
-        cert = certificates.get_certificate(conn, actor(), certificate_id)
-        holder = load_party(conn, cert["holder_party_id"])
-        original = load_party(conn, cert["original_holder_party_id"])
-    return render_template("certificate.html", cert=cert, holder=holder, original=original)
+    return render_certificate(certificate_id)

@@ -113,4 +113,5 @@ from market.web import (  # noqa: E402,F401
     market_pages,
     report_pages,
     seller_pages,
+    uth_review_pages,
 )

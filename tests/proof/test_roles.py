@@ -471,6 +471,7 @@ FORMS: dict[str, tuple[str, ...]] = {
     "/authority/transfers/{transfer}/approve": ("authority",),
     "/authority/transfers/{transfer}/reject": ("authority",),
     "/authority/certificates": ("authority",),
+    "/authority/certificates/{certificate}/reviews": ("authority",),
     "/authority/recaptures": ("authority",),
     "/buyer/returns": ("owner", "other"),
     "/buyer/pass-through": ("owner", "other"),
@@ -501,6 +502,7 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
         .replace("{transfer}", "<transfer_id>")
         .replace("{listing}", "<listing_id>")
         .replace("{offer}", "<offer_id>")
+        .replace("{certificate}", "<certificate_id>")
         for f in FORMS
     }
     assert form_rules == named, form_rules ^ named
@@ -520,6 +522,7 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
                 .replace("{transfer}", m.transfer["id"])
                 .replace("{listing}", m.listing["id"])
                 .replace("{offer}", m.offer["id"])
+                .replace("{certificate}", m.cert["id"])
             )
             before = event_count(m.engine)
             r = browser.post(path, data={"csrf_token": token[1], "reason": "matrix"})
