@@ -7,10 +7,11 @@ from typing import Any
 from flask import jsonify
 from flask.typing import ResponseReturnValue
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import SeqPageArgs, cents, text
+from market.domain.rules.activities import MAX_ACTIVITIES, MAX_ACTIVITY_ID_LENGTH
 from market.domain.rules.uth import FINDINGS
 from market.services import certificates, uth_reviews
 from market.services.uow import ReadOnly, UnitOfWork
@@ -18,6 +19,12 @@ from market.services.uow import ReadOnly, UnitOfWork
 blp = Blueprint("certificates", __name__, url_prefix="/api/v1", description="Transfer certificates")
 
 YEAR = validate.Range(1900, 2200)
+
+
+def _no_repeats(ids: list[str]) -> None:
+    repeated = sorted({a for a in ids if ids.count(a) > 1})
+    if repeated:
+        raise ValidationError(f"Creditable activity ids must not repeat: {', '.join(repeated)}.")
 
 
 class CertificateIn(Schema):
@@ -38,6 +45,12 @@ class CertificateIn(Schema):
         validate=validate.Length(min=1, max=20),
     )
     credit_year = fields.Integer(strict=True, load_default=None, validate=YEAR)
+    # PT-1 / AMB-56: the projects, job cohorts or expense batches the credit is for.
+    creditable_activity_ids = fields.List(
+        fields.String(validate=validate.Length(min=1, max=MAX_ACTIVITY_ID_LENGTH)),
+        load_default=None,
+        validate=[validate.Length(max=MAX_ACTIVITIES), _no_repeats],
+    )
 
 
 class ReviewIn(Schema):
@@ -76,6 +89,7 @@ class CertificateOut(Schema):
     carryover_last_year = fields.Integer(allow_none=True)
     waiver_statement = fields.String()
     attributes = fields.Dict()
+    creditable_activity_ids = fields.List(fields.String())
     ruleset = fields.String()
     lineage = fields.Nested(LineageOut)
     history = fields.List(fields.Dict())

@@ -99,6 +99,9 @@ class Ruleset:
     pt_ceiling_mode: str = "independent"  # AMB-52; alternative "fifty_percent_of_cap40"
     pt_numerator_mode: str = "positive_sources"  # AMB-51; alternative "algebraic"
     git_direct_individual_purchase: str = "director_exception_only"  # AMB-53
+    # AMB-56 / PT-1: whose earlier use of a creditable activity bars a credit: the entity
+    # and every direct or indirect owner and owned entity; alternative "same_taxpayer".
+    pt1_activity_scope: str = "entity_and_owners"
     resale_allowed: bool = False  # AMB-59
 
     def __hash__(self) -> int:

@@ -24,7 +24,7 @@ from datetime import date
 from types import MappingProxyType
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.eventstore import utcnow_iso
@@ -32,6 +32,7 @@ from market.adapters.tables import CapUsage, Certificate, EventRow, Listing, Que
 from market.domain.errors import InvalidRequestError, TaxTypeNotAllowedError
 from market.domain.programs import Program, TaxType, buyer_tax_types, waiver_statement
 from market.domain.rules import brrag, dm_queue, uth
+from market.domain.rules.activities import normalize_activity_ids
 from market.domain.rules.credit_use import carryover_last_year
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year as fiscal_year_of
@@ -71,6 +72,10 @@ class NewCertificate:
     tax_types: list[str] | None = None
     tax_periods: list[int] | None = None
     credit_year: int | None = None
+    creditable_activity_ids: list[str] | None = None  # PT-1 registry (AMB-56)
+
+
+ACTIVITY_KEY = "creditable_activity_ids"
 
 
 def cap_id(bucket: str, fiscal_year: int) -> str:
@@ -128,6 +133,7 @@ def issue_certificate(
         )
     if new.face_cents <= 0:
         raise InvalidRequestError("face_cents must be positive.", {"face_cents": new.face_cents})
+    activity_ids = normalize_activity_ids(new.creditable_activity_ids)
     holder = load_party(uow.conn, new.holder_party_id)
     tax_types = _certificate_tax_types(program, new.tax_types)
     cert_id = new_id("crt")
@@ -156,7 +162,11 @@ def issue_certificate(
         "credit_year": new.credit_year,
         "carryover_last_year": None,
         "waiver_statement": waiver,
-        "attributes": {"approved_fiscal_year": new.fiscal_year, "waiver": bool(waiver)},
+        "attributes": {
+            "approved_fiscal_year": new.fiscal_year,
+            "waiver": bool(waiver),
+            ACTIVITY_KEY: activity_ids,
+        },
         "ruleset": ruleset.name,
     }
     if new.credit_year is not None and program is not Program.UTH:
@@ -411,20 +421,36 @@ def _issue_dm(
 # ---- reads ---------------------------------------------------------------------------
 
 
+# Built once: a reused statement skips SQLAlchemy's cache-key generation on every call.
+_CERT_BY_ID = select(certs_t).where(certs_t.c.id == bindparam("certificate_id"))
+_CERT_FOR_UPDATE = _CERT_BY_ID.with_for_update(key_share=True)
+
+
 def load_certificate(
     conn: Connection, certificate_id: str, *, for_update: bool = False
 ) -> dict[str, Any]:
     """`for_update` locks the row until commit (PostgreSQL; SQLite's writer lock already
     covers it), for a rows-first unit of work that decides on its balance."""
-    stmt = select(certs_t).where(certs_t.c.id == certificate_id)
-    if for_update:
-        stmt = stmt.with_for_update(key_share=True)
-    row = conn.execute(stmt).mappings().first()
+    stmt = _CERT_FOR_UPDATE if for_update else _CERT_BY_ID
+    row = conn.execute(stmt, {"certificate_id": certificate_id}).mappings().first()
     if row is None:
         raise NotFoundError(
             f"Certificate {certificate_id} does not exist.", {"certificate_id": certificate_id}
         )
     return dict(row)
+
+
+def activity_ids_of(conn: Connection, cert: dict[str, Any]) -> list[str]:
+    """PT-1: the certificate's creditable activity ids. A derived certificate carries its
+    parent's in `attributes`; one whose CERT_ISSUED payload did not copy them (a transfer
+    approved before they were inherited) has its root's, the award the activity belongs to."""
+    own = dict(cert["attributes"] or {})
+    if ACTIVITY_KEY in own or cert["root_id"] == cert["id"]:
+        return list(own.get(ACTIVITY_KEY) or [])
+    root = conn.execute(
+        select(certs_t.c.attributes).where(certs_t.c.id == cert["root_id"])
+    ).scalar()
+    return list(dict(root or {}).get(ACTIVITY_KEY) or [])
 
 
 def _brief(row: Any) -> dict[str, Any]:
@@ -454,6 +480,7 @@ def certificate_view(conn: Connection, certificate_id: str) -> dict[str, Any]:
         ).mappings()
     ]
     cert["lineage"] = {"ancestors": ancestors, "children": children}
+    cert[ACTIVITY_KEY] = activity_ids_of(conn, cert)
     return cert
 
 
@@ -516,6 +543,8 @@ def list_party_certificates(
     if after is not None:
         stmt = stmt.where(certs_t.c.issued_seq > after)
     rows = [dict(r) for r in conn.execute(stmt).mappings()]
+    for row in rows:
+        row[ACTIVITY_KEY] = activity_ids_of(conn, row)
     return split_page(rows, limit, lambda r: int(r["issued_seq"]))
 
 

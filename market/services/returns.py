@@ -1,8 +1,11 @@
 """Using certificates on returns, closing carryover windows, and GIT pass-through
-(CMN-4(d), CMN-8, DMG-5/6, DMC-6, UTH-10/24, TB-27, PT-1..PT-7, AMB-45/52/54).
+(CMN-4(d), CMN-8, DMG-5/6, DMC-6, UTH-10/24, TB-27, PT-1..PT-7, AMB-45/52/54/56).
 
-The limits are the domain's (`credit_use`, `pass_through`, `programs`); this module
-loads the certificate, asks the domain and appends the events.
+The limits are the domain's (`credit_use`, `pass_through`, `activities`, `programs`); this
+module loads the certificate, asks the domain and appends the events.
+
+PT-1 (no duplicate use, AMB-56) is checked on every CREDIT_APPLIED, whatever the tax type,
+although §40's text names "a GIT credit": see `market.domain.rules.activities` for why.
 """
 
 from __future__ import annotations
@@ -16,13 +19,18 @@ from sqlalchemy.engine import Connection
 from market.adapters.tables import Certificate, CreditApplication, Ownership
 from market.domain.errors import InsufficientBalanceError, InvalidRequestError
 from market.domain.programs import Program, TaxType, check_tax_type
-from market.domain.rules import credit_use, pass_through, uth
+from market.domain.rules import activities, credit_use, pass_through, uth
 from market.domain.rulesets import Ruleset
 from market.services.actor import AUTHORITY, PARTICIPANT, Actor
-from market.services.certificates import certificate_status, load_certificate
+from market.services.certificates import (
+    ACTIVITY_KEY,
+    activity_ids_of,
+    certificate_status,
+    load_certificate,
+)
 from market.services.errors import RuleRefusedError
 from market.services.numbering import derived_number, new_id
-from market.services.parties import load_party
+from market.services.parties import load_party, ownership_graph
 from market.services.uow import UnitOfWork
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
@@ -113,6 +121,87 @@ def _unfrozen_balance(cert: dict[str, Any], tranches: list[dict[str, Any]], bala
     return available
 
 
+def _prior_uses(conn: Connection, parties: frozenset[str]) -> list[activities.PriorUse]:
+    """Every CREDIT_APPLIED of a positive amount by one of `parties`, with the activity ids
+    of the certificate it used."""
+    rows = conn.execute(
+        select(
+            credit_apps_t.c.id.label("application_id"),
+            credit_apps_t.c.party_id,
+            credit_apps_t.c.tax_type,
+            credit_apps_t.c.tax_year,
+            certs_t.c.id,
+            certs_t.c.number,
+            certs_t.c.root_id,
+            certs_t.c.attributes,
+        )
+        .join(certs_t, certs_t.c.id == credit_apps_t.c.certificate_id)
+        .where(credit_apps_t.c.party_id.in_(sorted(parties)), credit_apps_t.c.applied_cents > 0)
+        .order_by(credit_apps_t.c.tax_year, credit_apps_t.c.id)
+    ).mappings()
+    return [
+        activities.PriorUse(
+            application_id=r["application_id"],
+            party_id=r["party_id"],
+            certificate_id=r["id"],
+            certificate_number=r["number"],
+            root_id=r["root_id"],
+            tax_type=r["tax_type"],
+            tax_year=int(r["tax_year"]),
+            activity_ids=tuple(activity_ids_of(conn, dict(r))),
+        )
+        for r in [dict(x) for x in rows]
+    ]
+
+
+def check_activities_unused(
+    conn: Connection, cert: dict[str, Any], party_id: str, ruleset: Ruleset
+) -> list[str]:
+    """PT-1 / AMB-56: refuse `activity_already_used` when another credit (another root)
+    sharing one of the certificate's creditable activities was already applied on a return
+    by the applicant or, under the default scope, anyone in its ownership chain. Returns the
+    activity ids checked."""
+    ids = activity_ids_of(conn, cert)
+    if not ids:
+        return ids
+    scope = ruleset.pt1_activity_scope
+    parties = activities.parties_in_scope(ownership_graph(conn), party_id, scope)
+    conflicts = activities.conflicting_uses(ids, cert["root_id"], _prior_uses(conn, parties))
+    if not conflicts:
+        return ids
+    names = {c.use.party_id: load_party(conn, c.use.party_id)["name"] for c in conflicts}
+    shared = list(dict.fromkeys(a for c in conflicts for a in c.activity_ids))
+    used = "; ".join(
+        f"{', '.join(c.activity_ids)} by {names[c.use.party_id]} ({c.use.party_id}) with "
+        f"certificate {c.use.certificate_number} against {c.use.tax_type} for {c.use.tax_year}"
+        for c in conflicts
+    )
+    raise RuleRefusedError(
+        "activity_already_used",
+        f"Creditable activity {', '.join(shared)} was already used for another State tax "
+        f"credit: {used}. A credit is not allowed for an activity already used (PT-1, "
+        f"scope {scope}).",
+        {
+            "certificate_id": cert["id"],
+            "creditable_activity_ids": shared,
+            "scope": scope,
+            "conflicts": [
+                {
+                    "activity_ids": list(c.activity_ids),
+                    "application_id": c.use.application_id,
+                    "certificate_id": c.use.certificate_id,
+                    "certificate_number": c.use.certificate_number,
+                    "party_id": c.use.party_id,
+                    "party_name": names[c.use.party_id],
+                    "tax_type": c.use.tax_type,
+                    "tax_year": c.use.tax_year,
+                }
+                for c in conflicts
+            ],
+        },
+    )
+
+
 def apply_to_return(
     uow: UnitOfWork, actor: Actor, ruleset: Ruleset, new: NewCreditApplication
 ) -> dict[str, Any]:
@@ -156,6 +245,7 @@ def apply_to_return(
     available = balance
     if tranches is not None:
         available = _unfrozen_balance(cert, tranches, balance)
+    activity_ids = check_activities_unused(uow.conn, cert, holder["id"], ruleset)
     statutory_minimum = new.statutory_minimum_cents
     if statutory_minimum is None:
         statutory_minimum = ruleset.cbt_statutory_minimum_by_year.get(new.tax_year, 0)
@@ -194,6 +284,9 @@ def apply_to_return(
             "ledger_other_credits_cents": earlier,
             "cap40_cents": new.cap40_cents,
             "carryover_last_year": last,
+            # PT-1: what the duplicate-use check compared (absent from older events).
+            "creditable_activity_ids": activity_ids,
+            "pt1_activity_scope": ruleset.pt1_activity_scope,
         },
         "certificate_status": certificate_status(
             int(cert["allowed_cents"]), after, int(cert["queued_cents"])
@@ -310,6 +403,8 @@ def pass_through_allocate(
     }
     stream = _stream(cert["id"])
     uow.append(stream, "PASS_THROUGH_ALLOCATED", payload, actor.label)
+    # PT-1: the owners' certificates carry the entity's creditable activities.
+    inherited = {ACTIVITY_KEY: activity_ids_of(uow.conn, cert)}
     for a in allocations:
         shares = {"income_share_bps": income[a["party_id"]], "value_bps": value[a["party_id"]]}
         owner_cert = {
@@ -339,6 +434,7 @@ def pass_through_allocate(
                 "pass_through_basis": payload["basis"],
                 "director_review": fallback,
             }
+            | inherited
             | shares,
             "ruleset": cert["ruleset"],
         }

@@ -19,7 +19,7 @@ from market.domain.programs import Program, buyer_tax_types
 from market.domain.rules.recapture import hq_window_end
 from market.domain.rulesets import Ruleset
 from market.services.actor import AUDITOR, AUTHORITY, Actor
-from market.services.certificates import certificate_status, load_certificate
+from market.services.certificates import activity_ids_of, certificate_status, load_certificate
 from market.services.errors import ConflictError, ForbiddenError
 from market.services.listings import open_offer_for_seller
 from market.services.numbering import derived_number, new_id
@@ -274,6 +274,7 @@ def approve_transfer(
                 "seller_party_id": t["seller_party_id"],
                 "consideration_cents": int(t["consideration_cents"]),
                 "exchange_date": on.isoformat(),
+                "creditable_activity_ids": activity_ids_of(uow.conn, cert),
             },
             "ruleset": ruleset.name,
         },

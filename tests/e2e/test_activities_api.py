@@ -1,0 +1,295 @@
+"""PT-1 "no duplicate use" (AMB-56) over the API: certificates list their creditable
+activities, derived certificates carry them, and a credit whose activity another credit
+already used, by the taxpayer or anyone in its ownership chain, is refused."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, text
+
+from market.domain.rules.activities import SAME_TAXPAYER
+from market.domain.rulesets import A1178
+from market.services import ledger
+from market.services.actor import Actor
+from market.services.errors import RuleRefusedError
+from market.services.returns import NewCreditApplication, apply_to_return
+from market.services.runner import run
+from tests.e2e.test_pages_foundation import sign_in
+from tests.e2e.test_returns_api import cert_row, credit, held_certificate
+from tests.helpers import create_party, events, headers_for
+
+M = 100_000_000  # one million dollars in cents
+KEY = "creditable_activity_ids"
+
+
+class Chain:
+    """A seller, an entity E (CBT and GIT) and its 60% owner O, with their tokens."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.engine: Engine = client.application.extensions["market.engine"]
+        self.auth = headers_for(client, self.engine, "authority")
+        self.seller = create_party(client, self.auth, name="Seller Co")
+        self.entity = create_party(client, self.auth, name="Entity Co", tax_types=["CBT", "GIT"])
+        self.owner = create_party(client, self.auth, name="Owner Co", tax_types=["CBT", "GIT"])
+        r = client.post(
+            f"/api/v1/parties/{self.entity['id']}/owners",
+            json={"owner_party_id": self.owner["id"], "voting_bps": 6000, "value_bps": 6000},
+            headers=self.auth,
+        )
+        assert r.status_code == 201, r.json
+        self.seller_h = headers_for(client, self.engine, "participant", self.seller["id"])
+        self.entity_h = headers_for(client, self.engine, "participant", self.entity["id"])
+        self.owner_h = headers_for(client, self.engine, "participant", self.owner["id"])
+
+    def issue(self, activity_ids: list[str], **body: Any) -> dict[str, Any]:
+        payload = {
+            "program": "BRRAG",
+            "holder_party_id": self.seller["id"],
+            "face_cents": 5 * M,
+            "fiscal_year": 2014,
+            "credit_year": 2013,
+            KEY: activity_ids,
+        } | body
+        r = self.client.post("/api/v1/certificates", json=payload, headers=self.auth)
+        assert r.status_code == 201, r.json
+        return r.json  # type: ignore[no-any-return]
+
+    def sell(self, cert_id: str, buyer_id: str, amount: int = M) -> str:
+        """A negotiated transfer, approved; returns the buyer's certificate id."""
+        r = self.client.post(
+            "/api/v1/transfers",
+            json={
+                "certificate_id": cert_id,
+                "buyer_party_id": buyer_id,
+                "amount_cents": amount,
+                "consideration_cents": amount * 8 // 10,
+            },
+            headers=self.seller_h,
+        )
+        assert r.status_code == 201, r.json
+        approved = self.client.post(
+            f"/api/v1/transfers/{r.json['id']}/approve", json={}, headers=self.auth
+        )
+        assert approved.status_code == 200, approved.json
+        return approved.json["buyer_certificate_id"]  # type: ignore[no-any-return]
+
+    def apply(self, h: dict[str, str], cert_id: str, tax_type: str = "GIT", **kw: Any) -> Any:
+        body = {"tax_type": tax_type, "liability_cents": 10 * M, "amount_cents": M // 10} | kw
+        return credit(self.client, h, cert_id, **body)
+
+    def cert(self, cert_id: str) -> dict[str, Any]:
+        r = self.client.get(f"/api/v1/certificates/{cert_id}", headers=self.auth)
+        assert r.status_code == 200, r.json
+        return r.json  # type: ignore[no-any-return]
+
+
+def _projections(engine: Engine) -> dict[str, list[dict[str, Any]]]:
+    with engine.connect() as conn:
+        return {
+            table: [
+                dict(r) for r in conn.execute(text(f"select * from {table} order by id")).mappings()
+            ]
+            for table in ("certificates", "credit_applications", "parties", "ownerships")
+        }
+
+
+def _replay_equals_live_and_verifies(engine: Engine) -> None:
+    live = _projections(engine)
+    ledger.replay(engine)
+    assert _projections(engine) == live
+    assert ledger.verify(engine).ok
+
+
+def test_issued_certificates_list_their_activities(client: Any, app: Any) -> None:
+    c = Chain(client)
+    cert = c.issue(["proj-A", "cohort-2013"])
+    assert cert[KEY] == ["proj-A", "cohort-2013"]
+    assert cert["attributes"][KEY] == ["proj-A", "cohort-2013"]
+    assert c.cert(cert["id"])[KEY] == ["proj-A", "cohort-2013"]
+    listed = client.get(f"/api/v1/parties/{c.seller['id']}/certificates", headers=c.auth).json
+    assert [item[KEY] for item in listed["items"]] == [["proj-A", "cohort-2013"]]
+    # Without the field the certificate lists none.
+    plain = client.post(
+        "/api/v1/certificates",
+        json={
+            "program": "BRRAG",
+            "holder_party_id": c.seller["id"],
+            "face_cents": M,
+            "fiscal_year": 2014,
+        },
+        headers=c.auth,
+    )
+    assert plain.status_code == 201 and plain.json[KEY] == []
+    sign_in(client, app, "participant", c.seller["id"])
+    html = client.get(f"/certificates/{cert['id']}").data.decode()
+    assert "Creditable activities" in html and "proj-A, cohort-2013" in html
+
+
+@pytest.mark.parametrize(
+    ("ids", "fragment"),
+    [
+        (["proj-A", "proj-A"], "must not repeat"),
+        ([""], "Length must be between 1 and 100"),
+        (["x" * 101], "Length must be between 1 and 100"),
+        ([f"a{i}" for i in range(51)], "Longer than maximum length 50"),
+        ("proj-A", "Not a valid list"),
+        ([7], "Not a valid string"),
+    ],
+)
+def test_bad_activity_ids_are_a_400_and_write_nothing(client: Any, ids: Any, fragment: str) -> None:
+    c = Chain(client)
+    before = events(c.engine)
+    r = client.post(
+        "/api/v1/certificates",
+        json={
+            "program": "BRRAG",
+            "holder_party_id": c.seller["id"],
+            "face_cents": M,
+            "fiscal_year": 2014,
+            KEY: ids,
+        },
+        headers=c.auth,
+    )
+    assert r.status_code == 400, r.json
+    assert r.json["error"]["code"] == "validation_failed"
+    assert KEY in r.json["error"]["message"] and fragment in r.json["error"]["message"]
+    assert events(c.engine) == before
+
+
+def test_an_activity_used_by_the_entity_bars_it_and_its_owner(client: Any) -> None:
+    c = Chain(client)
+    first = c.issue(["proj-A"])
+    second = c.issue(["proj-B", "proj-A"])
+    e1 = c.sell(first["id"], c.entity["id"])
+    e2 = c.sell(second["id"], c.entity["id"])
+    o2 = c.sell(second["id"], c.owner["id"])
+    # The transferred certificates carry the award's activities, in their own row.
+    assert c.cert(e1)[KEY] == ["proj-A"] and c.cert(o2)[KEY] == ["proj-B", "proj-A"]
+    stored = cert_row(c.engine, o2).attributes
+    stored = json.loads(stored) if isinstance(stored, str) else stored
+    assert stored[KEY] == ["proj-B", "proj-A"]
+
+    used = c.apply(c.entity_h, e1, tax_type="CBT")
+    assert used.status_code == 201, used.json
+    assert used.json["applied_cents"] == M // 10
+    assert used.json["limits"][KEY] == ["proj-A"]
+    assert used.json["limits"]["pt1_activity_scope"] == "entity_and_owners"
+    e1_number = cert_row(c.engine, e1).number
+
+    before = events(c.engine)
+    for h, cert_id, who in ((c.entity_h, e2, c.entity), (c.owner_h, o2, c.owner)):
+        r = c.apply(h, cert_id)
+        assert r.status_code == 422, r.json
+        err = r.json["error"]
+        assert err["code"] == "activity_already_used"
+        assert "proj-A" in err["message"] and "proj-B" not in err["message"]
+        assert e1_number in err["message"] and "Entity Co" in err["message"]
+        assert err["details"][KEY] == ["proj-A"]
+        assert err["details"]["scope"] == "entity_and_owners"
+        [conflict] = err["details"]["conflicts"]
+        assert conflict["certificate_id"] == e1 and conflict["party_id"] == c.entity["id"]
+        assert (conflict["tax_type"], conflict["tax_year"]) == ("CBT", 2013)
+        assert cert_row(c.engine, cert_id).balance_cents == M, who
+    assert events(c.engine) == before  # a refusal writes nothing
+
+    # The same certificate again, in a later year, is the same credit: allowed.
+    again = c.apply(c.entity_h, e1, tax_type="CBT", tax_year=2014)
+    assert again.status_code == 201, again.json
+    assert again.json["applied_cents"] == M // 10
+    _replay_equals_live_and_verifies(c.engine)
+
+
+def test_an_activity_used_by_the_owner_bars_the_entity(client: Any, engine: Engine) -> None:
+    """Owner-level GIT first, entity-level CBT second: refused in this direction too."""
+    c = Chain(client)
+    o = held_certificate(
+        engine, c.owner["id"], c.seller["id"], M, program="BRRAG", attributes={KEY: ["job-7"]}
+    )
+    e = held_certificate(
+        engine, c.entity["id"], c.seller["id"], M, program="BRRAG", attributes={KEY: ["job-7"]}
+    )
+    assert c.apply(c.owner_h, o, tax_type="GIT").status_code == 201
+    r = c.apply(c.entity_h, e, tax_type="CBT")
+    assert r.status_code == 422 and r.json["error"]["code"] == "activity_already_used"
+    assert "Owner Co" in r.json["error"]["message"]
+    _replay_equals_live_and_verifies(engine)
+
+
+def test_only_an_applied_amount_is_a_use_and_unrelated_parties_do_not_count(
+    client: Any, engine: Engine
+) -> None:
+    c = Chain(client)
+    stranger = create_party(client, c.auth, name="Stranger Co", tax_types=["CBT", "GIT"])
+    attrs = {KEY: ["proj-Z"]}
+    nothing = held_certificate(engine, c.entity["id"], c.seller["id"], M, attributes=attrs)
+    r = c.apply(c.entity_h, nothing, liability_cents=0)  # DM_GIT: 50% of 0
+    assert r.status_code == 201 and r.json["applied_cents"] == 0
+    theirs = held_certificate(engine, stranger["id"], c.seller["id"], M, attributes=attrs)
+    assert c.apply(c.auth, theirs).json["applied_cents"] == M // 10
+    mine = held_certificate(engine, c.entity["id"], c.seller["id"], M, attributes=attrs)
+    r = c.apply(c.entity_h, mine)
+    assert r.status_code == 201, r.json
+    assert r.json["limits"][KEY] == ["proj-Z"]
+
+
+def test_the_same_taxpayer_scope_lets_the_owner_use_it(client: Any, engine: Engine) -> None:
+    """AMB-56's alternative reading: only the applicant's own earlier uses count."""
+    c = Chain(client)
+    attrs = {KEY: ["proj-A"]}
+    e1 = held_certificate(engine, c.entity["id"], c.seller["id"], M, attributes=attrs)
+    o1 = held_certificate(engine, c.owner["id"], c.seller["id"], M, attributes=attrs)
+    e2 = held_certificate(engine, c.entity["id"], c.seller["id"], M, attributes=attrs)
+    assert c.apply(c.entity_h, e1).status_code == 201
+    same_taxpayer = replace(A1178, pt1_activity_scope=SAME_TAXPAYER)
+    authority = Actor("test", "authority")
+
+    def apply(cert_id: str) -> Any:
+        new = NewCreditApplication(cert_id, "GIT", 2013, 10 * M, M // 10)
+        return run(engine, lambda uow: apply_to_return(uow, authority, same_taxpayer, new))
+
+    app_o = apply(o1)
+    assert app_o["applied_cents"] == M // 10
+    assert app_o["limits"]["pt1_activity_scope"] == SAME_TAXPAYER
+    before = events(engine)
+    with pytest.raises(RuleRefusedError) as refused:
+        apply(e2)
+    assert refused.value.code == "activity_already_used"
+    assert events(engine) == before
+    _replay_equals_live_and_verifies(engine)
+
+
+def test_pass_through_certificates_carry_the_activities(client: Any, engine: Engine) -> None:
+    c = Chain(client)
+    partnership = create_party(
+        client, c.auth, name="Partnership P", entity_type="partnership", tax_types=["GIT"]
+    )
+    partners = []
+    for bps in (5000, 5000):
+        partner = create_party(client, c.auth, entity_type="individual", tax_types=["GIT"])
+        client.post(
+            f"/api/v1/parties/{partnership['id']}/owners",
+            json={
+                "owner_party_id": partner["id"],
+                "voting_bps": bps,
+                "value_bps": bps,
+                "income_share_bps": bps,
+            },
+            headers=c.auth,
+        )
+        partners.append(partner["id"])
+    cert = held_certificate(
+        engine, partnership["id"], c.seller["id"], 2 * M, attributes={KEY: ["film-1"]}
+    )
+    r = client.post(f"/api/v1/certificates/{cert}/pass-through", json={}, headers=c.auth)
+    assert r.status_code == 201, r.json
+    pieces = [a["certificate_id"] for a in r.json["allocations"]]
+    assert [c.cert(p)["attributes"][KEY] for p in pieces] == [["film-1"], ["film-1"]]
+    # Two pieces of one credit are the same credit, not a duplicate use.
+    for piece in pieces:
+        assert c.apply(c.auth, piece).status_code == 201
+    _replay_equals_live_and_verifies(engine)
