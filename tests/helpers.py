@@ -80,3 +80,32 @@ def tech_certificate(engine: Any, holder_id: str, face: int) -> str:
         )
         uow.commit()
     return cert_id
+
+
+def sell_and_approve(
+    client: Any,
+    seller_h: dict[str, str],
+    authority_h: dict[str, str],
+    certificate_id: str,
+    buyer_id: str,
+    amount: int,
+    consideration: int,
+) -> str:
+    """A negotiated transfer through the API, approved by the Authority; returns the
+    buyer's new certificate id."""
+    r = client.post(
+        "/api/v1/transfers",
+        json={
+            "certificate_id": certificate_id,
+            "buyer_party_id": buyer_id,
+            "amount_cents": amount,
+            "consideration_cents": consideration,
+        },
+        headers=seller_h,
+    )
+    assert r.status_code == 201, r.json
+    approved = client.post(
+        f"/api/v1/transfers/{r.json['id']}/approve", json={}, headers=authority_h
+    )
+    assert approved.status_code == 200, approved.json
+    return approved.json["buyer_certificate_id"]  # type: ignore[no-any-return]

@@ -20,7 +20,7 @@ from market.services.returns import NewCreditApplication, apply_to_return
 from market.services.runner import run
 from tests.e2e.test_pages_foundation import sign_in
 from tests.e2e.test_returns_api import cert_row, credit, held_certificate
-from tests.helpers import create_party, events, headers_for
+from tests.helpers import create_party, events, headers_for, sell_and_approve
 
 M = 100_000_000  # one million dollars in cents
 KEY = "creditable_activity_ids"
@@ -61,22 +61,9 @@ class Chain:
 
     def sell(self, cert_id: str, buyer_id: str, amount: int = M) -> str:
         """A negotiated transfer, approved; returns the buyer's certificate id."""
-        r = self.client.post(
-            "/api/v1/transfers",
-            json={
-                "certificate_id": cert_id,
-                "buyer_party_id": buyer_id,
-                "amount_cents": amount,
-                "consideration_cents": amount * 8 // 10,
-            },
-            headers=self.seller_h,
+        return sell_and_approve(
+            self.client, self.seller_h, self.auth, cert_id, buyer_id, amount, amount * 8 // 10
         )
-        assert r.status_code == 201, r.json
-        approved = self.client.post(
-            f"/api/v1/transfers/{r.json['id']}/approve", json={}, headers=self.auth
-        )
-        assert approved.status_code == 200, approved.json
-        return approved.json["buyer_certificate_id"]  # type: ignore[no-any-return]
 
     def apply(self, h: dict[str, str], cert_id: str, tax_type: str = "GIT", **kw: Any) -> Any:
         body = {"tax_type": tax_type, "liability_cents": 10 * M, "amount_cents": M // 10} | kw

@@ -15,7 +15,7 @@ from market.services import ledger
 from market.services.actor import SYSTEM
 from market.services.runner import run
 from market.services.uth_reviews import record_review
-from tests.helpers import create_party, events, headers_for
+from tests.helpers import create_party, events, headers_for, sell_and_approve
 
 D = 100  # one dollar in cents
 M = 100_000_000  # one million dollars in cents
@@ -70,22 +70,15 @@ class Hub:
 
     def sell(self, amount: int) -> str:
         """A negotiated transfer of the earliest unsold cents, approved; the buyer's cert."""
-        r = self.client.post(
-            "/api/v1/transfers",
-            json={
-                "certificate_id": self.award["id"],
-                "buyer_party_id": self.buyer["id"],
-                "amount_cents": amount,
-                "consideration_cents": amount * 3 // 4,
-            },
-            headers=self.seller_h,
+        return sell_and_approve(
+            self.client,
+            self.seller_h,
+            self.auth,
+            self.award["id"],
+            self.buyer["id"],
+            amount,
+            amount * 3 // 4,
         )
-        assert r.status_code == 201, r.json
-        r = self.client.post(
-            f"/api/v1/transfers/{r.json['id']}/approve", json={}, headers=self.auth
-        )
-        assert r.status_code == 200, r.json
-        return r.json["buyer_certificate_id"]  # type: ignore[no-any-return]
 
     def apply(self, cert_id: str, amount: int) -> Any:
         return self.client.post(
