@@ -122,6 +122,20 @@ class Ownership(SQLModel, table=True):
     income_share_bps: int | None = None
 
 
+class OwnersAgreement(SQLModel, table=True):
+    """The owners' agreement in force for a partnership (UTH-14, AMB-17): the latest one the
+    Authority recorded as filed with the Director. Earlier filings stay in the ledger."""
+
+    __tablename__ = "owners_agreements"
+
+    party_id: str = Field(primary_key=True, foreign_key="parties.id", max_length=40)
+    agreement_id: str = Field(max_length=40)
+    shares: list[Any] = Field(sa_column=Column(JSON, nullable=False))
+    filed_on: str = Field(max_length=10)
+    reference: str | None = Field(default=None, max_length=200)
+    recorded_seq: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
 class Certificate(SQLModel, table=True):
     """A transfer certificate: the seller's original (`is_original`) or one derived from it
     by an approved transfer, a TECH allocation or a pass-through allocation.
@@ -333,6 +347,7 @@ class Recapture(SQLModel, table=True):
 PROJECTION_TABLES: list[str] = [
     "parties",
     "ownerships",
+    "owners_agreements",
     "certificates",
     "cap_usage",
     "dm_queue",

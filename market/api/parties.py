@@ -41,6 +41,7 @@ class PartyOut(Schema):
     formed_on = fields.String(allow_none=True)
     operating_income_cents_by_year = fields.Dict()
     owners = fields.List(fields.Dict())
+    owners_agreement = fields.Dict(allow_none=True)
 
 
 class OwnerIn(Schema):
@@ -58,6 +59,29 @@ class OwnershipOut(Schema):
     voting_bps = fields.Integer()
     value_bps = fields.Integer()
     income_share_bps = fields.Integer(allow_none=True)
+
+
+class AgreementShareIn(Schema):
+    owner_party_id = text(40)
+    share_bps = fields.Integer(strict=True, required=True)
+
+
+class OwnersAgreementIn(Schema):
+    shares = fields.List(
+        fields.Nested(AgreementShareIn), required=True, validate=validate.Length(min=1, max=500)
+    )
+    filed_on = fields.Date(required=True)
+    reference = text(200, required=False)
+
+
+class OwnersAgreementOut(Schema):
+    party_id = fields.String()
+    agreement_id = fields.String()
+    shares = fields.List(fields.Dict())
+    filed_on = fields.String()
+    reference = fields.String(allow_none=True)
+    recorded_seq = fields.Integer()
+    replaces_agreement_id = fields.String(allow_none=True)
 
 
 class AffiliationOut(Schema):
@@ -93,7 +117,9 @@ def list_parties(args: dict[str, Any]) -> ResponseReturnValue:
 def get_party(party_id: str) -> ResponseReturnValue:
     actor = current_actor()
     with ReadOnly(engine()) as conn:
-        return jsonify(PartyOut().dump(parties.get_party(conn, actor, party_id)))
+        party = parties.get_party(conn, actor, party_id)
+        party["owners_agreement"] = parties.owners_agreement(conn, party_id)
+        return jsonify(PartyOut().dump(party))
 
 
 @blp.route("/<party_id>/owners", methods=["POST"])
@@ -107,6 +133,26 @@ def add_owner(data: dict[str, Any], party_id: str) -> ResponseReturnValue:
         return parties.record_ownership(uow, actor, party_id, **data)
 
     return command(run, OwnershipOut())
+
+
+@blp.route("/<party_id>/owners-agreement", methods=["POST"])
+@blp.arguments(OwnersAgreementIn)
+@blp.alt_response(201, schema=OwnersAgreementOut)
+def file_owners_agreement(data: dict[str, Any], party_id: str) -> ResponseReturnValue:
+    """Record that a partnership filed an owners' agreement with the Director (authority;
+    UTH-14, AMB-17). It sets the owners' shares of the partnership's UTH credits; a later
+    filing replaces it."""
+    actor = current_actor()
+    new = parties.NewOwnersAgreement(
+        shares=[(s["owner_party_id"], s["share_bps"]) for s in data["shares"]],
+        filed_on=data["filed_on"].isoformat(),
+        reference=data.get("reference"),
+    )
+
+    def run(uow: UnitOfWork) -> dict[str, Any]:
+        return parties.file_owners_agreement(uow, actor, party_id, new)
+
+    return command(run, OwnersAgreementOut())
 
 
 @blp.route("/<party_id>/affiliation/<other_id>", methods=["GET"])

@@ -65,6 +65,7 @@ class PassThroughOut(Schema):
     certificate_id = fields.String()
     amount_cents = fields.Integer()
     basis = fields.String()
+    owners_agreement = fields.Dict(allow_none=True)
     director_review = fields.Boolean()
     allocations = fields.List(fields.Nested(OwnerShareOut))
 
@@ -117,11 +118,15 @@ def apply_credit(data: dict[str, Any]) -> ResponseReturnValue:
 @blp.arguments(PassThroughIn)
 @blp.alt_response(201, schema=PassThroughOut)
 def pass_through(data: dict[str, Any], certificate_id: str) -> ResponseReturnValue:
-    """Allocate an entity's credit to its owners by income share (PT-5, PT-6)."""
+    """Allocate an entity's credit to its owners by income share (PT-5, PT-6), or a UTH
+    partnership's by its filed owners' agreement (UTH-14, AMB-17)."""
     actor = current_actor()
+    rules = ruleset()
 
     def run(uow: UnitOfWork) -> dict[str, Any]:
-        return returns.pass_through_allocate(uow, actor, certificate_id, data.get("amount_cents"))
+        return returns.pass_through_allocate(
+            uow, actor, certificate_id, data.get("amount_cents"), rules
+        )
 
     return command(run, PassThroughOut())
 

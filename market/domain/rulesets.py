@@ -17,6 +17,10 @@ from market.domain.programs import Program
 
 _MILLION = 100_000_000  # one million dollars in cents
 
+# AMB-17 readings: a filed owners' agreement sets a UTH partnership's owners' shares, or
+# income share always.
+UTH_PARTNERSHIP_BASES = ("owners_agreement_if_filed", "income_share")
+
 
 @dataclass(frozen=True)
 class Ruleset:
@@ -52,6 +56,10 @@ class Ruleset:
     # AMB-14 / UTH-26: a reviewed-down tranche already sold freezes the buyer's unapplied
     # part ("freeze"); alternative "buyer_protected" (flagged at_risk, nothing frozen).
     uth_transferred_tranche_effect: str = "freeze"
+    # AMB-17 / UTH-14: a UTH credit held by a partnership goes to its owners by the owners'
+    # agreement filed with the Director, if one was, else by income share; alternative
+    # "income_share" (the agreement is ignored).
+    uth_partnership_basis: str = "owners_agreement_if_filed"
 
     dm_git_film_pool_cents: int = 10 * _MILLION
     dm_cbt_pool_cents: int = 5 * _MILLION

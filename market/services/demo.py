@@ -235,7 +235,9 @@ def seed(
         )
     )
     raritan_cert = _buyer_cert(engine, t3)
-    shares = do(lambda uow: returns.pass_through_allocate(uow, who("raritan"), raritan_cert, None))
+    shares = do(
+        lambda uow: returns.pass_through_allocate(uow, who("raritan"), raritan_cert, None, ruleset)
+    )
     partner_a_cert = next(
         a["certificate_id"] for a in shares["allocations"] if a["party_id"] == ids["partner_a"]
     )

@@ -9,8 +9,9 @@ from typing import Any
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
-from market.adapters.tables import Ownership, Party
+from market.adapters.tables import OwnersAgreement, Ownership, Party
 from market.domain.errors import InvalidRequestError
+from market.domain.rules import pass_through
 from market.domain.rules.affiliation import OwnershipGraph, Stake, affiliation
 from market.domain.rulesets import Ruleset
 from market.services.actor import AUDITOR, AUTHORITY, Actor
@@ -20,6 +21,7 @@ from market.services.uow import UnitOfWork
 
 parties_t = Party.__table__  # type: ignore[attr-defined]
 owners_t = Ownership.__table__  # type: ignore[attr-defined]
+agreements_t = OwnersAgreement.__table__  # type: ignore[attr-defined]
 
 ENTITY_TYPES = (
     "c_corporation",
@@ -131,6 +133,73 @@ def ownership_view(conn: Connection, party_id: str, owner_party_id: str) -> dict
         "voting_bps": row["voting_bps"],
         "value_bps": row["value_bps"],
         "income_share_bps": row["income_share_bps"],
+    }
+
+
+@dataclass(frozen=True)
+class NewOwnersAgreement:
+    shares: list[tuple[str, int]]  # (owner_party_id, share_bps) as sent
+    filed_on: str  # ISO date the agreement was filed with the Director
+    reference: str | None = None
+
+
+def file_owners_agreement(
+    uow: UnitOfWork, actor: Actor, party_id: str, new: NewOwnersAgreement
+) -> dict[str, Any]:
+    """UTH-14 / AMB-17: the Authority records that a partnership filed an owners' agreement
+    with the Director. OWNERS_AGREEMENT_FILED on the party's stream; the latest filing is
+    the agreement in force (it names the one it replaces)."""
+    actor.require(AUTHORITY)
+    party = load_party(uow.conn, party_id)
+    for owner_id in dict.fromkeys(owner for owner, _ in new.shares):
+        load_party(uow.conn, owner_id)
+    recorded = {
+        r.owner_party_id
+        for r in uow.conn.execute(
+            select(owners_t.c.owner_party_id).where(owners_t.c.owned_party_id == party_id)
+        )
+    }
+    current = owners_agreement(uow.conn, party_id)
+    shares = pass_through.validate_owners_agreement(
+        party_id,
+        party["entity_type"],
+        new.shares,
+        recorded,
+        new.filed_on,
+        current["filed_on"] if current is not None else None,
+    )
+    agreement_id = f"oag_{uuid.uuid4().hex[:20]}"
+    payload = {
+        "party_id": party_id,
+        "agreement_id": agreement_id,
+        "shares": [{"owner_party_id": o, "share_bps": bps} for o, bps in sorted(shares.items())],
+        "filed_on": new.filed_on,
+        "reference": new.reference,
+        "replaces_agreement_id": current["agreement_id"] if current is not None else None,
+    }
+    uow.append(f"party-{party_id}", "OWNERS_AGREEMENT_FILED", payload, actor.label)
+    found = owners_agreement(uow.conn, party_id)
+    if found is None:  # the projection handler writes the row on append
+        raise LookupError(f"owners_agreements {party_id} was not projected")
+    return found | {"replaces_agreement_id": payload["replaces_agreement_id"]}
+
+
+def owners_agreement(conn: Connection, party_id: str) -> dict[str, Any] | None:
+    """The owners' agreement in force for a partnership, or None if none was filed."""
+    row = (
+        conn.execute(select(agreements_t).where(agreements_t.c.party_id == party_id))
+        .mappings()
+        .first()
+    )
+    if row is None:
+        return None
+    return {
+        "party_id": row["party_id"],
+        "agreement_id": row["agreement_id"],
+        "shares": [dict(s) for s in row["shares"]],
+        "filed_on": row["filed_on"],
+        "reference": row["reference"],
+        "recorded_seq": int(row["recorded_seq"]),
     }
 
 

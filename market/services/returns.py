@@ -30,7 +30,7 @@ from market.services.certificates import (
 )
 from market.services.errors import RuleRefusedError
 from market.services.numbering import derived_number, new_id
-from market.services.parties import load_party, ownership_graph
+from market.services.parties import load_party, owners_agreement, ownership_graph
 from market.services.uow import UnitOfWork
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
@@ -346,10 +346,19 @@ def expire_carryforwards(
 
 
 def pass_through_allocate(
-    uow: UnitOfWork, actor: Actor, certificate_id: str, amount_cents: int | None
+    uow: UnitOfWork,
+    actor: Actor,
+    certificate_id: str,
+    amount_cents: int | None,
+    ruleset: Ruleset,
 ) -> dict[str, Any]:
     """PT-5/PT-6: an entity's acquired credit goes to its owners by income share; with no
-    positive income shares, by the owners' value stakes (AMB-54), flagged for review."""
+    positive income shares, by the owners' value stakes (AMB-54), flagged for review.
+
+    UTH-14 / AMB-17: a UTH credit held by a partnership that filed an owners' agreement with
+    the Director goes by the agreement's shares instead (under the ruleset's
+    `uth_partnership_basis`)."""
+    rules = ruleset
     actor.require(AUTHORITY, PARTICIPANT)
     cert = load_certificate(uow.conn, certificate_id)
     actor.require_party(cert["holder_party_id"])
@@ -382,8 +391,26 @@ def pass_through_allocate(
         )
     income = {e["owner_party_id"]: int(e["income_share_bps"] or 0) for e in edges}
     value = {e["owner_party_id"]: int(e["value_bps"]) for e in edges}
-    split = pass_through.allocate_by_income_share(amount, income, value)
-    fallback = sum(income.values()) <= 0
+    agreement = owners_agreement(uow.conn, entity["id"])
+    basis = pass_through.allocation_basis(
+        Program(cert["program"]), entity["entity_type"], agreement is not None, rules
+    )
+    agreed: dict[str, int] = {}
+    agreement_basis: dict[str, Any] | None = None
+    if basis == "owners_agreement" and agreement is not None:
+        agreed = {s["owner_party_id"]: int(s["share_bps"]) for s in agreement["shares"]}
+        split = pass_through.allocate_by_agreement(amount, agreed)
+        fallback = False
+        agreement_basis = {
+            "agreement_id": agreement["agreement_id"],
+            "filed_on": agreement["filed_on"],
+            "reference": agreement["reference"],
+            "shares": agreement["shares"],
+        }
+    else:
+        split = pass_through.allocate_by_income_share(amount, income, value)
+        fallback = sum(income.values()) <= 0
+        basis = "profit_sharing_fallback" if fallback else "income_share"
     allocations: list[dict[str, Any]] = []
     for owner_id, cents in sorted(split.items()):
         if cents > 0:
@@ -394,7 +421,10 @@ def pass_through_allocate(
         "certificate_id": cert["id"],
         "party_id": entity["id"],
         "amount_cents": amount,
-        "basis": "profit_sharing_fallback" if fallback else "income_share",
+        "basis": basis,
+        "owners_agreement": agreement_basis,
+        "uth_partnership_basis": rules.uth_partnership_basis,
+        "ruleset": rules.name,
         "director_review": fallback,
         "allocations": allocations,
         "certificate_status": certificate_status(
@@ -407,6 +437,8 @@ def pass_through_allocate(
     inherited = {ACTIVITY_KEY: activity_ids_of(uow.conn, cert)}
     for a in allocations:
         shares = {"income_share_bps": income[a["party_id"]], "value_bps": value[a["party_id"]]}
+        if agreed:
+            shares["agreement_share_bps"] = agreed[a["party_id"]]
         owner_cert = {
             "certificate_id": a["certificate_id"],
             "number": derived_number(uow.conn, cert["id"], cert["number"], "P"),
@@ -445,6 +477,7 @@ def pass_through_allocate(
         "certificate_id": cert["id"],
         "amount_cents": amount,
         "basis": payload["basis"],
+        "owners_agreement": agreement_basis,
         "director_review": fallback,
         "allocations": allocations,
     }

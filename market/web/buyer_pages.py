@@ -96,13 +96,13 @@ def apply_credit() -> ResponseReturnValue:
 @bp.post("/buyer/pass-through", endpoint="pass_through")
 @roles_required("participant")
 def pass_through() -> ResponseReturnValue:
-    who, form = actor(), request.form
+    who, form, rules = actor(), request.form, ruleset()
 
     def act() -> Any:
         cert_id = forms.required_text(form, "certificate_id", "The certificate")
         amount = forms.cents(form, "amount", "The amount", required=False)
         return runner.run(
-            engine(), lambda uow: returns.pass_through_allocate(uow, who, cert_id, amount)
+            engine(), lambda uow: returns.pass_through_allocate(uow, who, cert_id, amount, rules)
         )
 
     ok, result, status = forms.attempt(act)

@@ -154,6 +154,16 @@ def _new_party(m: Matrix) -> dict[str, Any]:
     return {"name": "New Co", "tax_id": tax_id, "entity_type": "llc", "tax_types": ["CBT"]}
 
 
+def _fresh_owners_agreement(m: Matrix, role: str) -> tuple[str, str, Any]:
+    """A new partnership with B as its recorded owner, and B's agreed share of it."""
+    firm = m.post("/api/v1/parties", m.auth, _new_party(m) | {"entity_type": "partnership"})
+    stake = {"owner_party_id": m.buyer["id"], "voting_bps": 10_000, "value_bps": 10_000}
+    m.post(f"/api/v1/parties/{firm['id']}/owners", m.auth, stake)
+    shares = [{"owner_party_id": m.buyer["id"], "share_bps": 10_000}]
+    body = {"shares": shares, "filed_on": "2014-01-15", "reference": "D-1"}
+    return "POST", f"/api/v1/parties/{firm['id']}/owners-agreement", body
+
+
 ROWS = [
     Row("openapi", _get(lambda m: "/api/v1/openapi.json"), _all(200, anonymous=200)),
     Row("docs", _get(lambda m: "/api/v1/docs"), _all(200, anonymous=200)),
@@ -173,6 +183,7 @@ ROWS = [
         ),
         ADMIN,
     ),
+    Row("party: owners' agreement", _fresh_owners_agreement, ADMIN),
     Row(
         "party: affiliation",
         _get(lambda m: f"/api/v1/parties/{m.owner['id']}/affiliation/{m.buyer['id']}"),

@@ -45,3 +45,20 @@ def ownership_recorded(store: Store, event: Event) -> None:
         )
     else:
         store.update("ownerships", key, row)
+
+
+@handles("OWNERS_AGREEMENT_FILED")
+def owners_agreement_filed(store: Store, event: Event) -> None:
+    """The latest filing is the agreement in force; it replaces the row of the one before."""
+    p = event.payload
+    row = {
+        "agreement_id": p["agreement_id"],
+        "shares": [dict(s) for s in p["shares"]],
+        "filed_on": p["filed_on"],
+        "reference": p.get("reference"),
+        "recorded_seq": event.seq,
+    }
+    if store.get("owners_agreements", p["party_id"]) is None:
+        store.insert("owners_agreements", {"party_id": p["party_id"]} | row)
+    else:
+        store.update("owners_agreements", p["party_id"], row)
