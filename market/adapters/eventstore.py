@@ -84,9 +84,8 @@ def compute_hash(
     recorded_at: str,
     prev_hash: str,
 ) -> str:
-    return hash_encoded(
-        seq, stream, version, type_, canonical_json(payload), actor, recorded_at, prev_hash
-    )
+    body = canonical_json([seq, stream, version, type_, payload, actor, recorded_at, prev_hash])
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
 def hash_encoded(
@@ -101,10 +100,9 @@ def hash_encoded(
 ) -> str:
     """`compute_hash` for a payload already in canonical JSON: the canonical encoding of
     the list, built from its encoded items, so the payload is not encoded twice."""
-    items = [canonical_json(v) for v in (seq, stream, version, type_)]
-    items += [payload_json, canonical_json(actor), canonical_json(recorded_at)]
-    items.append(canonical_json(prev_hash))
-    body = "[" + ",".join(items) + "]"
+    head = canonical_json([int(seq), stream, int(version), type_])
+    tail = canonical_json([actor, recorded_at, prev_hash])
+    body = f"{head[:-1]},{payload_json},{tail[1:]}"
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
