@@ -19,7 +19,15 @@ from sqlalchemy import Engine
 
 from market.adapters.eventstore import event_count
 from market.domain.rulesets import Ruleset
-from market.services import certificates, identity, recaptures, returns, tech, trading
+from market.services import (
+    certificates,
+    identity,
+    recaptures,
+    returns,
+    tech,
+    trading,
+    uth_reviews,
+)
 from market.services.actor import AUTHORITY, PARTICIPANT, Actor
 from market.services.parties import NewParty, record_ownership, register_party
 from market.services.runner import run
@@ -140,13 +148,28 @@ def seed(
         )
         return do(lambda uow: certificates.issue_certificate(uow, EDA, new, ruleset))
 
-    brrag = issue("meadowlands", "BRRAG", 250 * 10_000_00, 2013)
-    uth = issue("transit", "UTH", 24 * _MILLION, 2013, tax_periods=[2012])
+    brrag = issue(
+        "meadowlands",
+        "BRRAG",
+        250 * 10_000_00,
+        2013,
+        creditable_activity_ids=["meadowlands-hq-relocation"],
+    )
+    uth = issue(
+        "transit",
+        "UTH",
+        24 * _MILLION,
+        2013,
+        tax_periods=[2012],
+        creditable_activity_ids=["newark-transit-hub-tower"],
+    )
     dm = [
         issue("pixel", "DM_CBT", amount, 2014)
         for amount in (200 * 10_000_00, 250 * 10_000_00, 120 * 10_000_00, 30 * 10_000_00)
     ]
-    dm_git = issue("asbury", "DM_GIT", 80 * 10_000_00, 2014)
+    dm_git = issue(
+        "asbury", "DM_GIT", 80 * 10_000_00, 2014, creditable_activity_ids=["asbury-film-2014"]
+    )
     say("issued BRRAG, UTH and digital media certificates (the DM_CBT pool queues $1.0M)")
 
     for key, request, rnd, factor in TECH_REQUESTS:
@@ -268,6 +291,19 @@ def seed(
         )
     )
     say("applied credits to returns, passed a credit through to partners, assessed a recapture")
+    reviews = ((2012, "approved"), (2013, "approved"), (2016, "new_positions_below_200"))
+    for period, finding in reviews:
+        do(
+            partial(
+                uth_reviews.record_review,
+                actor=EDA,
+                certificate_id=uth["id"],
+                tax_period=period,
+                finding=finding,
+                ruleset=ruleset,
+            )
+        )
+    say("recorded UTH annual reviews: 2012 and 2013 approved, 2016 cut by 20% (UTH-11(1))")
     return {"parties": ids}
 
 

@@ -24,10 +24,14 @@ def test_seed_demo_builds_a_market_that_verifies(app: Any) -> None:
             text("select used_cents from cap_usage where id = 'TECH_ZONE_SET_ASIDE:2013'")
         ).scalar()
         applied = conn.execute(text("select count(*) from credit_applications")).scalar()
+        reviews = conn.execute(
+            text("select count(*) from events where type = 'UTH_REVIEW_RECORDED'")
+        ).scalar()
     assert statuses == {"approved": 4, "rejected": 1, "pending_approval": 1}
     assert programs == {"BRRAG", "UTH", "DM_CBT", "DM_GIT", "TECH"}
     assert zone == 10_000_000_00
     assert applied == 2
+    assert reviews == 3 and "2016 cut by 20%" in result.output
     assert ledger.verify(engine).ok
     again = runner.invoke(args=["seed-demo", "--if-empty"])
     assert again.exit_code == 0 and "not seeded" in again.output
