@@ -9,18 +9,23 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 
 from market.domain.rules.activities import SAME_TAXPAYER
 from market.domain.rulesets import A1178
-from market.services import ledger
 from market.services.actor import Actor
 from market.services.errors import RuleRefusedError
 from market.services.returns import NewCreditApplication, apply_to_return
 from market.services.runner import run
 from tests.e2e.test_pages_foundation import sign_in
 from tests.e2e.test_returns_api import cert_row, credit, held_certificate
-from tests.helpers import create_party, events, headers_for, sell_and_approve
+from tests.helpers import (
+    create_party,
+    events,
+    headers_for,
+    replay_equals_live_and_verifies,
+    sell_and_approve,
+)
 
 M = 100_000_000  # one million dollars in cents
 KEY = "creditable_activity_ids"
@@ -73,23 +78,6 @@ class Chain:
         r = self.client.get(f"/api/v1/certificates/{cert_id}", headers=self.auth)
         assert r.status_code == 200, r.json
         return r.json  # type: ignore[no-any-return]
-
-
-def _projections(engine: Engine) -> dict[str, list[dict[str, Any]]]:
-    with engine.connect() as conn:
-        return {
-            table: [
-                dict(r) for r in conn.execute(text(f"select * from {table} order by id")).mappings()
-            ]
-            for table in ("certificates", "credit_applications", "parties", "ownerships")
-        }
-
-
-def _replay_equals_live_and_verifies(engine: Engine) -> None:
-    live = _projections(engine)
-    ledger.replay(engine)
-    assert _projections(engine) == live
-    assert ledger.verify(engine).ok
 
 
 def test_issued_certificates_list_their_activities(client: Any, app: Any) -> None:
@@ -188,7 +176,7 @@ def test_an_activity_used_by_the_entity_bars_it_and_its_owner(client: Any) -> No
     again = c.apply(c.entity_h, e1, tax_type="CBT", tax_year=2014)
     assert again.status_code == 201, again.json
     assert again.json["applied_cents"] == M // 10
-    _replay_equals_live_and_verifies(c.engine)
+    replay_equals_live_and_verifies(c.engine)
 
 
 def test_an_activity_used_by_the_owner_bars_the_entity(client: Any, engine: Engine) -> None:
@@ -204,7 +192,7 @@ def test_an_activity_used_by_the_owner_bars_the_entity(client: Any, engine: Engi
     r = c.apply(c.entity_h, e, tax_type="CBT")
     assert r.status_code == 422 and r.json["error"]["code"] == "activity_already_used"
     assert "Owner Co" in r.json["error"]["message"]
-    _replay_equals_live_and_verifies(engine)
+    replay_equals_live_and_verifies(engine)
 
 
 def test_only_an_applied_amount_is_a_use_and_unrelated_parties_do_not_count(
@@ -247,7 +235,7 @@ def test_the_same_taxpayer_scope_lets_the_owner_use_it(client: Any, engine: Engi
         apply(e2)
     assert refused.value.code == "activity_already_used"
     assert events(engine) == before
-    _replay_equals_live_and_verifies(engine)
+    replay_equals_live_and_verifies(engine)
 
 
 def test_pass_through_certificates_carry_the_activities(client: Any, engine: Engine) -> None:
@@ -279,4 +267,4 @@ def test_pass_through_certificates_carry_the_activities(client: Any, engine: Eng
     # Two pieces of one credit are the same credit, not a duplicate use.
     for piece in pieces:
         assert c.apply(c.auth, piece).status_code == 201
-    _replay_equals_live_and_verifies(engine)
+    replay_equals_live_and_verifies(engine)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, select, text
+from sqlalchemy import Engine, select
 
 from market.adapters.tables import EventRow
 from market.domain.rulesets import A1178
@@ -16,7 +16,7 @@ from market.services import ledger, returns
 from market.services.actor import SYSTEM
 from market.services.runner import run
 from tests.e2e.test_returns_api import cert_row, held_certificate, partnership
-from tests.helpers import create_party, events, headers_for
+from tests.helpers import create_party, events, headers_for, replay_equals_live_and_verifies
 
 DOLLAR = 100
 events_t = EventRow.__table__  # type: ignore[attr-defined]
@@ -58,22 +58,6 @@ def allocate(client: Any, h: dict[str, str], cert: str, **body: Any) -> Any:
 
 def split(result: dict[str, Any]) -> dict[str, int]:
     return {a["party_id"]: a["amount_cents"] for a in result["allocations"]}
-
-
-def _projections(engine: Engine) -> dict[str, list[dict[str, Any]]]:
-    keys = {"owners_agreements": "party_id", "certificates": "id", "ownerships": "id"}
-    with engine.connect() as conn:
-        return {
-            t: [dict(r) for r in conn.execute(text(f"select * from {t} order by {k}")).mappings()]
-            for t, k in keys.items()
-        }
-
-
-def replay_equals_live_and_verifies(engine: Engine) -> None:
-    live = _projections(engine)
-    ledger.replay(engine)
-    assert _projections(engine) == live
-    assert ledger.verify(engine).ok
 
 
 def test_a_uth_partnership_credit_goes_by_the_filed_agreement(

@@ -8,14 +8,19 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 
 from market.domain.rulesets import A1178
-from market.services import ledger
 from market.services.actor import SYSTEM
 from market.services.runner import run
 from market.services.uth_reviews import record_review
-from tests.helpers import create_party, events, headers_for, sell_and_approve
+from tests.helpers import (
+    create_party,
+    events,
+    headers_for,
+    replay_equals_live_and_verifies,
+    sell_and_approve,
+)
 
 D = 100  # one dollar in cents
 M = 100_000_000  # one million dollars in cents
@@ -94,23 +99,6 @@ class Hub:
         )
 
 
-def _projections(engine: Engine) -> dict[str, list[dict[str, Any]]]:
-    with engine.connect() as conn:
-        return {
-            table: [
-                dict(r) for r in conn.execute(text(f"select * from {table} order by id")).mappings()
-            ]
-            for table in ("certificates", "cap_usage", "credit_applications")
-        }
-
-
-def _replay_equals_live_and_verifies(engine: Engine) -> None:
-    live = _projections(engine)
-    ledger.replay(engine)
-    assert _projections(engine) == live
-    assert ledger.verify(engine).ok
-
-
 def test_a_reduction_cuts_the_unsold_tranche_by_20_percent_and_releases_the_caps(
     client: Any,
 ) -> None:
@@ -143,7 +131,7 @@ def test_a_reduction_cuts_the_unsold_tranche_by_20_percent_and_releases_the_caps
     again = h.review(2014, "new_positions_below_200")
     assert again.status_code == 201 and again.json["review"]["cut_cents"] == 0
     assert h.cert()["balance_cents"] == 24 * M - cut
-    _replay_equals_live_and_verifies(h.engine)
+    replay_equals_live_and_verifies(h.engine)
 
 
 def test_a_forfeiture_takes_the_rest_and_a_facility_sale_takes_later_periods_for_good(
@@ -183,7 +171,7 @@ def test_a_forfeiture_takes_the_rest_and_a_facility_sale_takes_later_periods_for
     assert restored.status_code == 201, restored.json
     assert h.tranche(2014)["review"] == "restored" and h.tranche(2014)["unsold_cents"] == 0
     assert h.cert()["balance_cents"] == 24 * M - 4 * TRANCHE
-    _replay_equals_live_and_verifies(h.engine)
+    replay_equals_live_and_verifies(h.engine)
 
 
 def test_a_transferred_tranche_is_flagged_at_risk_and_the_buyer_frozen_until_restored(
@@ -235,7 +223,7 @@ def test_a_transferred_tranche_is_flagged_at_risk_and_the_buyer_frozen_until_res
     assert again.status_code == 201, again.json
     assert again.json["applied_cents"] == TRANCHE
     assert h.cert(buyer_cert)["balance_cents"] == 0
-    _replay_equals_live_and_verifies(h.engine)
+    replay_equals_live_and_verifies(h.engine)
 
 
 def test_buyer_protected_flags_the_tranche_but_freezes_nothing(client: Any) -> None:
@@ -253,7 +241,7 @@ def test_buyer_protected_flags_the_tranche_but_freezes_nothing(client: Any) -> N
     assert flagged["at_risk"] is True and flagged["frozen"] is False
     used = h.apply(buyer_cert, TRANCHE)
     assert used.status_code == 201 and used.json["applied_cents"] == TRANCHE
-    _replay_equals_live_and_verifies(h.engine)
+    replay_equals_live_and_verifies(h.engine)
 
 
 def test_approved_reviews_change_no_cents_and_keep_credit_use_as_before(client: Any) -> None:
@@ -270,7 +258,7 @@ def test_approved_reviews_change_no_cents_and_keep_credit_use_as_before(client: 
     assert h.review(2015, "new_positions_below_200").status_code == 201
     refused = h.review(2015, "approved")
     assert refused.status_code == 409 and refused.json["error"]["code"] == "review_conflict"
-    _replay_equals_live_and_verifies(h.engine)
+    replay_equals_live_and_verifies(h.engine)
 
 
 def test_refusals_write_nothing(client: Any) -> None:
