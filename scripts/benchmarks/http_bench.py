@@ -48,7 +48,7 @@ GUNICORN = [
     "--worker-class",
     "gthread",
     "--threads",
-    "4",
+    "2",
     "--keep-alive",
     "30",
     "--log-level",
