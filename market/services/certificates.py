@@ -176,7 +176,7 @@ def issue_certificate(
     stream = f"certificate-{cert_id}"
     if program is Program.BRRAG:
         bucket = cap_id("BRRAG", new.fiscal_year)
-        brrag.check_fy_cap(_used(uow.conn, bucket), new.face_cents, ruleset)
+        brrag.check_fy_cap(cap_used(uow.conn, bucket), new.face_cents, ruleset)
         uow.append(stream, "CERT_ISSUED", payload, actor.label, new_stream=True)
         charge = _charge("BRRAG", new.fiscal_year, new.face_cents, ruleset)
         uow.append(
@@ -216,7 +216,8 @@ def _charge(bucket: str, fiscal_year: int, used_cents: int, ruleset: Ruleset) ->
     }
 
 
-def _used(conn: Connection, key: str) -> int:
+def cap_used(conn: Connection, key: str) -> int:
+    """Cents a cap row (`cap_id`) has charged; 0 before its first charge."""
     found = conn.execute(select(caps_t.c.used_cents).where(caps_t.c.id == key)).scalar()
     return int(found or 0)
 
@@ -250,8 +251,10 @@ def _issue_uth(
     for period, cents in tranches:
         per_fy[uth_period_fiscal_year(period)] += cents
     for fy, cents in sorted(per_fy.items()):
-        uth.check_fy_cap(_used(uow.conn, cap_id("UTH", fy)), cents, ruleset)
-    uth.check_cumulative_cap(_used(uow.conn, cap_id("UTH_CUMULATIVE", 0)), new.face_cents, ruleset)
+        uth.check_fy_cap(cap_used(uow.conn, cap_id("UTH", fy)), cents, ruleset)
+    uth.check_cumulative_cap(
+        cap_used(uow.conn, cap_id("UTH_CUMULATIVE", 0)), new.face_cents, ruleset
+    )
     payload["tax_periods"] = [
         {
             "period": period,

@@ -49,7 +49,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from market.adapters.tables import CapUsage, Certificate
+from market.adapters.tables import Certificate
 from market.domain.errors import InvalidRequestError
 from market.domain.programs import Program
 from market.domain.rules import uth
@@ -57,6 +57,7 @@ from market.domain.rulesets import Ruleset
 from market.services.actor import AUTHORITY, Actor
 from market.services.certificates import (
     cap_id,
+    cap_used,
     certificate_status,
     certificate_view,
     load_certificate,
@@ -65,7 +66,6 @@ from market.services.errors import ConflictError
 from market.services.uow import UnitOfWork
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
-caps_t = CapUsage.__table__  # type: ignore[attr-defined]
 
 EVENT = "UTH_REVIEW_RECORDED"
 
@@ -77,19 +77,10 @@ class ReviewRequestError(InvalidRequestError):
     status = 400
 
 
-class ReviewConflictError(ConflictError):
-    """A review that the certificate's state does not allow (409); `code` per instance."""
-
-    def __init__(self, code: str, message: str, details: dict[str, object]) -> None:
-        super().__init__(message, details)
-        self.code = code
-
-
 def _original_uth(conn: Connection, certificate_id: str) -> dict[str, Any]:
     cert = load_certificate(conn, certificate_id)
     if cert["program"] != Program.UTH.value or cert["origin"] != "issued":
-        raise ReviewConflictError(
-            "not_an_original_uth_award",
+        raise ConflictError(
             "Annual reviews are recorded on the original Urban Transit Hub award (a UTH "
             f"certificate with origin 'issued'); {cert['number']} is a {cert['program']} "
             f"certificate with origin '{cert['origin']}'.",
@@ -99,6 +90,7 @@ def _original_uth(conn: Connection, certificate_id: str) -> dict[str, Any]:
                 "origin": cert["origin"],
                 "root_id": cert["root_id"],
             },
+            code="not_an_original_uth_award",
         )
     return cert
 
@@ -106,25 +98,25 @@ def _original_uth(conn: Connection, certificate_id: str) -> dict[str, Any]:
 def _check_transition(tranche: dict[str, Any], finding: str, period: int) -> None:
     before = tranche.get("finding")
     if before in uth.PERMANENT_FORFEITURES:
-        raise ReviewConflictError(
-            "forfeiture_permanent",
+        raise ConflictError(
             f"Tax period {period} was forfeited for a facility sale (UTH-11(4)); that is "
             "permanent for the seller-owner and cannot be approved or restored.",
             {"tax_period": period, "finding": finding, "recorded_finding": before},
+            code="forfeiture_permanent",
         )
     reviewed_down = tranche.get("review") in ("reduced", "forfeited")
     if finding == "restored" and not reviewed_down:
-        raise ReviewConflictError(
-            "nothing_to_restore",
+        raise ConflictError(
             f"Tax period {period} is not reduced or forfeited; there is nothing to restore.",
             {"tax_period": period, "review": tranche.get("review")},
+            code="nothing_to_restore",
         )
     if finding == "approved" and reviewed_down:
-        raise ReviewConflictError(
-            "review_conflict",
+        raise ConflictError(
             f"Tax period {period} was {tranche['review']} ({before}); record 'restored' to "
             "lift it.",
             {"tax_period": period, "review": tranche["review"], "recorded_finding": before},
+            code="review_conflict",
         )
 
 
@@ -282,10 +274,9 @@ def record_review(
 def _release(bucket: str, fiscal_year: int, cents: int, conn: Connection) -> dict[str, Any]:
     """Give back cap room, never more than the row uses."""
     key = cap_id(bucket, fiscal_year)
-    used = conn.execute(select(caps_t.c.used_cents).where(caps_t.c.id == key)).scalar()
     return {
         "cap_id": key,
         "bucket": bucket,
         "fiscal_year": fiscal_year,
-        "cents": min(cents, int(used or 0)),
+        "cents": min(cents, cap_used(conn, key)),
     }

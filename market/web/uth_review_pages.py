@@ -13,7 +13,6 @@ from market.services import runner, uth_reviews
 from market.web import forms
 from market.web.certificate_pages import render_certificate
 from market.web.pages import actor, bp, engine, roles_required, ruleset
-from market.web.uth_labels import finding_labels
 
 
 @bp.post("/authority/certificates/<certificate_id>/reviews", endpoint="record_uth_review")
@@ -24,8 +23,6 @@ def record_uth_review(certificate_id: str) -> ResponseReturnValue:
     def act() -> Any:
         period = forms.required_int(form, "tax_period", "The tax period")
         finding = forms.required_text(form, "finding", "The finding")
-        if finding not in finding_labels(rules):
-            raise forms.FormError(f"{finding!r} is not a finding; choose one from the list.")
         return runner.run(
             engine(),
             lambda uow: uth_reviews.record_review(uow, who, certificate_id, period, finding, rules),

@@ -95,7 +95,8 @@ def review_outcome(finding: str) -> str:
     restored."""
     if finding not in FINDINGS:
         raise InvalidRequestError(
-            f"unknown UTH review finding {finding!r}",
+            f"{finding!r} is not a finding (unknown UTH review finding); the findings are "
+            f"{', '.join(sorted(FINDINGS))}.",
             {"finding": finding, "known": sorted(FINDINGS)},
         )
     if finding in ("approved", "restored"):
