@@ -36,6 +36,12 @@ class ListingOut(Schema):
     floor_bps = fields.Integer()
     sold_cents = fields.Integer()
     available_cents = fields.Integer()
+    conditional_cents = fields.Integer(
+        metadata={
+            "description": "UTH-27: of the available cents, what falls on installments not "
+            "yet reviewed (sold as conditional tranches)"
+        }
+    )
     status = fields.String()
 
 

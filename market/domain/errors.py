@@ -49,6 +49,13 @@ class ResaleNotAllowedError(DomainError):
     code = "resale_not_allowed"
 
 
+class TrancheNotReviewedError(DomainError):
+    """UTH-27 / AMB-18: an unreviewed UTH installment sold where only reviewed ones may be,
+    or applied before its annual review."""
+
+    code = "tranche_not_reviewed"
+
+
 class InvalidRequestError(DomainError):
     code = "invalid_request"
 

@@ -56,6 +56,10 @@ class Ruleset:
     # AMB-14 / UTH-26: a reviewed-down tranche already sold freezes the buyer's unapplied
     # part ("freeze"); alternative "buyer_protected" (flagged at_risk, nothing frozen).
     uth_transferred_tranche_effect: str = "freeze"
+    # AMB-18 / UTH-27: installments whose annual review has not happened yet may be sold as
+    # `conditional` tranches, which the buyer cannot apply until the period is reviewed
+    # ("conditional"); alternative "reviewed_only" (only reviewed installments are sold).
+    uth_unreviewed_tranches: str = "conditional"
     # AMB-17 / UTH-14: a UTH credit held by a partnership goes to its owners by the owners'
     # agreement filed with the Director, if one was, else by income share; alternative
     # "income_share" (the agreement is ignored).

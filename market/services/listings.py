@@ -28,6 +28,7 @@ from market.services.rule_checks import (
     check_resale,
     refuse_if_failed,
     rule_checks,
+    unreviewed_in_sale,
 )
 from market.services.trade_views import load_listing, load_offer, offer_view, sold_from_listing
 from market.services.uow import UnitOfWork
@@ -40,6 +41,9 @@ def listing_view(conn: Connection, listing_id: str, ruleset: Ruleset) -> dict[st
     cert = load_certificate(conn, listing["certificate_id"])
     program = Program(cert["program"])
     sold = sold_from_listing(conn, listing_id)
+    available = max(0, int(listing["amount_cents"]) - sold)
+    # UTH-27 / AMB-18: what a purchase of the rest would take from unreviewed installments.
+    conditional = unreviewed_in_sale(cert, min(available, int(cert["balance_cents"])))
     return listing | {
         "program": program.value,
         "fiscal_year": int(cert["fiscal_year"]),
@@ -47,7 +51,8 @@ def listing_view(conn: Connection, listing_id: str, ruleset: Ruleset) -> dict[st
         "price_per_dollar": str(Fraction(int(listing["ask_cents"]), int(listing["amount_cents"]))),
         "floor_bps": ruleset.min_consideration(program) * 100,
         "sold_cents": sold,
-        "available_cents": max(0, int(listing["amount_cents"]) - sold),
+        "available_cents": available,
+        "conditional_cents": sum(cents for _, cents in conditional),
     }
 
 
@@ -68,6 +73,7 @@ def create_listing(
             {"amount_cents": amount_cents, "ask_cents": ask_cents},
         )
     check_balance(cert, amount_cents)
+    unreviewed_in_sale(cert, amount_cents, ruleset)
     listing_id = new_id("lst")
     uow.append(
         f"listing-{listing_id}",

@@ -17,7 +17,11 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Certificate, CreditApplication, Ownership
-from market.domain.errors import InsufficientBalanceError, InvalidRequestError
+from market.domain.errors import (
+    InsufficientBalanceError,
+    InvalidRequestError,
+    TrancheNotReviewedError,
+)
 from market.domain.programs import Program, TaxType, check_tax_type
 from market.domain.rules import activities, credit_use, pass_through, uth
 from market.domain.rulesets import Ruleset
@@ -31,6 +35,7 @@ from market.services.certificates import (
 from market.services.errors import RuleRefusedError
 from market.services.numbering import derived_number, new_id
 from market.services.parties import load_party, owners_agreement, ownership_graph
+from market.services.rule_checks import uth_tranches
 from market.services.uow import UnitOfWork
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
@@ -90,35 +95,45 @@ def _applied_this_year(conn: Connection, party_id: str, tax_type: str, tax_year:
     return int(total or 0)
 
 
-def _uth_tranches(cert: dict[str, Any]) -> list[dict[str, Any]] | None:
-    """A UTH certificate's installments, or None for other programs."""
-    periods = list(cert["tax_periods"] or [])
-    if cert["program"] != Program.UTH.value or not periods or not isinstance(periods[0], dict):
-        return None
-    return [dict(t) for t in periods]
-
-
-def _unfrozen_balance(cert: dict[str, Any], tranches: list[dict[str, Any]], balance: int) -> int:
-    """UTH-26 / AMB-14: the balance less what at_risk tranches freeze; refused with
-    `tranche_at_risk` when the frozen tranches are all that is left."""
+def _usable_balance(cert: dict[str, Any], tranches: list[dict[str, Any]], balance: int) -> int:
+    """The balance less what frozen (UTH-26, AMB-14) and conditional (UTH-27, AMB-18)
+    tranches withhold; refused when they withhold all that is left: `tranche_at_risk` if a
+    frozen tranche is among them, else `tranche_not_reviewed`."""
     frozen = uth.frozen_cents(tranches)
-    available = max(0, balance - frozen)
-    if frozen and available == 0:
-        periods = uth.frozen_periods(tranches)
-        named = ", ".join(str(p) for p in periods)
-        raise RuleRefusedError(
-            "tranche_at_risk",
-            f"The unapplied credit of tax period {named} is frozen: the Authority's annual "
-            "review reduced or forfeited that installment after it was transferred, and an "
-            "EDA/Director determination is pending (UTH-26).",
-            {
-                "certificate_id": cert["id"],
-                "tax_periods": periods,
-                "frozen_cents": frozen,
-                "balance_cents": balance,
-            },
+    waiting = uth.conditional_cents(tranches)
+    available = max(0, balance - frozen - waiting)
+    if available or not (frozen or waiting):
+        return available
+    details = {
+        "certificate_id": cert["id"],
+        "balance_cents": balance,
+        "frozen_cents": frozen,
+        "frozen_periods": uth.frozen_periods(tranches),
+        "conditional_cents": waiting,
+        "conditional_periods": uth.conditional_periods(tranches),
+    }
+    reasons = []
+    if frozen:
+        reasons.append(
+            f"the unapplied credit of tax period {_periods(uth.frozen_periods(tranches))} is "
+            "frozen: the Authority's annual review reduced or forfeited that installment "
+            "after it was transferred, and an EDA/Director determination is pending (UTH-26)"
         )
-    return available
+    if waiting:
+        reasons.append(
+            f"tax period {_periods(uth.conditional_periods(tranches))} was bought as a "
+            "conditional tranche and the Authority has not reviewed it yet (UTH-27, AMB-18)"
+        )
+    message = "Nothing on this certificate can be applied now: " + "; ".join(reasons) + "."
+    if frozen:
+        raise RuleRefusedError(
+            "tranche_at_risk", message, details | {"tax_periods": details["frozen_periods"]}
+        )
+    raise TrancheNotReviewedError(message, details)
+
+
+def _periods(periods: list[int]) -> str:
+    return ", ".join(str(p) for p in periods)
 
 
 def _prior_uses(conn: Connection, parties: frozenset[str]) -> list[activities.PriorUse]:
@@ -241,10 +256,10 @@ def apply_to_return(
             "Nothing on this certificate is usable (queued amounts are not).",
             {"balance_cents": 0, "queued_cents": int(cert["queued_cents"])},
         )
-    tranches = _uth_tranches(cert)
+    tranches = uth_tranches(cert)
     available = balance
     if tranches is not None:
-        available = _unfrozen_balance(cert, tranches, balance)
+        available = _usable_balance(cert, tranches, balance)
     activity_ids = check_activities_unused(uow.conn, cert, holder["id"], ruleset)
     statutory_minimum = new.statutory_minimum_cents
     if statutory_minimum is None:
@@ -294,7 +309,8 @@ def apply_to_return(
         "ruleset": ruleset.name,
     }
     if tranches is not None:
-        payload["limits"]["uth_frozen_cents"] = balance - available
+        payload["limits"]["uth_frozen_cents"] = uth.frozen_cents(tranches)
+        payload["limits"]["uth_conditional_cents"] = uth.conditional_cents(tranches)
         payload["tax_periods"] = uth.consume_tranches(tranches, use.applied_cents)
     uow.append(_stream(cert["id"]), "CREDIT_APPLIED", payload, actor.label)
     return load_credit_application(uow.conn, application_id)
@@ -431,6 +447,13 @@ def pass_through_allocate(
             int(cert["allowed_cents"]), balance - amount, int(cert["queued_cents"])
         ),
     }
+    tranches = uth_tranches(cert)
+    owner_tranches: dict[str, list[dict[str, Any]]] = {}
+    if tranches is not None:
+        # UTH-24: each owner's certificate holds its share of the tranches it came from.
+        payload["tax_periods"], owner_tranches = uth.pass_through_tranches(
+            tranches, {a["party_id"]: a["amount_cents"] for a in allocations}
+        )
     stream = _stream(cert["id"])
     uow.append(stream, "PASS_THROUGH_ALLOCATED", payload, actor.label)
     # PT-1: the owners' certificates carry the entity's creditable activities.
@@ -455,7 +478,7 @@ def pass_through_allocate(
             "status": "issued",
             "fiscal_year": cert["fiscal_year"],
             "tax_types": list(cert["tax_types"]),
-            "tax_periods": list(cert["tax_periods"]),
+            "tax_periods": owner_tranches.get(a["party_id"], list(cert["tax_periods"])),
             "credit_year": cert["credit_year"],
             "carryover_last_year": cert["carryover_last_year"],
             "waiver_statement": cert["waiver_statement"],

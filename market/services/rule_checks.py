@@ -1,9 +1,10 @@
 """The rule checks a proposed or approved transfer must pass, each in words.
 
 Minimum consideration (CMN-5), buyer tax types (§2.7), the TECH affiliation bar (TB-20),
-balance, no resale (CMN-6) and, at approval, the TECH seller's eligibility on the date of
-exchange (TB-1, AMB-50). Offers and transfers run them when proposed; approval runs them
-again inside the unit of work that appends it, and the Authority's page previews them.
+balance, no resale (CMN-6), the UTH installments' annual review (UTH-27) and, at approval,
+the TECH seller's eligibility on the date of exchange (TB-1, AMB-50). Offers and transfers
+run them when proposed; approval runs them again inside the unit of work that appends it,
+and the Authority's page previews them.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from market.domain.errors import (
     TaxTypeNotAllowedError,
 )
 from market.domain.programs import Program, buyer_tax_types
-from market.domain.rules import consideration, resale
+from market.domain.rules import consideration, resale, uth
 from market.domain.rules.affiliation import affiliation
 from market.domain.rules.tech_eligibility import TechFacts, check_eligibility
 from market.domain.rulesets import Ruleset
@@ -54,6 +55,27 @@ def _can_sell(cert: dict[str, Any]) -> bool:
         cert["holder_party_id"] == cert["original_holder_party_id"]
         and cert["origin"] in ("issued", "allocation")
     )
+
+
+def uth_tranches(cert: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """A UTH certificate's installments, or None for other programs."""
+    periods = list(cert["tax_periods"] or [])
+    if cert["program"] != Program.UTH.value or not periods or not isinstance(periods[0], dict):
+        return None
+    return [dict(t) for t in periods]
+
+
+def unreviewed_in_sale(
+    cert: dict[str, Any], amount_cents: int, ruleset: Ruleset | None = None
+) -> list[tuple[int, int]]:
+    """UTH-27 / AMB-18: the (period, cents) of a sale that would be conditional tranches;
+    given a ruleset that sells reviewed installments only, `tranche_not_reviewed`."""
+    tranches = uth_tranches(cert)
+    if tranches is None:
+        return []
+    if ruleset is None:
+        return uth.unreviewed_in_sale(tranches, amount_cents)
+    return uth.check_unreviewed_sale(tranches, amount_cents, ruleset)
 
 
 def check_balance(cert: dict[str, Any], amount_cents: int) -> None:
@@ -193,6 +215,17 @@ def rule_checks(
     def affiliated() -> str:
         return _check_affiliation(conn, program, seller["id"], buyer["id"], ruleset)
 
+    def reviewed() -> str:
+        unreviewed = unreviewed_in_sale(cert, amount_cents, ruleset)
+        if not unreviewed:
+            return "Every installment sold has had its annual review (UTH-27)."
+        periods = ", ".join(str(p) for p, _ in unreviewed)
+        return (
+            f"{format_cents(sum(c for _, c in unreviewed))} falls on tax period {periods}, "
+            "not reviewed yet: the buyer gets it as conditional tranches, usable only once "
+            "the Authority's annual review reaches them (UTH-27, AMB-18)."
+        )
+
     steps: list[tuple[str, Callable[[], str]]] = [
         ("balance", balance),
         ("no_resale", no_resale),
@@ -200,6 +233,8 @@ def rule_checks(
         ("buyer_tax_types", tax_types),
         ("affiliation", affiliated),
     ]
+    if uth_tranches(cert) is not None:
+        steps.append(("uth_tranches", reviewed))
     if exchange_on is not None and program is Program.TECH:
         on = exchange_on
 

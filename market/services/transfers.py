@@ -16,6 +16,7 @@ from market.domain.errors import (
     InvalidRequestError,
 )
 from market.domain.programs import Program, buyer_tax_types
+from market.domain.rules import uth
 from market.domain.rules.recapture import hq_window_end
 from market.domain.rulesets import Ruleset
 from market.services.actor import AUDITOR, AUTHORITY, Actor
@@ -160,20 +161,11 @@ def _pending(uow: UnitOfWork, transfer_id: str, *, for_update: bool = False) -> 
 
 
 def _split_tranches(periods: list[Any], amount_cents: int) -> tuple[list[Any], list[Any]]:
-    """UTH: the buyer takes the earliest unsold installments first. Returns the seller's
-    tranches afterwards and the buyer's. Other programs' periods are copied as they are."""
+    """UTH: the buyer takes the earliest unsold installments first, unreviewed ones as
+    `conditional` tranches (uth.split_tranches). Other programs' periods are copied."""
     if not periods or not isinstance(periods[0], dict):
         return list(periods), list(periods)
-    left = amount_cents
-    seller: list[Any] = []
-    buyer: list[Any] = []
-    for tranche in periods:
-        take = min(left, int(tranche["unsold_cents"]))
-        seller.append(tranche | {"unsold_cents": int(tranche["unsold_cents"]) - take})
-        if take:
-            buyer.append(tranche | {"cents": take, "unsold_cents": 0})
-            left -= take
-    return seller, buyer
+    return uth.split_tranches(periods, amount_cents)
 
 
 def approve_transfer(

@@ -40,6 +40,10 @@ Readings (C.34:1B-209(c)(1) and (d); RULES UTH-11, UTH-13, UTH-26, AMB-14):
   it may already have gone to other awards.
 - `approved` on a period that was reduced or forfeited is refused: lifting it is a
   `restored` finding.
+- UTH-27 / AMB-18: a buyer's tranche bought before its period was reviewed is
+  `conditional` and cannot be applied; any review of the period lifts that (the tranche
+  records the review, and the event lists the period under `conditional_lifted`), and a
+  reduction or forfeiture then puts it at risk as above.
 """
 
 from __future__ import annotations
@@ -144,9 +148,16 @@ def _buyer_effects(
         tranches = [dict(t) for t in cert["tax_periods"] or [] if isinstance(t, dict)]
         touched = False
         at_risk = finding_cut = 0
+        lifted: list[int] = []
         for t in tranches:
             if int(t["period"]) not in periods or int(t["cents"]) <= 0:
                 continue
+            if t.get("conditional"):
+                # UTH-27 / AMB-18: the review the buyer waited for; what it finds decides
+                # below whether the tranche is also at risk.
+                t.update(conditional=False, review=outcome)
+                lifted.append(int(t["period"]))
+                touched = True
             if outcome in ("reduced", "forfeited"):
                 unapplied = uth.tranche_unapplied(t)
                 cut = int(t["cents"]) - uth.reduced_installment(int(t["cents"]), finding, ruleset)
@@ -172,9 +183,10 @@ def _buyer_effects(
                     "seller_party_id": attributes.get(
                         "seller_party_id", original["original_holder_party_id"]
                     ),
-                    "frozen": freeze and outcome != "restored",
+                    "frozen": freeze and outcome in ("reduced", "forfeited"),
                     "at_risk_cents": at_risk,
                     "finding_cut_cents": finding_cut,
+                    "conditional_lifted": lifted,
                     "tax_periods": tranches,
                 }
             )

@@ -1,4 +1,4 @@
-"""The UTH annual review findings and states in words (UTH-8, UTH-11, UTH-26)."""
+"""The UTH annual review findings and states in words (UTH-8, UTH-11, UTH-26, UTH-27)."""
 
 from __future__ import annotations
 
@@ -40,4 +40,6 @@ def review_state(tranche: Mapping[str, Any]) -> str:
         return uth.review_outcome(str(tranche["at_risk_finding"]))
     if tranche.get("restored"):
         return "restored"
+    if tranche.get("conditional"):
+        return "conditional: not reviewed yet, not usable until it is (UTH-27)"
     return str(tranche.get("review") or "not reviewed")

@@ -58,7 +58,9 @@ def summary(review: dict[str, Any], balance_cents: int) -> str:
     buyers = len(review["descendants"])
     if buyers:
         tranches = "1 buyer's tranche" if buyers == 1 else f"{buyers} buyers' tranches"
-        if outcome == "restored":
+        if outcome == "approved":  # only conditional tranches are touched (UTH-27)
+            said += f"; {tranches} bought before the review may now be applied"
+        elif outcome == "restored":
             said += f"; {tranches} released from the freeze"
         elif review["transferred_tranche_effect"] == "freeze":
             said += f"; {tranches} frozen pending a determination"

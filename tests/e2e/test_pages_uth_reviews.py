@@ -147,6 +147,8 @@ def test_a_forfeiture_of_a_sold_tranche_freezes_the_buyer_until_restored(
     award = Award(client, app)
     bought = award.sell(TRANCHE)
     sign_in(client, app, "authority")
+    row = text(award.page(bought)).split('id="tranche-2013"', 1)[1].split("</tr>", 1)[0]
+    assert "conditional: not reviewed yet, not usable until it is (UTH-27)" in row
     r = award.review(2013, "statewide_workforce_drop")
     assert r.status_code == 302
     shown = text(client.get(r.headers["Location"]))
@@ -165,6 +167,23 @@ def test_a_forfeiture_of_a_sold_tranche_freezes_the_buyer_until_restored(
     assert "1 buyer's tranche released from the freeze" in text(client.get(r.headers["Location"]))
     row = text(award.page(bought)).split('id="tranche-2013"', 1)[1].split("</tr>", 1)[0]
     assert "restored" in row and "frozen" not in row
+
+
+def test_an_approved_review_says_which_conditional_tranches_may_now_be_applied(
+    client: Any, app: Any
+) -> None:
+    award = Award(client, app)
+    bought = award.sell(TRANCHE)
+    sign_in(client, app, "authority")
+    r = award.review(2013, "approved")
+    assert r.status_code == 302
+    shown = text(client.get(r.headers["Location"]))
+    assert (
+        "Tax period 2013 approved; 1 buyer's tranche bought before the review may now be "
+        "applied." in shown
+    )
+    row = text(award.page(bought)).split('id="tranche-2013"', 1)[1].split("</tr>", 1)[0]
+    assert "<td>approved</td>" in row and "conditional" not in row
 
 
 def test_a_bad_finding_or_a_period_not_on_the_certificate_writes_nothing(

@@ -199,7 +199,8 @@ def test_a_transferred_tranche_is_flagged_at_risk_and_the_buyer_frozen_until_res
     assert "at_risk" not in h.tranche(2014, buyer_cert)
     assert h.cert(buyer_cert)["balance_cents"] == TRANCHE + TRANCHE // 2  # nothing taken
 
-    # Only the unfrozen 2014 part can be applied.
+    # Only the unfrozen 2014 part can be applied, once 2014 is reviewed (UTH-27).
+    assert h.review(2014, "approved").status_code == 201
     used = h.apply(buyer_cert, 2 * TRANCHE)
     assert used.status_code == 201, used.json
     assert used.json["applied_cents"] == TRANCHE // 2
@@ -249,7 +250,11 @@ def test_approved_reviews_change_no_cents_and_keep_credit_use_as_before(client: 
     buyer_cert = h.sell(TRANCHE)
     r = h.review(2013, "approved")
     assert r.status_code == 201, r.json
-    assert r.json["review"]["cut_cents"] == 0 and r.json["review"]["descendants"] == []
+    assert r.json["review"]["cut_cents"] == 0
+    # The buyer's 2013 tranche, bought before the review, is no longer conditional.
+    [lifted] = r.json["review"]["descendants"]
+    assert (lifted["certificate_id"], lifted["conditional_lifted"]) == (buyer_cert, [2013])
+    assert (lifted["frozen"], lifted["at_risk_cents"]) == (False, 0)
     assert h.tranche(2013)["review"] == "approved"
     assert h.cert()["balance_cents"] == 24 * M - TRANCHE
     used = h.apply(buyer_cert, TRANCHE)

@@ -62,6 +62,8 @@ def pass_through_allocated(store: Store, event: Event) -> None:
     _move(
         store, p["certificate_id"], p["amount_cents"], "transferred_cents", p["certificate_status"]
     )
+    if "tax_periods" in p:  # UTH: the tranches passed through (uth.pass_through_tranches)
+        store.update("certificates", p["certificate_id"], {"tax_periods": p["tax_periods"]})
 
 
 @handles("RECAPTURE_ASSESSED")

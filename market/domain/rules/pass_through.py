@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
 
 from market.domain.errors import DomainError, InvalidRequestError
@@ -32,7 +32,9 @@ class AgreementOutOfOrderError(DomainError):
     status = 409
 
 
-def _split(amount_cents: int, shares: dict[str, int]) -> dict[str, int]:
+def split_exact(amount_cents: int, shares: Mapping[str, int]) -> dict[str, int]:
+    """`amount_cents` in proportion to positive `shares`, exact to the cent: each gets the
+    floor of its part and the leftover cents go by largest remainder, ties by key."""
     total = sum(shares.values())
     exact = {owner: Fraction(amount_cents * share, total) for owner, share in shares.items()}
     result = {owner: floor_int(x) for owner, x in exact.items()}
@@ -59,11 +61,11 @@ def allocate_by_income_share(
             {"amount_cents": amount_cents},
         )
     if sum(shares.values()) > 0:
-        return _split(amount_cents, shares)
+        return split_exact(amount_cents, shares)
     if profit_sharing_bps and sum(profit_sharing_bps.values()) > 0:
         if any(v < 0 for v in profit_sharing_bps.values()):
             raise InvalidRequestError("profit-sharing percentages must not be negative")
-        return _split(amount_cents, profit_sharing_bps)
+        return split_exact(amount_cents, profit_sharing_bps)
     raise InvalidRequestError(
         "the entity's total distributive income is not positive and no profit-sharing "
         "percentages were given (AMB-54)",
@@ -192,4 +194,4 @@ def allocate_by_agreement(amount_cents: int, shares_bps: dict[str, int]) -> dict
             "the credit must not be negative and each agreed share must be positive",
             {"amount_cents": amount_cents},
         )
-    return _split(amount_cents, shares_bps)
+    return split_exact(amount_cents, shares_bps)

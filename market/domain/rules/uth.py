@@ -1,6 +1,6 @@
 """Urban Transit Hub installments, reductions, caps and carryforward
-(UTH-7, UTH-8, UTH-9, UTH-10, UTH-11, UTH-12, UTH-13, UTH-24, UTH-26, AMB-13, AMB-14,
-AMB-15)."""
+(UTH-7, UTH-8, UTH-9, UTH-10, UTH-11, UTH-12, UTH-13, UTH-24, UTH-26, UTH-27, AMB-13,
+AMB-14, AMB-15, AMB-18)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from market.domain.errors import InvalidRequestError
+from market.domain.errors import InvalidRequestError, TrancheNotReviewedError
 from market.domain.rules.caps import check_cap
+from market.domain.rules.pass_through import split_exact
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year
 
@@ -136,8 +137,47 @@ def freezes_transferred_tranches(ruleset: Ruleset) -> bool:
 
 
 def tranche_unapplied(tranche: Mapping[str, Any]) -> int:
-    """A held tranche's cents not yet used on a return."""
-    return max(0, int(tranche["cents"]) - int(tranche.get("applied_cents", 0)))
+    """A held tranche's cents not yet used on a return nor passed through to owners."""
+    used = int(tranche.get("applied_cents", 0)) + int(tranche.get("passed_cents", 0))
+    return max(0, int(tranche["cents"]) - used)
+
+
+# What a tranche records for its holder alone; an owner's copy starts without them.
+_HOLDER_AMOUNTS = ("applied_cents", "passed_cents", "at_risk_cents", "finding_cut_cents")
+
+
+def pass_through_tranches(
+    tranches: Sequence[Mapping[str, Any]], owner_cents: Mapping[str, int]
+) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+    """PT-5 / UTH-14: a held UTH credit passed through to the owners, `owner_cents` each.
+
+    The amount is taken from the earliest tranches with unapplied cents (the entity's
+    tranches record it as `passed_cents`), and each tranche taken is shared among the owners
+    in proportion to what each has still to receive, so every owner gets the same mix of
+    periods and exactly its cents. An owner's tranche keeps the period's flags (review,
+    conditional, at_risk, frozen), so the limits still follow the credit (UTH-24)."""
+    need = {owner: cents for owner, cents in owner_cents.items() if cents > 0}
+    left = sum(need.values())
+    entity: list[dict[str, Any]] = []
+    owners: dict[str, list[dict[str, Any]]] = {owner: [] for owner in need}
+    for tranche in tranches:
+        row = dict(tranche)
+        take = min(left, tranche_unapplied(tranche))
+        if take:
+            row["passed_cents"] = int(tranche.get("passed_cents", 0)) + take
+            for owner, cents in split_exact(take, {o: n for o, n in need.items() if n}).items():
+                if cents:
+                    copy = {k: v for k, v in tranche.items() if k not in _HOLDER_AMOUNTS}
+                    owners[owner].append(copy | {"cents": cents})
+                    need[owner] -= cents
+            left -= take
+        entity.append(row)
+    if left:
+        raise InvalidRequestError(
+            "the tranches hold less than the credit passed through",
+            {"short_cents": left, "amount_cents": sum(owner_cents.values())},
+        )
+    return entity, owners
 
 
 def frozen_cents(tranches: Sequence[Mapping[str, Any]]) -> int:
@@ -149,16 +189,103 @@ def frozen_periods(tranches: Sequence[Mapping[str, Any]]) -> list[int]:
     return [int(t["period"]) for t in tranches if t.get("frozen") and tranche_unapplied(t)]
 
 
+def _waiting(tranche: Mapping[str, Any]) -> bool:
+    """A conditional tranche not frozen (a frozen one is counted as frozen)."""
+    return bool(tranche.get("conditional")) and not tranche.get("frozen")
+
+
+def conditional_cents(tranches: Sequence[Mapping[str, Any]]) -> int:
+    """UTH-27 / AMB-18: what a holder may not apply until the award's annual review of
+    those periods."""
+    return sum(tranche_unapplied(t) for t in tranches if _waiting(t))
+
+
+def conditional_periods(tranches: Sequence[Mapping[str, Any]]) -> list[int]:
+    return [int(t["period"]) for t in tranches if _waiting(t) and tranche_unapplied(t)]
+
+
+# ---- unreviewed tranches on sale (UTH-27, AMB-18) ----------------------------------------
+
+UNREVIEWED_TRANCHE_READINGS: frozenset[str] = frozenset({"conditional", "reviewed_only"})
+
+
+def reviewed(tranche: Mapping[str, Any]) -> bool:
+    """The award's annual review has reached this installment (any finding)."""
+    return tranche.get("review") is not None
+
+
+def sells_unreviewed_tranches(ruleset: Ruleset) -> bool:
+    """AMB-18: "conditional" (default) or "reviewed_only"."""
+    reading = ruleset.uth_unreviewed_tranches
+    if reading not in UNREVIEWED_TRANCHE_READINGS:
+        raise InvalidRequestError(
+            f"unknown uth_unreviewed_tranches {reading!r}",
+            {"reading": reading, "known": sorted(UNREVIEWED_TRANCHE_READINGS)},
+        )
+    return reading == "conditional"
+
+
+def split_tranches(
+    tranches: Sequence[Mapping[str, Any]], amount_cents: int
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A sale takes the earliest unsold installments first. Returns the seller's tranches
+    afterwards and the buyer's; a buyer's tranche whose period the award's annual review
+    has not reached is `conditional` (UTH-27, AMB-18)."""
+    left = amount_cents
+    seller: list[dict[str, Any]] = []
+    buyer: list[dict[str, Any]] = []
+    for tranche in tranches:
+        take = min(left, int(tranche["unsold_cents"]))
+        seller.append(dict(tranche) | {"unsold_cents": int(tranche["unsold_cents"]) - take})
+        if take:
+            buyer.append(
+                dict(tranche)
+                | {"cents": take, "unsold_cents": 0, "conditional": not reviewed(tranche)}
+            )
+            left -= take
+    return seller, buyer
+
+
+def unreviewed_in_sale(
+    tranches: Sequence[Mapping[str, Any]], amount_cents: int
+) -> list[tuple[int, int]]:
+    """The (period, cents) of a sale of `amount_cents` that fall on unreviewed tranches."""
+    _, bought = split_tranches(tranches, amount_cents)
+    return [(int(t["period"]), int(t["cents"])) for t in bought if t["conditional"]]
+
+
+def check_unreviewed_sale(
+    tranches: Sequence[Mapping[str, Any]], amount_cents: int, ruleset: Ruleset
+) -> list[tuple[int, int]]:
+    """UTH-27 / AMB-18: the unreviewed parts of a sale, allowed as conditional tranches;
+    refused with `tranche_not_reviewed` where only reviewed installments may be sold."""
+    unreviewed = unreviewed_in_sale(tranches, amount_cents)
+    if unreviewed and not sells_unreviewed_tranches(ruleset):
+        reviewed_cents = amount_cents - sum(c for _, c in unreviewed)
+        raise TrancheNotReviewedError(
+            "Only installments the Authority's annual review has reached may be sold "
+            f"(UTH-27, ruleset uth_unreviewed_tranches = reviewed_only); tax period "
+            f"{', '.join(str(p) for p, _ in unreviewed)} is not reviewed yet.",
+            {
+                "unreviewed": [{"period": p, "cents": c} for p, c in unreviewed],
+                "reviewed_cents": reviewed_cents,
+                "amount_cents": amount_cents,
+            },
+        )
+    return unreviewed
+
+
 def consume_tranches(
     tranches: Sequence[Mapping[str, Any]], amount_cents: int
 ) -> list[dict[str, Any]]:
-    """A credit application uses the earliest unfrozen tranches first; each tranche
-    records its `applied_cents`. What no tranche can take is left unrecorded."""
+    """A credit application uses the earliest tranches first, never a frozen (UTH-26) or a
+    conditional one (UTH-27); each tranche records its `applied_cents`. What no tranche can
+    take is left unrecorded."""
     left = amount_cents
     out: list[dict[str, Any]] = []
     for tranche in tranches:
         row = dict(tranche)
-        if left > 0 and not tranche.get("frozen"):
+        if left > 0 and not tranche.get("frozen") and not tranche.get("conditional"):
             take = min(left, tranche_unapplied(tranche))
             if take:
                 row["applied_cents"] = int(tranche.get("applied_cents", 0)) + take

@@ -1,0 +1,108 @@
+"""UTH tranches in the domain: conditional (unreviewed) installments on sale and on a
+return (UTH-27, AMB-18), and a pass-through's share of each tranche (UTH-14, UTH-24)."""
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from market.domain.errors import InvalidRequestError, TrancheNotReviewedError
+from market.domain.rules import uth
+from market.domain.rulesets import A1178
+
+TRANCHE = 240_000_000  # RULES M-1: a $2,400,000 tranche
+REVIEWED_ONLY = replace(A1178, uth_unreviewed_tranches="reviewed_only")
+
+
+def award(reviewed: int) -> list[dict[str, Any]]:
+    """An original award's tranches for 2013-2015, the first `reviewed` approved."""
+    return [
+        {"period": 2013 + i, "cents": TRANCHE, "unsold_cents": TRANCHE, "fiscal_year": 2014 + i}
+        | ({"review": "approved"} if i < reviewed else {})
+        for i in range(3)
+    ]
+
+
+def test_a_sale_takes_the_earliest_unsold_cents_and_marks_unreviewed_ones_conditional() -> None:
+    seller, buyer = uth.split_tranches(award(reviewed=1), TRANCHE + 5)
+    assert [t["unsold_cents"] for t in seller] == [0, TRANCHE - 5, TRANCHE]
+    assert [(t["period"], t["cents"], t["conditional"]) for t in buyer] == [
+        (2013, TRANCHE, False),
+        (2014, 5, True),
+    ]
+    assert all(t["unsold_cents"] == 0 for t in buyer)
+    assert uth.unreviewed_in_sale(award(reviewed=1), TRANCHE + 5) == [(2014, 5)]
+    assert uth.unreviewed_in_sale(award(reviewed=1), TRANCHE) == []
+
+
+def test_the_default_reading_sells_unreviewed_tranches_and_reviewed_only_refuses() -> None:
+    assert A1178.uth_unreviewed_tranches == "conditional"
+    assert uth.check_unreviewed_sale(award(0), 10, A1178) == [(2013, 10)]
+    assert uth.check_unreviewed_sale(award(1), TRANCHE, REVIEWED_ONLY) == []
+    with pytest.raises(TrancheNotReviewedError, match="tax period 2014, 2015") as refused:
+        uth.check_unreviewed_sale(award(1), 2 * TRANCHE + 1, REVIEWED_ONLY)
+    assert refused.value.code == "tranche_not_reviewed"
+    assert refused.value.details["reviewed_cents"] == TRANCHE
+    assert refused.value.details["unreviewed"] == [
+        {"period": 2014, "cents": TRANCHE},
+        {"period": 2015, "cents": 1},
+    ]
+    with pytest.raises(InvalidRequestError, match="uth_unreviewed_tranches"):
+        uth.sells_unreviewed_tranches(replace(A1178, uth_unreviewed_tranches="maybe"))
+
+
+def test_conditional_and_frozen_tranches_are_withheld_from_a_return() -> None:
+    held = [
+        {"period": 2013, "cents": 100, "applied_cents": 30, "conditional": False},
+        {"period": 2014, "cents": 100, "conditional": True},
+        {"period": 2015, "cents": 100, "conditional": True, "frozen": True},
+        {"period": 2016, "cents": 100, "passed_cents": 100, "conditional": True},
+    ]
+    # A frozen conditional tranche counts as frozen only; a fully passed one not at all.
+    assert uth.conditional_cents(held) == 100 and uth.conditional_periods(held) == [2014]
+    assert uth.frozen_cents(held) == 100 and uth.frozen_periods(held) == [2015]
+    used = uth.consume_tranches(held, 500)
+    assert [t.get("applied_cents", 0) for t in used] == [100, 0, 0, 0]
+
+
+def test_a_pass_through_shares_the_earliest_tranches_exactly() -> None:
+    held = [
+        {"period": 2013, "cents": 100, "applied_cents": 40, "review": "approved"},
+        {"period": 2014, "cents": 100, "conditional": True, "at_risk_cents": 7},
+    ]
+    entity, owners = uth.pass_through_tranches(held, {"A": 75, "B": 25, "C": 0})
+    assert [t.get("passed_cents", 0) for t in entity] == [60, 40]
+    assert set(owners) == {"A", "B"}
+    assert owners["A"] == [
+        {"period": 2013, "cents": 45, "review": "approved"},
+        {"period": 2014, "cents": 30, "conditional": True},
+    ]
+    assert owners["B"] == [
+        {"period": 2013, "cents": 15, "review": "approved"},
+        {"period": 2014, "cents": 10, "conditional": True},
+    ]
+    with pytest.raises(InvalidRequestError, match="less than the credit"):
+        uth.pass_through_tranches(held, {"A": 161})
+
+
+@given(
+    tranches=st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=10),
+    weights=st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=6),
+    data=st.data(),
+)
+def test_every_owner_gets_exactly_its_cents_and_every_tranche_gives_what_it_had(
+    tranches: list[int], weights: list[int], data: st.DataObject
+) -> None:
+    held = [{"period": 2013 + i, "cents": c} for i, c in enumerate(tranches)]
+    amount = data.draw(st.integers(min_value=0, max_value=sum(tranches)))
+    total = sum(weights) or 1
+    shares = {f"o{i}": amount * w // total for i, w in enumerate(weights)}
+    entity, owners = uth.pass_through_tranches(held, shares)
+    for owner, cents in shares.items():
+        assert sum(t["cents"] for t in owners.get(owner, [])) == cents
+        assert all(t["cents"] > 0 for t in owners.get(owner, []))
+    for i, t in enumerate(entity):
+        given_out = sum(x["cents"] for ts in owners.values() for x in ts if x["period"] == 2013 + i)
+        assert t.get("passed_cents", 0) == given_out <= t["cents"]
