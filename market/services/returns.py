@@ -20,7 +20,6 @@ from market.adapters.tables import Certificate, CreditApplication, Ownership
 from market.domain.errors import (
     InsufficientBalanceError,
     InvalidRequestError,
-    TrancheNotReviewedError,
 )
 from market.domain.programs import Program, TaxType, check_tax_type
 from market.domain.rules import activities, credit_use, pass_through, uth
@@ -95,45 +94,49 @@ def _applied_this_year(conn: Connection, party_id: str, tax_type: str, tax_year:
     return int(total or 0)
 
 
-def _usable_balance(cert: dict[str, Any], tranches: list[dict[str, Any]], balance: int) -> int:
-    """The balance less what frozen (UTH-26, AMB-14) and conditional (UTH-27, AMB-18)
-    tranches withhold; refused when they withhold all that is left: `tranche_at_risk` if a
-    frozen tranche is among them, else `tranche_not_reviewed`."""
-    frozen = uth.frozen_cents(tranches)
-    waiting = uth.conditional_cents(tranches)
-    available = max(0, balance - frozen - waiting)
-    if available or not (frozen or waiting):
-        return available
-    details = {
+_WITHHELD_WORDS = {
+    "frozen": "the unapplied credit of tax period {periods} is frozen: the Authority's annual "
+    "review reduced or forfeited that installment after it was transferred, and an "
+    "EDA/Director determination is pending (UTH-26)",
+    "conditional": "tax period {periods} was bought as a conditional tranche and the "
+    "Authority has not reviewed it yet (UTH-27, AMB-18)",
+    "not_yet_usable": "the installment of tax period {periods} is first usable on a return "
+    "for the tax year in which that period ends (AMB-15)",
+    "expired": "the installment of tax period {periods} was carried forward for its 20 "
+    "successive periods and has expired (UTH-10)",
+}
+
+
+def _usable_balance(
+    cert: dict[str, Any], tranches: list[dict[str, Any]], balance: int, tax_year: int
+) -> tuple[int, dict[str, tuple[int, list[int]]]]:
+    """The balance less what tranches not usable in `tax_year` withhold (uth.withheld), and
+    those; refused, naming every reason, when they withhold all that is left, with the code
+    of the first (`tranche_at_risk`, `tranche_not_reviewed`, `tranche_not_yet_usable`,
+    `carryforward_expired`)."""
+    held = uth.withheld(tranches, tax_year)
+    available = max(0, balance - sum(cents for cents, _ in held.values()))
+    if available or not held:
+        return available, held
+    details: dict[str, Any] = {
         "certificate_id": cert["id"],
         "balance_cents": balance,
-        "frozen_cents": frozen,
-        "frozen_periods": uth.frozen_periods(tranches),
-        "conditional_cents": waiting,
-        "conditional_periods": uth.conditional_periods(tranches),
+        "tax_year": tax_year,
     }
     reasons = []
-    if frozen:
-        reasons.append(
-            f"the unapplied credit of tax period {_periods(uth.frozen_periods(tranches))} is "
-            "frozen: the Authority's annual review reduced or forfeited that installment "
-            "after it was transferred, and an EDA/Director determination is pending (UTH-26)"
-        )
-    if waiting:
-        reasons.append(
-            f"tax period {_periods(uth.conditional_periods(tranches))} was bought as a "
-            "conditional tranche and the Authority has not reviewed it yet (UTH-27, AMB-18)"
-        )
-    message = "Nothing on this certificate can be applied now: " + "; ".join(reasons) + "."
-    if frozen:
-        raise RuleRefusedError(
-            "tranche_at_risk", message, details | {"tax_periods": details["frozen_periods"]}
-        )
-    raise TrancheNotReviewedError(message, details)
-
-
-def _periods(periods: list[int]) -> str:
-    return ", ".join(str(p) for p in periods)
+    for state in uth.WITHHELD:
+        if state in held:
+            cents, periods = held[state]
+            details |= {f"{state}_cents": cents, f"{state}_periods": periods}
+            words = ", ".join(str(p) for p in periods)
+            reasons.append(_WITHHELD_WORDS[state].format(periods=words))
+    first = next(state for state in uth.WITHHELD if state in held)
+    raise RuleRefusedError(
+        uth.WITHHELD[first],
+        "Nothing on this certificate can be applied for tax year "
+        f"{tax_year}: " + "; ".join(reasons) + ".",
+        details | {"tax_periods": held[first][1]},
+    )
 
 
 def _prior_uses(conn: Connection, parties: frozenset[str]) -> list[activities.PriorUse]:
@@ -257,9 +260,9 @@ def apply_to_return(
             {"balance_cents": 0, "queued_cents": int(cert["queued_cents"])},
         )
     tranches = uth_tranches(cert)
-    available = balance
+    available, withheld = balance, dict[str, tuple[int, list[int]]]()
     if tranches is not None:
-        available = _usable_balance(cert, tranches, balance)
+        available, withheld = _usable_balance(cert, tranches, balance, new.tax_year)
     activity_ids = check_activities_unused(uow.conn, cert, holder["id"], ruleset)
     statutory_minimum = new.statutory_minimum_cents
     if statutory_minimum is None:
@@ -309,9 +312,9 @@ def apply_to_return(
         "ruleset": ruleset.name,
     }
     if tranches is not None:
-        payload["limits"]["uth_frozen_cents"] = uth.frozen_cents(tranches)
-        payload["limits"]["uth_conditional_cents"] = uth.conditional_cents(tranches)
-        payload["tax_periods"] = uth.consume_tranches(tranches, use.applied_cents)
+        payload["limits"]["uth_frozen_cents"] = withheld.get("frozen", (0, []))[0]
+        payload["limits"]["uth_withheld_cents"] = {k: v[0] for k, v in withheld.items()}
+        payload["tax_periods"] = uth.consume_tranches(tranches, use.applied_cents, new.tax_year)
     uow.append(_stream(cert["id"]), "CREDIT_APPLIED", payload, actor.label)
     return load_credit_application(uow.conn, application_id)
 
@@ -329,7 +332,9 @@ def expire_carryforwards(
     uow: UnitOfWork, actor: Actor, ruleset: Ruleset, tax_year: int
 ) -> list[dict[str, Any]]:
     """CARRYFORWARD_EXPIRED for every held (non-original) certificate whose window closed
-    before `tax_year`: its remaining balance moves to expired_cents."""
+    before `tax_year`: its remaining balance moves to expired_cents. A UTH certificate's
+    tranches each have their own window (UTH-10): only what is left of those that closed
+    expires, and the event records the tranches afterwards."""
     actor.require(AUTHORITY)
     expired: list[dict[str, Any]] = []
     rows = uow.conn.execute(
@@ -340,9 +345,21 @@ def expire_carryforwards(
     for cert in [dict(r) for r in rows]:
         tax_type = TaxType(sorted(cert["tax_types"])[0])
         last = carryover_window(cert, tax_type, ruleset)
-        if last is None or last >= tax_year:
+        tranches = uth_tranches(cert)
+        after: list[dict[str, Any]] | None = None
+        if tranches is not None:  # UTH-10: each tranche has its own 20 periods
+            amount, after = uth.expire_tranches(tranches, tax_year)
+            last = max(
+                (int(t["carryforward_last_period"]) for t in after if t.get("expired_cents")),
+                default=None,
+            )
+        elif last is not None and last < tax_year:
+            amount = int(cert["balance_cents"])
+        else:
             continue
-        amount = int(cert["balance_cents"])
+        amount = min(amount, int(cert["balance_cents"]))
+        if amount <= 0:
+            continue
         payload = {
             "certificate_id": cert["id"],
             "party_id": cert["holder_party_id"],
@@ -350,9 +367,13 @@ def expire_carryforwards(
             "carryover_last_year": last,
             "tax_year": tax_year,
             "certificate_status": certificate_status(
-                int(cert["allowed_cents"]), 0, int(cert["queued_cents"])
+                int(cert["allowed_cents"]),
+                int(cert["balance_cents"]) - amount,
+                int(cert["queued_cents"]),
             ),
         }
+        if after is not None:
+            payload["tax_periods"] = after
         uow.append(_stream(cert["id"]), "CARRYFORWARD_EXPIRED", payload, actor.label)
         expired.append(payload)
     return expired

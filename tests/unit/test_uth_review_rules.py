@@ -75,9 +75,8 @@ def test_frozen_tranches_hold_back_only_their_unapplied_cents() -> None:
         {"period": 2016, "cents": 20},
     ]
     assert uth.tranche_unapplied(tranches[0]) == 70
-    assert uth.frozen_cents(tranches) == 70
-    assert uth.frozen_periods(tranches) == [2013]
-    assert uth.frozen_cents(tranches[1:]) == 0 and uth.frozen_periods([]) == []
+    assert uth.withheld(tranches, 2016) == {"frozen": (70, [2013])}
+    assert uth.withheld(tranches[1:], 2016) == {} and uth.withheld([], 2016) == {}
 
 
 def test_an_application_uses_the_earliest_unfrozen_tranches() -> None:
@@ -88,15 +87,15 @@ def test_an_application_uses_the_earliest_unfrozen_tranches() -> None:
         {"period": 2015, "cents": 40},
         {"period": 2016, "cents": 20},
     ]
-    used = uth.consume_tranches(tranches, 60)
+    used = uth.consume_tranches(tranches, 60, 2016)
     assert [t.get("applied_cents") for t in used] == [5, None, 50, 20, None]
     assert tranches[2]["applied_cents"] == 10  # the input is not changed
     # more than the tranches hold: what fits is recorded
-    assert [t.get("applied_cents") for t in uth.consume_tranches(tranches, 500)] == [
+    assert [t.get("applied_cents") for t in uth.consume_tranches(tranches, 500, 2016)] == [
         5,
         None,
         50,
         40,
         20,
     ]
-    assert uth.consume_tranches(tranches, 0) == tranches
+    assert uth.consume_tranches(tranches, 0, 2016) == tranches

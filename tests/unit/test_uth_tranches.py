@@ -61,10 +61,37 @@ def test_conditional_and_frozen_tranches_are_withheld_from_a_return() -> None:
         {"period": 2016, "cents": 100, "passed_cents": 100, "conditional": True},
     ]
     # A frozen conditional tranche counts as frozen only; a fully passed one not at all.
-    assert uth.conditional_cents(held) == 100 and uth.conditional_periods(held) == [2014]
-    assert uth.frozen_cents(held) == 100 and uth.frozen_periods(held) == [2015]
-    used = uth.consume_tranches(held, 500)
+    assert uth.withheld(held, 2016) == {"conditional": (100, [2014]), "frozen": (100, [2015])}
+    used = uth.consume_tranches(held, 500, 2016)
     assert [t.get("applied_cents", 0) for t in used] == [100, 0, 0, 0]
+
+
+def test_a_tranche_is_usable_from_its_period_through_its_20_carryforward_periods() -> None:
+    """AMB-15 and UTH-10: the M-1 2013 tranche is usable in tax years 2013 to 2033."""
+    tranche = {"period": 2013, "cents": TRANCHE, "carryforward_last_period": 2033}
+    assert uth.tranche_state(tranche, 2012) == "not_yet_usable"
+    assert uth.tranche_state(tranche, 2013) == uth.tranche_state(tranche, 2033) == "usable"
+    assert uth.tranche_state(tranche, 2034) == "expired"
+    assert uth.tranche_state({"period": 2013, "cents": 1}, 2099) == "usable"  # no window kept
+    held = [tranche, {"period": 2014, "cents": 10, "carryforward_last_period": 2034}]
+    assert uth.withheld(held, 2013) == {"not_yet_usable": (10, [2014])}
+    assert uth.withheld(held, 2034) == {"expired": (TRANCHE, [2013])}
+    used = uth.consume_tranches(held, TRANCHE, 2034)
+    assert [t.get("applied_cents", 0) for t in used] == [0, 10]
+
+
+def test_what_is_left_of_a_closed_window_expires_and_nothing_else() -> None:
+    held = [
+        {"period": 2013, "cents": 100, "applied_cents": 30, "carryforward_last_period": 2033},
+        {"period": 2014, "cents": 100, "frozen": True, "carryforward_last_period": 2034},
+        {"period": 2015, "cents": 100, "carryforward_last_period": 2035},
+        {"period": 2016, "cents": 100},
+    ]
+    assert uth.expire_tranches(held, 2034) == (70, [held[0] | {"expired_cents": 70}, *held[1:]])
+    cents, after = uth.expire_tranches(held, 2099)
+    assert cents == 270 and [t.get("expired_cents") for t in after] == [70, 100, 100, None]
+    assert [uth.tranche_unapplied(t) for t in after] == [0, 0, 0, 100]
+    assert uth.expire_tranches(after, 2099)[0] == 0  # never twice
 
 
 def test_a_pass_through_shares_the_earliest_tranches_exactly() -> None:

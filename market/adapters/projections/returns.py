@@ -54,6 +54,8 @@ def credit_applied(store: Store, event: Event) -> None:
 def carryforward_expired(store: Store, event: Event) -> None:
     p = event.payload
     _move(store, p["certificate_id"], p["amount_cents"], "expired_cents", p["certificate_status"])
+    if "tax_periods" in p:  # UTH: the tranches whose window closed (uth.expire_tranches)
+        store.update("certificates", p["certificate_id"], {"tax_periods": p["tax_periods"]})
 
 
 @handles("PASS_THROUGH_ALLOCATED")

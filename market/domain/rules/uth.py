@@ -136,14 +136,15 @@ def freezes_transferred_tranches(ruleset: Ruleset) -> bool:
     return effect == "freeze"
 
 
+# What a held tranche's cents went to, for its holder alone: used on a return, passed
+# through to owners, expired (UTH-10). An owner's copy starts without them.
+_SPENT = ("applied_cents", "passed_cents", "expired_cents")
+_HOLDER_AMOUNTS = (*_SPENT, "at_risk_cents", "finding_cut_cents")
+
+
 def tranche_unapplied(tranche: Mapping[str, Any]) -> int:
-    """A held tranche's cents not yet used on a return nor passed through to owners."""
-    used = int(tranche.get("applied_cents", 0)) + int(tranche.get("passed_cents", 0))
-    return max(0, int(tranche["cents"]) - used)
-
-
-# What a tranche records for its holder alone; an owner's copy starts without them.
-_HOLDER_AMOUNTS = ("applied_cents", "passed_cents", "at_risk_cents", "finding_cut_cents")
+    """A held tranche's cents not yet used on a return, passed through or expired."""
+    return max(0, int(tranche["cents"]) - sum(int(tranche.get(k, 0)) for k in _SPENT))
 
 
 def pass_through_tranches(
@@ -180,28 +181,66 @@ def pass_through_tranches(
     return entity, owners
 
 
-def frozen_cents(tranches: Sequence[Mapping[str, Any]]) -> int:
-    """UTH-26: what a holder may not apply while its tranches are frozen."""
-    return sum(tranche_unapplied(t) for t in tranches if t.get("frozen"))
+# ---- which tranches a return may use (UTH-10, UTH-24, UTH-26, UTH-27, AMB-15) -----------
+
+# Why a held tranche's unapplied cents cannot go on a return, in the order a refusal names
+# them, with the error code each gives when it withholds all that is left.
+WITHHELD: Mapping[str, str] = {
+    "frozen": "tranche_at_risk",
+    "conditional": "tranche_not_reviewed",
+    "not_yet_usable": "tranche_not_yet_usable",
+    "expired": "carryforward_expired",
+}
 
 
-def frozen_periods(tranches: Sequence[Mapping[str, Any]]) -> list[int]:
-    return [int(t["period"]) for t in tranches if t.get("frozen") and tranche_unapplied(t)]
+def tranche_state(tranche: Mapping[str, Any], tax_year: int) -> str:
+    """`usable` on a return for `tax_year`, or why not: `frozen` (UTH-26, AMB-14),
+    `conditional` (UTH-27, AMB-18), `not_yet_usable` (AMB-15: from the buyer's tax year in
+    which the credited period ends; periods are tax years here) or `expired` (UTH-10: the
+    20 successive periods after it have passed)."""
+    if tranche.get("frozen"):
+        return "frozen"
+    if tranche.get("conditional"):
+        return "conditional"
+    if tax_year < int(tranche["period"]):
+        return "not_yet_usable"
+    last = tranche.get("carryforward_last_period")
+    if last is not None and tax_year > int(last):
+        return "expired"
+    return "usable"
 
 
-def _waiting(tranche: Mapping[str, Any]) -> bool:
-    """A conditional tranche not frozen (a frozen one is counted as frozen)."""
-    return bool(tranche.get("conditional")) and not tranche.get("frozen")
+def withheld(
+    tranches: Sequence[Mapping[str, Any]], tax_year: int
+) -> dict[str, tuple[int, list[int]]]:
+    """The unapplied cents and periods a return for `tax_year` cannot use, by reason."""
+    out: dict[str, tuple[int, list[int]]] = {}
+    for tranche in tranches:
+        cents = tranche_unapplied(tranche)
+        state = tranche_state(tranche, tax_year)
+        if cents and state != "usable":
+            total, periods = out.get(state, (0, []))
+            out[state] = (total + cents, [*periods, int(tranche["period"])])
+    return out
 
 
-def conditional_cents(tranches: Sequence[Mapping[str, Any]]) -> int:
-    """UTH-27 / AMB-18: what a holder may not apply until the award's annual review of
-    those periods."""
-    return sum(tranche_unapplied(t) for t in tranches if _waiting(t))
-
-
-def conditional_periods(tranches: Sequence[Mapping[str, Any]]) -> list[int]:
-    return [int(t["period"]) for t in tranches if _waiting(t) and tranche_unapplied(t)]
+def expire_tranches(
+    tranches: Sequence[Mapping[str, Any]], tax_year: int
+) -> tuple[int, list[dict[str, Any]]]:
+    """UTH-10: before a return for `tax_year`, what is left unapplied of every tranche
+    whose carryforward ended earlier expires (frozen or conditional alike: the window runs
+    regardless). Returns the cents and the tranches afterwards (`expired_cents`)."""
+    total = 0
+    out: list[dict[str, Any]] = []
+    for tranche in tranches:
+        row = dict(tranche)
+        last = tranche.get("carryforward_last_period")
+        cents = tranche_unapplied(tranche)
+        if cents and last is not None and int(last) < tax_year:
+            row["expired_cents"] = int(tranche.get("expired_cents", 0)) + cents
+            total += cents
+        out.append(row)
+    return total, out
 
 
 # ---- unreviewed tranches on sale (UTH-27, AMB-18) ----------------------------------------
@@ -276,16 +315,15 @@ def check_unreviewed_sale(
 
 
 def consume_tranches(
-    tranches: Sequence[Mapping[str, Any]], amount_cents: int
+    tranches: Sequence[Mapping[str, Any]], amount_cents: int, tax_year: int
 ) -> list[dict[str, Any]]:
-    """A credit application uses the earliest tranches first, never a frozen (UTH-26) or a
-    conditional one (UTH-27); each tranche records its `applied_cents`. What no tranche can
-    take is left unrecorded."""
+    """A credit application for `tax_year` uses the earliest usable tranches first (see
+    `tranche_state`); each records its `applied_cents`. What none can take is unrecorded."""
     left = amount_cents
     out: list[dict[str, Any]] = []
     for tranche in tranches:
         row = dict(tranche)
-        if left > 0 and not tranche.get("frozen") and not tranche.get("conditional"):
+        if left > 0 and tranche_state(tranche, tax_year) == "usable":
             take = min(left, tranche_unapplied(tranche))
             if take:
                 row["applied_cents"] = int(tranche.get("applied_cents", 0)) + take

@@ -1,8 +1,10 @@
-"""UTH-27 / AMB-18 over the API: installments not yet reviewed are sold as `conditional`
-tranches that the buyer cannot apply until the Authority's annual review reaches them;
-the `reviewed_only` reading refuses such sales. UTH-14 / UTH-24: a pass-through shares the
-tranches among the owners, flags and all. Runs on SQLite and PostgreSQL (conftest).
-Figures: RULES M-1, a $24,000,000 award in $2,400,000 tranches for periods 2013-2022."""
+"""UTH tranches over the API. UTH-27 / AMB-18: installments not yet reviewed are sold as
+`conditional` tranches that the buyer cannot apply until the Authority's annual review
+reaches them; the `reviewed_only` reading refuses such sales. UTH-14 / UTH-24: a
+pass-through shares the tranches among the owners, flags and all. UTH-10 / AMB-15: each
+tranche is usable from its period through its 20 carryforward periods, then expires.
+Runs on SQLite and PostgreSQL (conftest). Figures: RULES M-1, a $24,000,000 award in
+$2,400,000 tranches for periods 2013-2022."""
 
 from __future__ import annotations
 
@@ -13,8 +15,9 @@ import pytest
 
 from market.domain.errors import TrancheNotReviewedError
 from market.domain.rulesets import A1178
-from market.services.actor import Actor
+from market.services.actor import SYSTEM, Actor
 from market.services.listings import create_listing
+from market.services.returns import expire_carryforwards
 from market.services.runner import run
 from market.services.transfers import create_transfer
 from tests.e2e.test_returns_api import partnership
@@ -73,7 +76,7 @@ def test_unreviewed_tranches_are_sold_as_conditional_and_usable_once_reviewed(
     used = h.apply(buyer_cert, 2 * TRANCHE)
     assert used.status_code == 201, used.json
     assert used.json["applied_cents"] == TRANCHE
-    assert used.json["limits"]["uth_conditional_cents"] == 3 * TRANCHE // 2
+    assert used.json["limits"]["uth_withheld_cents"] == {"conditional": 3 * TRANCHE // 2}
     before = events(h.engine)
     refused = h.apply(buyer_cert, 1)
     assert refused.status_code == 422, refused.json
@@ -190,4 +193,52 @@ def test_a_pass_through_shares_each_tranche_among_the_owners_with_its_flags(
     lifted = {d["certificate_id"] for d in r.json["review"]["descendants"]}
     assert {a["certificate_id"] for a in rest.values()} <= lifted
     assert all(not t["conditional"] for t in h.cert(b_cert)["tax_periods"])
+    replay_equals_live_and_verifies(h.engine)
+
+
+def test_a_tranche_is_usable_from_its_period_for_20_periods_then_expires(client: Any) -> None:
+    h = Hub(client)
+    for period in (2013, 2014):
+        assert h.review(period, "approved").status_code == 201
+    bought = h.sell(2 * TRANCHE)
+
+    def apply(tax_year: int, amount: int) -> Any:
+        return client.post(
+            "/api/v1/credit-applications",
+            json={
+                "certificate_id": bought,
+                "tax_type": "CBT",
+                "tax_year": tax_year,
+                "liability_cents": 100 * TRANCHE,
+                "amount_cents": amount,
+            },
+            headers=h.buyer_h,
+        )
+
+    # In 2013 only the 2013 installment is usable (AMB-15).
+    used = apply(2013, 2 * TRANCHE)
+    assert used.status_code == 201, used.json
+    assert used.json["applied_cents"] == TRANCHE
+    assert used.json["limits"]["uth_withheld_cents"] == {"not_yet_usable": TRANCHE}
+    before = events(h.engine)
+    early = apply(2013, 1)
+    assert early.status_code == 422, early.json
+    assert early.json["error"]["code"] == "tranche_not_yet_usable"
+    assert early.json["error"]["details"]["not_yet_usable_periods"] == [2014]
+    assert events(h.engine) == before
+    # The 2014 installment carries forward through 2034 (UTH-10) and then expires.
+    assert h.tranche(2014, bought)["carryforward_last_period"] == 2034
+    late = apply(2035, 1)
+    assert late.json["error"]["code"] == "carryforward_expired", late.json
+    assert run(h.engine, lambda uow: expire_carryforwards(uow, SYSTEM, A1178, 2034)) == []
+    [expired] = run(h.engine, lambda uow: expire_carryforwards(uow, SYSTEM, A1178, 2035))
+    assert (expired["amount_cents"], expired["carryover_last_year"]) == (TRANCHE, 2034)
+    cert = h.cert(bought)
+    assert (cert["balance_cents"], cert["expired_cents"], cert["applied_cents"]) == (
+        0,
+        TRANCHE,
+        TRANCHE,
+    )
+    assert h.tranche(2014, bought)["expired_cents"] == TRANCHE
+    assert run(h.engine, lambda uow: expire_carryforwards(uow, SYSTEM, A1178, 2040)) == []
     replay_equals_live_and_verifies(h.engine)
