@@ -6,7 +6,7 @@ default is the reading RULES.md recommends, so a deployment can switch it by rul
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from fractions import Fraction
@@ -119,6 +119,15 @@ class Ruleset:
     def __hash__(self) -> int:
         # The mappings are read-only proxies, which do not hash; the name identifies a ruleset.
         return hash(self.name)
+
+    def reading(self, name: str, known: Collection[str]) -> str:
+        """The ruleset's reading `name` (an AMB-xx choice), refused unless one of `known`."""
+        value = str(getattr(self, name))
+        if value not in known:
+            raise InvalidRequestError(
+                f"unknown {name} {value!r}", {name: value, "known": sorted(known)}
+            )
+        return value
 
     def min_consideration(self, program: Program) -> int:
         return self.min_consideration_pct[program]

@@ -74,11 +74,7 @@ def bucket_fiscal_year(period_commences_on: date, approved_on: date, ruleset: Ru
 
 
 def _mode(ruleset: Ruleset) -> str:
-    if ruleset.dm_queue_mode not in MODES:
-        raise InvalidRequestError(
-            f"unknown queue mode {ruleset.dm_queue_mode!r}", {"known": list(MODES)}
-        )
-    return ruleset.dm_queue_mode
+    return ruleset.reading("dm_queue_mode", MODES)
 
 
 def _charge(state: PoolLedger, fy: int, cents: int) -> PoolLedger:

@@ -170,12 +170,7 @@ def allocation_basis(
     """AMB-17: "owners_agreement" for a UTH credit held by a partnership that filed an
     owners' agreement, under the default reading; otherwise "income_share" (PT-5, PT-6).
     The alternative is in the UTH section only, so other programs keep income share."""
-    reading = ruleset.uth_partnership_basis
-    if reading not in UTH_PARTNERSHIP_BASES:
-        raise InvalidRequestError(
-            f"unknown uth_partnership_basis {reading!r}",
-            {"uth_partnership_basis": reading, "known": list(UTH_PARTNERSHIP_BASES)},
-        )
+    reading = ruleset.reading("uth_partnership_basis", UTH_PARTNERSHIP_BASES)
     if (
         reading == "owners_agreement_if_filed"
         and program is Program.UTH

@@ -127,12 +127,7 @@ def reviewed_periods(finding: str, period: int, periods: Sequence[int]) -> list[
 
 def freezes_transferred_tranches(ruleset: Ruleset) -> bool:
     """AMB-14: "freeze" (default) or "buyer_protected"."""
-    effect = ruleset.uth_transferred_tranche_effect
-    if effect not in TRANSFERRED_TRANCHE_EFFECTS:
-        raise InvalidRequestError(
-            f"unknown uth_transferred_tranche_effect {effect!r}",
-            {"effect": effect, "known": sorted(TRANSFERRED_TRANCHE_EFFECTS)},
-        )
+    effect = ruleset.reading("uth_transferred_tranche_effect", TRANSFERRED_TRANCHE_EFFECTS)
     return effect == "freeze"
 
 
@@ -255,12 +250,7 @@ def reviewed(tranche: Mapping[str, Any]) -> bool:
 
 def sells_unreviewed_tranches(ruleset: Ruleset) -> bool:
     """AMB-18: "conditional" (default) or "reviewed_only"."""
-    reading = ruleset.uth_unreviewed_tranches
-    if reading not in UNREVIEWED_TRANCHE_READINGS:
-        raise InvalidRequestError(
-            f"unknown uth_unreviewed_tranches {reading!r}",
-            {"reading": reading, "known": sorted(UNREVIEWED_TRANCHE_READINGS)},
-        )
+    reading = ruleset.reading("uth_unreviewed_tranches", UNREVIEWED_TRANCHE_READINGS)
     return reading == "conditional"
 
 
