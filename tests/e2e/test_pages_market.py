@@ -31,6 +31,23 @@ def test_the_market_filters_by_program(app: Any) -> None:
     assert m.cert["number"] not in page.get("/market?program=UTH").get_data(as_text=True)
 
 
+def test_a_uth_listing_says_how_much_is_conditional(app: Any) -> None:
+    """UTH-27: the part of a listing that falls on installments not yet reviewed."""
+    m = make_market(app)
+    body = {
+        "program": "UTH",
+        "holder_party_id": m.seller["id"],
+        "face_cents": 10 * M,
+        "fiscal_year": 2014,
+        "tax_periods": [2013],
+    }
+    uth = m.post("/api/v1/certificates", m.eda, body)
+    listing = {"certificate_id": uth["id"], "amount_cents": 3 * M // 2, "ask_cents": M}
+    assert m.post("/api/v1/listings", m.seller_h, listing)["conditional_cents"] == 3 * M // 2
+    html = browser(app, "participant", m.buyer["id"]).get("/market?program=UTH")
+    assert "$1,500,000.00 conditional" in html.get_data(as_text=True)
+
+
 def test_the_market_needs_sign_in(client: Any) -> None:
     r = client.get("/market")
     assert r.status_code == 302 and "/login" in r.headers["Location"]
