@@ -11,6 +11,7 @@ from marshmallow import Schema, fields, validate
 
 from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import SeqPageArgs, cents, text
+from market.domain.rules import proceeds
 from market.services import trading
 from market.services.uow import ReadOnly, UnitOfWork
 
@@ -69,6 +70,7 @@ class TransferOut(Schema):
     buyer_certificate_id = fields.String(allow_none=True)
     offer_id = fields.String(allow_none=True)
     agreement_ref = fields.String(allow_none=True)
+    use_of_proceeds = fields.List(fields.String(), allow_none=True)
     reasons = fields.List(fields.Raw())
     checks = fields.List(fields.Dict())
     exchange_date = fields.String(allow_none=True)
@@ -90,12 +92,26 @@ class OfferOut(Schema):
     transfer = fields.Nested(TransferOut)
 
 
+# BR-14 / TB-25: the seller's attested uses of the proceeds, from the statute's list.
+USE_OF_PROCEEDS = fields.List(
+    fields.String(validate=validate.OneOf(list(proceeds.USES))),
+    load_default=None,
+    validate=validate.Length(max=len(proceeds.USES)),
+    metadata={"description": "BR-14/TB-25: what the proceeds fund (BRRAG, TECH)"},
+)
+
+
 class TransferIn(Schema):
     certificate_id = text(40)
     buyer_party_id = text(40)
     amount_cents = cents(minimum=1)
     consideration_cents = cents()
     agreement_ref = text(200, required=False)
+    use_of_proceeds = USE_OF_PROCEEDS
+
+
+class AcceptIn(Schema):
+    use_of_proceeds = USE_OF_PROCEEDS
 
 
 class ApproveIn(Schema):
@@ -171,11 +187,12 @@ def make_offer(data: dict[str, Any], listing_id: str) -> ResponseReturnValue:
 
 
 @blp.route("/offers/<offer_id>/accept", methods=["POST"])
+@blp.arguments(AcceptIn)
 @blp.alt_response(201, schema=OfferOut)
-def accept_offer(offer_id: str) -> ResponseReturnValue:
+def accept_offer(data: dict[str, Any], offer_id: str) -> ResponseReturnValue:
     """The seller accepts: a transfer awaiting the Authority's approval is created."""
-    actor, rules = current_actor(), ruleset()
-    return command(lambda uow: trading.accept_offer(uow, actor, offer_id, rules), OFFER_OUT)
+    actor, rules, uses = current_actor(), ruleset(), data["use_of_proceeds"]
+    return command(lambda uow: trading.accept_offer(uow, actor, offer_id, rules, uses), OFFER_OUT)
 
 
 @blp.route("/offers/<offer_id>/decline", methods=["POST"])
@@ -202,6 +219,7 @@ def create_transfer(data: dict[str, Any]) -> ResponseReturnValue:
             data["consideration_cents"],
             data.get("agreement_ref"),
             rules,
+            data["use_of_proceeds"],
         )
 
     # A proposal changes no balance (approval re-checks everything), so it locks nothing.

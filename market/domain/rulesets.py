@@ -115,6 +115,10 @@ class Ruleset:
     # and every direct or indirect owner and owned entity; alternative "same_taxpayer".
     pt1_activity_scope: str = "entity_and_owners"
     resale_allowed: bool = False  # AMB-59
+    # BR-14 / TB-25: the seller's attestation that BRRAG and TECH proceeds fund its NJ
+    # operating expenses is recorded when given ("record"); "required" refuses approval
+    # without it (market/domain/rules/proceeds.py).
+    pfa_use_attestation: str = "record"
 
     def __hash__(self) -> int:
         # The mappings are read-only proxies, which do not hash; the name identifies a ruleset.

@@ -46,6 +46,7 @@ def preview_checks(
         int(t["consideration_cents"]),
         ruleset,
         on,
+        use_of_proceeds=t.get("use_of_proceeds") or [],
     )
     affiliation = affiliation_between(conn, actor, seller["id"], buyer["id"], ruleset)
     return {"checks": checks, "affiliation": affiliation}

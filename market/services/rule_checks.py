@@ -9,7 +9,7 @@ and the Authority's page previews them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from fractions import Fraction
 from typing import Any
@@ -28,7 +28,7 @@ from market.domain.errors import (
     TaxTypeNotAllowedError,
 )
 from market.domain.programs import Program, buyer_tax_types
-from market.domain.rules import consideration, resale, uth
+from market.domain.rules import consideration, proceeds, resale, uth
 from market.domain.rules.affiliation import affiliation
 from market.domain.rules.tech_eligibility import TechFacts, check_eligibility
 from market.domain.rulesets import Ruleset
@@ -182,8 +182,11 @@ def rule_checks(
     consideration_cents: int,
     ruleset: Ruleset,
     exchange_on: date | None,
+    use_of_proceeds: Sequence[str] | None = None,
 ) -> tuple[list[dict[str, Any]], list[DomainError]]:
-    """Every rule a transfer must pass, in words; `exchange_on` adds the at-exchange tests."""
+    """Every rule a transfer must pass, in words; `exchange_on` adds the at-exchange tests,
+    and `use_of_proceeds` (the transfer's attested uses, at approval and in its preview)
+    the BRRAG/TECH attestation check (BR-14, TB-25)."""
     program = Program(cert["program"])
     price = Fraction(consideration_cents, amount_cents)
 
@@ -235,6 +238,13 @@ def rule_checks(
     ]
     if uth_tranches(cert) is not None:
         steps.append(("uth_tranches", reviewed))
+    if use_of_proceeds is not None and program in proceeds.PROGRAMS:
+        uses = list(use_of_proceeds)
+
+        def attested() -> str:
+            return proceeds.check_use_of_proceeds(program, uses, ruleset)
+
+        steps.append(("use_of_proceeds", attested))
     if exchange_on is not None and program is Program.TECH:
         on = exchange_on
 

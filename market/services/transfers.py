@@ -5,6 +5,7 @@ so two approvals can never spend the same cents."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
@@ -16,7 +17,7 @@ from market.domain.errors import (
     InvalidRequestError,
 )
 from market.domain.programs import Program, buyer_tax_types
-from market.domain.rules import uth
+from market.domain.rules import proceeds, uth
 from market.domain.rules.recapture import hq_window_end
 from market.domain.rulesets import Ruleset
 from market.services.actor import AUDITOR, AUTHORITY, Actor
@@ -47,7 +48,15 @@ from market.services.uow import UnitOfWork
 transfers_t = Transfer.__table__  # type: ignore[attr-defined]
 
 
-def accept_offer(uow: UnitOfWork, actor: Actor, offer_id: str, ruleset: Ruleset) -> dict[str, Any]:
+def accept_offer(
+    uow: UnitOfWork,
+    actor: Actor,
+    offer_id: str,
+    ruleset: Ruleset,
+    use_of_proceeds: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """The seller accepts, optionally attesting the use of the proceeds (BR-14, TB-25)."""
+    uses = proceeds.normalize_uses(use_of_proceeds)
     offer = open_offer_for_seller(uow, actor, offer_id)
     listing = load_listing(uow.conn, offer["listing_id"])
     if listing["status"] != "open":
@@ -75,6 +84,7 @@ def accept_offer(uow: UnitOfWork, actor: Actor, offer_id: str, ruleset: Ruleset)
         offer_id,
         None,
         ruleset,
+        uses,
     )
     return offer_view(uow.conn, offer_id)
 
@@ -90,7 +100,10 @@ def _propose(
     offer_id: str | None,
     agreement_ref: str | None,
     ruleset: Ruleset,
+    use_of_proceeds: list[str],
 ) -> None:
+    # BR-14 / TB-25: recorded only when attested, so other proposals keep their shape.
+    attested = {"use_of_proceeds": use_of_proceeds} if use_of_proceeds else {}
     uow.append(
         f"transfer-{transfer_id}",
         "TRANSFER_PROPOSED",
@@ -105,7 +118,8 @@ def _propose(
             "offer_id": offer_id,
             "agreement_ref": agreement_ref,
             "ruleset": ruleset.name,
-        },
+        }
+        | attested,
         actor.label,
         new_stream=True,
     )
@@ -120,8 +134,11 @@ def create_transfer(
     consideration_cents: int,
     agreement_ref: str | None,
     ruleset: Ruleset,
+    use_of_proceeds: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """A negotiated transfer (no listing), awaiting the Authority's approval."""
+    """A negotiated transfer (no listing), awaiting the Authority's approval; the seller
+    may attest the use of the proceeds (BR-14, TB-25)."""
+    uses = proceeds.normalize_uses(use_of_proceeds)
     cert = load_certificate(uow.conn, certificate_id)
     actor.require_party(cert["holder_party_id"])
     seller, buyer = load_party_pair(uow.conn, cert["holder_party_id"], buyer_party_id)
@@ -144,6 +161,7 @@ def create_transfer(
         None,
         agreement_ref,
         ruleset,
+        uses,
     )
     return held_transfer_view(uow, transfer_id)
 
@@ -193,7 +211,15 @@ def approve_transfer(
     seller, buyer = load_party_pair(uow.conn, t["seller_party_id"], t["buyer_party_id"])
     amount = int(t["amount_cents"])
     checks, failures = rule_checks(
-        uow.conn, cert, seller, buyer, amount, int(t["consideration_cents"]), ruleset, on
+        uow.conn,
+        cert,
+        seller,
+        buyer,
+        amount,
+        int(t["consideration_cents"]),
+        ruleset,
+        on,
+        use_of_proceeds=t.get("use_of_proceeds") or [],
     )
     checks.append(
         {

@@ -8,11 +8,14 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.domain.rules.proceeds import PROGRAMS, USES
 from market.services import certificates, pages_queries, runner, tech, trading
 from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import forms
 from market.web.pages import actor, bp, engine, roles_required, ruleset
+
+ATTESTED_PROGRAMS = frozenset(p.value for p in PROGRAMS)
 
 
 def party_id() -> str:
@@ -39,6 +42,8 @@ def _render(status: int = 200) -> ResponseReturnValue:
             party_name=names.get(me, me),
             certs=certs,
             numbers=numbers,
+            attest={c["id"] for c in certs if c["program"] in ATTESTED_PROGRAMS},
+            uses=USES,
             listings=[x for x in listings if x["seller_party_id"] == me],
             offers=offers,
             applications=applications,
@@ -102,8 +107,11 @@ def withdraw_listing(listing_id: str) -> ResponseReturnValue:
 @roles_required("participant")
 def accept_offer(offer_id: str) -> ResponseReturnValue:
     who, rules = actor(), ruleset()
+    uses = request.form.getlist("use_of_proceeds")  # BR-14 / TB-25, optional
     return _run(
-        lambda: runner.run(engine(), lambda uow: trading.accept_offer(uow, who, offer_id, rules)),
+        lambda: runner.run(
+            engine(), lambda uow: trading.accept_offer(uow, who, offer_id, rules, uses)
+        ),
         lambda x: f"Offer accepted: {forms.dollars(x['price_cents'])} for "
         f"{forms.dollars(x['amount_cents'])}; the transfer now awaits the Authority's approval.",
     )

@@ -89,6 +89,28 @@ def test_the_seller_accepts_an_offer_and_declines_another(app: Any) -> None:
     assert "accepted" in html and "declined" in html and "Accept</button>" not in html
 
 
+def test_the_seller_attests_what_the_proceeds_fund_when_accepting(app: Any) -> None:
+    """BR-14: the BRRAG accept form offers the statute's uses; the transfer records them."""
+    m = make_market(app)
+    offer = m.offer(m.listing()["id"], M // 2)
+    seller = browser(app, "participant", m.seller["id"])
+    html = seller.get("/seller").get_data(as_text=True)
+    assert "What the proceeds fund (BR-14, TB-25)" in html
+    assert 'value="tenant_fit_out"> tenant fit-out' in html
+    uses = {"use_of_proceeds": ["salaries", "materials"]}
+    r = post_form(seller, "/seller", f"/seller/offers/{offer['id']}/accept", uses)
+    assert r.status_code == 302
+    [transfer] = m.api.get("/api/v1/transfers", headers=m.eda).json["items"]
+    assert transfer["use_of_proceeds"] == ["materials", "salaries"]
+    before = events(app.extensions["market.engine"])
+    other = m.offer(m.listing()["id"], M // 4)
+    bad = {"use_of_proceeds": ["yachts"]}
+    r = post_form(seller, "/seller", f"/seller/offers/{other['id']}/accept", bad)
+    assert r.status_code == 422
+    assert "yachts is not a use of proceeds BR-14 names" in r.get_data(as_text=True)
+    assert events(app.extensions["market.engine"]) == before + 2  # the listing and the offer
+
+
 def test_another_participant_cannot_accept_the_sellers_offer(app: Any) -> None:
     m = make_market(app)
     offer = m.offer(m.listing()["id"])

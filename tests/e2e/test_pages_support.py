@@ -27,7 +27,7 @@ def browser(app: Any, role: str, party_id: str | None = None) -> Any:
     return client
 
 
-def post_form(client: Any, page: str, action: str, data: dict[str, str]) -> Any:
+def post_form(client: Any, page: str, action: str, data: dict[str, Any]) -> Any:
     """Open `page`, take its CSRF token and post `data` to `action` like a browser would."""
     token = _csrf(client.get(page).data)
     return client.post(action, data=data | {"csrf_token": token})

@@ -111,7 +111,7 @@ def test_an_all_or_nothing_approval_larger_than_the_pool_is_refused() -> None:
 
 
 def test_an_unknown_queue_mode_is_refused() -> None:
-    with pytest.raises(InvalidRequestError, match="unknown dm_queue_mode .lottery."):
+    with pytest.raises(InvalidRequestError, match="unknown dm_queue_mode 'lottery'"):
         admit(PoolLedger(DM_CBT), item("a", 1), 2014, replace(A1178, dm_queue_mode="lottery"))
 
 

@@ -65,7 +65,8 @@ def offer_accepted(store: Store, event: Event) -> None:
 @handles("TRANSFER_PROPOSED")
 def transfer_proposed(store: Store, event: Event) -> None:
     """Payload: transfer_id, certificate_id, program, seller_party_id, buyer_party_id,
-    amount_cents, consideration_cents, offer_id, agreement_ref, ruleset."""
+    amount_cents, consideration_cents, offer_id, agreement_ref, ruleset; use_of_proceeds
+    (BR-14, TB-25) when the seller attested it."""
     p = event.payload
     store.insert(
         "transfers",
@@ -81,6 +82,7 @@ def transfer_proposed(store: Store, event: Event) -> None:
             "buyer_certificate_id": None,
             "offer_id": p.get("offer_id"),
             "agreement_ref": p.get("agreement_ref"),
+            "use_of_proceeds": p.get("use_of_proceeds"),
             "reasons": [],
             "checks": [],
             "exchange_date": None,
