@@ -265,7 +265,9 @@ class Transfer(SQLModel, table=True):
     offer_id: str | None = Field(default=None, max_length=40)
     agreement_ref: str | None = Field(default=None, max_length=200)
     # BR-14 / TB-25: the seller's attested uses of the proceeds (None before 0004).
-    use_of_proceeds: list[Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    use_of_proceeds: list[Any] | None = Field(
+        default=None, sa_column=Column(JSON(none_as_null=True), nullable=True)
+    )
     reasons: list[Any] = Field(sa_column=Column(JSON, nullable=False))
     checks: list[Any] = Field(sa_column=Column(JSON, nullable=False))
     exchange_date: str | None = Field(default=None, max_length=10)

@@ -37,6 +37,11 @@ T = TypeVar("T")
 DEMO_PASSWORD = "demo-password"
 AUTHORITY_EMAIL, AUDITOR_EMAIL = "eda@demo.nj", "auditor@demo.nj"
 EDA = Actor(user_id="demo-seed", role=AUTHORITY)
+# What the BRRAG and TECH sellers attest their proceeds fund (BR-14, TB-25).
+PROCEEDS_USES = {
+    "meadowlands": ["real_estate", "tenant_fit_out", "salaries"],
+    "photonics": ["research_and_development", "salaries"],
+}
 
 _MILLION = 100_000_000  # cents
 
@@ -211,7 +216,11 @@ def seed(
                 ruleset,
             )
         )
-        accepted = do(lambda uow: trading.accept_offer(uow, who(seller), offer["id"], ruleset))
+        # BR-14 / TB-25: the demo's sellers attest what the proceeds fund.
+        uses = PROCEEDS_USES.get(seller)
+        accepted = do(
+            lambda uow: trading.accept_offer(uow, who(seller), offer["id"], ruleset, uses)
+        )
         return accepted.get("transfer", accepted)  # type: ignore[no-any-return]
 
     def approve(transfer_id: str, on: date) -> dict[str, Any]:

@@ -27,11 +27,15 @@ def test_seed_demo_builds_a_market_that_verifies(app: Any) -> None:
         reviews = conn.execute(
             text("select count(*) from events where type = 'UTH_REVIEW_RECORDED'")
         ).scalar()
+        attested = conn.execute(
+            text("select count(*) from transfers where use_of_proceeds is not null")
+        ).scalar()
     assert statuses == {"approved": 4, "rejected": 1, "pending_approval": 1}
     assert programs == {"BRRAG", "UTH", "DM_CBT", "DM_GIT", "TECH"}
     assert zone == 10_000_000_00
     assert applied == 2
     assert reviews == 3 and "2016 cut by 20%" in result.output
+    assert attested == 4  # every BRRAG and TECH sale carries the seller's attestation
     assert ledger.verify(engine).ok
     again = runner.invoke(args=["seed-demo", "--if-empty"])
     assert again.exit_code == 0 and "not seeded" in again.output
