@@ -12,6 +12,8 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import Connection
 
+from market.adapters.prepared import Prepared, driver_sql
+
 WRITE_OPTION = "market_write"
 
 
@@ -47,16 +49,15 @@ def _sqlite_engine(url: str, echo: bool) -> Engine:
         options = conn.get_execution_options()
         if options.get("isolation_level") == "AUTOCOMMIT":
             return
-        if options.get(WRITE_OPTION):
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
-        else:
-            conn.exec_driver_sql("BEGIN")
+        driver_sql(conn, "BEGIN IMMEDIATE" if options.get(WRITE_OPTION) else "BEGIN")
 
     return engine
 
 
 # pg_advisory_xact_lock key for the ledger's write mode (see lock_write_mode).
 _WRITE_MODE_KEY = 0x4E4A_0001
+_LOCK_MODE_SHARED = Prepared(text("SELECT pg_advisory_xact_lock_shared(:key)"))
+_LOCK_MODE_EXCLUSIVE = Prepared(text("SELECT pg_advisory_xact_lock(:key)"))
 
 
 def lock_write_mode(conn: Connection, *, rows_first: bool) -> None:
@@ -69,18 +70,7 @@ def lock_write_mode(conn: Connection, *, rows_first: bool) -> None:
     head) and the two kinds can never deadlock. SQLite has one writer at a time already."""
     if is_sqlite(conn):
         return
-    fn = "pg_advisory_xact_lock_shared" if rows_first else "pg_advisory_xact_lock"
-    conn.execute(text(f"SELECT {fn}(:key)"), {"key": _WRITE_MODE_KEY})
-
-
-@contextmanager
-def single_read(engine: Engine) -> Iterator[Connection]:
-    """A connection for one SELECT that needs no snapshot shared with another statement:
-    in autocommit it costs one round trip on PostgreSQL instead of BEGIN, SELECT and
-    ROLLBACK. SQLite has no round trips, and switching its isolation level and back
-    costs more than the transaction (0.30 ms against 0.15 ms a lookup, measured)."""
-    with engine.connect() as conn:
-        yield conn if is_sqlite(engine) else conn.execution_options(isolation_level="AUTOCOMMIT")
+    (_LOCK_MODE_SHARED if rows_first else _LOCK_MODE_EXCLUSIVE).run(conn, {"key": _WRITE_MODE_KEY})
 
 
 _THREAD_LOCKS: dict[str, threading.Lock] = {}

@@ -28,6 +28,7 @@ from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.eventstore import utcnow_iso
+from market.adapters.prepared import Prepared
 from market.adapters.tables import CapUsage, Certificate, EventRow, Listing, QueueEntry, Transfer
 from market.domain.errors import InvalidRequestError, TaxTypeNotAllowedError
 from market.domain.programs import Program, TaxType, buyer_tax_types, waiver_statement
@@ -424,9 +425,10 @@ def _issue_dm(
 # ---- reads ---------------------------------------------------------------------------
 
 
-# Built once: a reused statement skips SQLAlchemy's cache-key generation on every call.
-_CERT_BY_ID = select(certs_t).where(certs_t.c.id == bindparam("certificate_id"))
-_CERT_FOR_UPDATE = _CERT_BY_ID.with_for_update(key_share=True)
+# Prepared once (market.adapters.prepared): read on every trade.
+_CERT_SELECT = select(certs_t).where(certs_t.c.id == bindparam("certificate_id"))
+_CERT_BY_ID = Prepared(_CERT_SELECT)
+_CERT_FOR_UPDATE = Prepared(_CERT_SELECT.with_for_update(key_share=True))
 
 
 def load_certificate(
@@ -435,12 +437,12 @@ def load_certificate(
     """`for_update` locks the row until commit (PostgreSQL; SQLite's writer lock already
     covers it), for a rows-first unit of work that decides on its balance."""
     stmt = _CERT_FOR_UPDATE if for_update else _CERT_BY_ID
-    row = conn.execute(stmt, {"certificate_id": certificate_id}).mappings().first()
+    row = stmt.first(conn, {"certificate_id": certificate_id})
     if row is None:
         raise NotFoundError(
             f"Certificate {certificate_id} does not exist.", {"certificate_id": certificate_id}
         )
-    return dict(row)
+    return row
 
 
 def activity_ids_of(conn: Connection, cert: dict[str, Any]) -> list[str]:

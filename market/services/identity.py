@@ -13,8 +13,8 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Engine, bindparam, select
 
-from market.adapters.db import single_read
 from market.adapters.eventstore import utcnow_iso
+from market.adapters.prepared import Prepared
 from market.adapters.tables import ApiToken, Party, User
 from market.domain.errors import InvalidRequestError
 from market.services.actor import PARTICIPANT, ROLES, Actor
@@ -101,7 +101,7 @@ def issue_token(engine: Engine, actor: Actor, ttl_hours: int) -> str:
     return token
 
 
-_TOKEN_OWNER = (
+_TOKEN_OWNER = Prepared(
     select(tokens_t.c.expires_at, tokens_t.c.revoked_at, users_t)
     .join(users_t, users_t.c.id == tokens_t.c.user_id)
     .where(tokens_t.c.token_hash == bindparam("digest"))
@@ -110,11 +110,15 @@ _TOKEN_OWNER = (
 
 def actor_for_token(engine: Engine, token: str) -> Actor:
     """Checked on every request (a revoked token stops working at once): one statement."""
-    with single_read(engine) as conn:
-        row = conn.execute(_TOKEN_OWNER, {"digest": _token_digest(token)}).one_or_none()
-    if row is None or row.revoked_at is not None or not row.active or row.expires_at < utcnow_iso():
+    row = _TOKEN_OWNER.first_autocommit(engine, {"digest": _token_digest(token)})
+    if (
+        row is None
+        or row["revoked_at"] is not None
+        or not row["active"]
+        or row["expires_at"] < utcnow_iso()
+    ):
         raise UnauthorizedError("The bearer token is unknown, expired or revoked.", {})
-    return Actor(user_id=row.id, role=row.role, party_id=row.party_id)
+    return Actor(user_id=row["id"], role=row["role"], party_id=row["party_id"])
 
 
 def revoke_token(engine: Engine, token: str) -> bool:
@@ -127,12 +131,14 @@ def revoke_token(engine: Engine, token: str) -> bool:
     return result.rowcount == 1
 
 
+_USER_BY_ID = Prepared(select(users_t).where(users_t.c.id == bindparam("user_id")))
+
+
 def actor_for_user_id(engine: Engine, user_id: str) -> Actor | None:
-    with single_read(engine) as conn:
-        user = conn.execute(select(users_t).where(users_t.c.id == user_id)).one_or_none()
-    if user is None or not user.active:
+    user = _USER_BY_ID.first_autocommit(engine, {"user_id": user_id})
+    if user is None or not user["active"]:
         return None
-    return Actor(user_id=user.id, role=user.role, party_id=user.party_id)
+    return Actor(user_id=user["id"], role=user["role"], party_id=user["party_id"])
 
 
 def user_email(engine: Engine, user_id: str) -> str | None:

@@ -7,12 +7,13 @@ import uuid
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
+from market.adapters.prepared import Prepared
 from market.adapters.tables import Certificate
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
 
 
-_CHILDREN = (
+_CHILDREN = Prepared(
     select(func.count()).select_from(certs_t).where(certs_t.c.parent_id == bindparam("parent_id"))
 )
 
@@ -39,5 +40,5 @@ def next_number(conn: Connection, program: str, fiscal_year: int) -> str:
 def derived_number(conn: Connection, parent_id: str, parent_number: str, tag: str) -> str:
     """`<parent number>-<tag><n>`, e.g. UTH-2014-000003-T2 for the second transfer. Safe
     because the caller holds the parent: head first, or its row locked (approval)."""
-    count = conn.execute(_CHILDREN, {"parent_id": parent_id}).scalar()
+    count = _CHILDREN.scalar(conn, {"parent_id": parent_id})
     return f"{parent_number}-{tag}{int(count or 0) + 1}"

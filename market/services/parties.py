@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
+from market.adapters.prepared import Prepared
 from market.adapters.tables import OwnersAgreement, Ownership, Party
 from market.domain.errors import InvalidRequestError
 from market.domain.rules import pass_through
@@ -35,9 +36,11 @@ ENTITY_TYPES = (
 TAX_TYPES = ("CBT", "GIT", "IPT")
 MAX_BPS = 10_000
 
-_PARTY_BY_ID = select(parties_t).where(parties_t.c.id == bindparam("party_id"))
+_PARTY_BY_ID = Prepared(select(parties_t).where(parties_t.c.id == bindparam("party_id")))
 _PARTY_BY_TAX_ID = select(parties_t.c.id).where(parties_t.c.tax_id == bindparam("tax_id"))
-_PARTY_PAIR = select(parties_t).where(parties_t.c.id.in_([bindparam("a"), bindparam("b")]))
+_PARTY_PAIR = Prepared(
+    select(parties_t).where(parties_t.c.id.in_([bindparam("a"), bindparam("b")]))
+)
 
 
 @dataclass(frozen=True)
@@ -204,15 +207,15 @@ def owners_agreement(conn: Connection, party_id: str) -> dict[str, Any] | None:
 
 
 def load_party(conn: Connection, party_id: str) -> dict[str, Any]:
-    row = conn.execute(_PARTY_BY_ID, {"party_id": party_id}).mappings().first()
+    row = _PARTY_BY_ID.first(conn, {"party_id": party_id})
     if row is None:
         raise NotFoundError(f"Party {party_id} does not exist.", {"party_id": party_id})
-    return dict(row)
+    return row
 
 
 def load_party_pair(conn: Connection, a: str, b: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """Two parties in one statement (a seller and a buyer), in the order asked."""
-    found = {r["id"]: dict(r) for r in conn.execute(_PARTY_PAIR, {"a": a, "b": b}).mappings()}
+    found = {r["id"]: r for r in _PARTY_PAIR.rows(conn, {"a": a, "b": b})}
     for party_id in (a, b):
         if party_id not in found:
             raise NotFoundError(f"Party {party_id} does not exist.", {"party_id": party_id})

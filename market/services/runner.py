@@ -15,6 +15,7 @@ from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from market.adapters.eventstore import utcnow_iso
+from market.adapters.prepared import Prepared
 from market.adapters.tables import IdempotencyKey
 from market.services.errors import IdempotencyConflictError
 from market.services.uow import UnitOfWork
@@ -23,10 +24,10 @@ T = TypeVar("T")
 Rendered = tuple[int, dict[str, Any]]
 
 keys_t = IdempotencyKey.__table__  # type: ignore[attr-defined]
-_PRIOR = select(keys_t).where(
-    keys_t.c.scope == bindparam("scope"), keys_t.c.key == bindparam("key")
+_PRIOR = Prepared(
+    select(keys_t).where(keys_t.c.scope == bindparam("scope"), keys_t.c.key == bindparam("key"))
 )
-_REMEMBER = keys_t.insert()
+_REMEMBER = Prepared(keys_t.insert(), column_keys=[c.name for c in keys_t.columns])
 
 # PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled
 # back whole, so running the command again is safe.
@@ -85,21 +86,19 @@ def _execute_once(
 ) -> Rendered:
     with UnitOfWork(engine, rows_first=rows_first) as uow:
         if idempotency is not None:
-            prior = uow.conn.execute(
-                _PRIOR, {"scope": idempotency.scope, "key": idempotency.key}
-            ).one_or_none()
+            prior = _PRIOR.first(uow.conn, {"scope": idempotency.scope, "key": idempotency.key})
             if prior is not None:
-                if prior.request_hash != idempotency.request_hash:
+                if prior["request_hash"] != idempotency.request_hash:
                     raise IdempotencyConflictError(
                         "This Idempotency-Key was already used with a different request.",
                         {"idempotency_key": idempotency.key},
                     )
-                return int(prior.status_code), dict(prior.response_body)
+                return int(prior["status_code"]), dict(prior["response_body"])
         status, body = render(command(uow))
         if idempotency is not None:
             try:
-                uow.conn.execute(
-                    _REMEMBER,
+                _REMEMBER.run(
+                    uow.conn,
                     {
                         "scope": idempotency.scope,
                         "key": idempotency.key,

@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
+from market.adapters.prepared import Prepared
 from market.adapters.tables import Listing, Offer, Transfer
 from market.services.errors import NotFoundError
 from market.services.uow import UnitOfWork
@@ -17,20 +18,22 @@ offers_t = Offer.__table__  # type: ignore[attr-defined]
 transfers_t = Transfer.__table__  # type: ignore[attr-defined]
 
 
-# Built once: a reused statement skips SQLAlchemy's cache-key generation on every call.
-_LISTING = select(listings_t).where(listings_t.c.id == bindparam("key"))
-_LISTING_FOR_UPDATE = _LISTING.with_for_update(key_share=True)
-_OFFER = select(offers_t).where(offers_t.c.id == bindparam("key"))
-_TRANSFER = select(transfers_t).where(transfers_t.c.id == bindparam("key"))
-_TRANSFER_FOR_UPDATE = _TRANSFER.with_for_update(key_share=True)
+# Prepared once (market.adapters.prepared): read on every trade.
+_LISTING_SELECT = select(listings_t).where(listings_t.c.id == bindparam("key"))
+_LISTING = Prepared(_LISTING_SELECT)
+_LISTING_FOR_UPDATE = Prepared(_LISTING_SELECT.with_for_update(key_share=True))
+_OFFER = Prepared(select(offers_t).where(offers_t.c.id == bindparam("key")))
+_TRANSFER_SELECT = select(transfers_t).where(transfers_t.c.id == bindparam("key"))
+_TRANSFER = Prepared(_TRANSFER_SELECT)
+_TRANSFER_FOR_UPDATE = Prepared(_TRANSFER_SELECT.with_for_update(key_share=True))
 
 
 def load_listing(conn: Connection, listing_id: str, *, for_update: bool = False) -> dict[str, Any]:
     stmt = _LISTING_FOR_UPDATE if for_update else _LISTING
-    row = conn.execute(stmt, {"key": listing_id}).mappings().first()
+    row = stmt.first(conn, {"key": listing_id})
     if row is None:
         raise NotFoundError(f"Listing {listing_id} does not exist.", {"listing_id": listing_id})
-    return dict(row)
+    return row
 
 
 def sold_from_listing(conn: Connection, listing_id: str) -> int:
@@ -43,10 +46,10 @@ def sold_from_listing(conn: Connection, listing_id: str) -> int:
 
 
 def load_offer(conn: Connection, offer_id: str) -> dict[str, Any]:
-    row = conn.execute(_OFFER, {"key": offer_id}).mappings().first()
+    row = _OFFER.first(conn, {"key": offer_id})
     if row is None:
         raise NotFoundError(f"Offer {offer_id} does not exist.", {"offer_id": offer_id})
-    return dict(row)
+    return row
 
 
 def offer_view(conn: Connection, offer_id: str) -> dict[str, Any]:
@@ -61,10 +64,10 @@ def load_transfer(
     conn: Connection, transfer_id: str, *, for_update: bool = False
 ) -> dict[str, Any]:
     stmt = _TRANSFER_FOR_UPDATE if for_update else _TRANSFER
-    row = conn.execute(stmt, {"key": transfer_id}).mappings().first()
+    row = stmt.first(conn, {"key": transfer_id})
     if row is None:
         raise NotFoundError(f"Transfer {transfer_id} does not exist.", {"transfer_id": transfer_id})
-    return dict(row)
+    return row
 
 
 def transfer_view(conn: Connection, transfer_id: str) -> dict[str, Any]:

@@ -8,8 +8,8 @@ from typing import Any, Protocol
 
 from sqlalchemy import Table, bindparam, select
 from sqlalchemy.engine import Connection
-from sqlalchemy.sql import Select, Update
 
+from market.adapters.prepared import Prepared, insert_row
 from market.adapters.tables import PROJECTION_TABLES, metadata
 
 Row = dict[str, Any]
@@ -39,20 +39,20 @@ def _pk(table: Table) -> str:
 
 
 @cache
-def _get_stmt(table: str) -> Select[Any]:
+def _get_stmt(table: str) -> Prepared:
     t = _table(table)
-    return select(t).where(t.c[_pk(t)] == bindparam("_key"))
+    return Prepared(select(t).where(t.c[_pk(t)] == bindparam("_key")))
 
 
 @cache
-def _update_stmt(table: str, columns: tuple[str, ...]) -> Update:
+def _update_stmt(table: str, columns: tuple[str, ...]) -> Prepared:
     t = _table(table)
     values: dict[str, Any] = {c: bindparam(f"_v_{c}") for c in columns}
-    return t.update().where(t.c[_pk(t)] == bindparam("_key")).values(values)
+    return Prepared(t.update().where(t.c[_pk(t)] == bindparam("_key")).values(values))
 
 
 class DbStore:
-    """Statements are built once per table (and column set) and reused.
+    """Statements are prepared once per table (and column set) and reused.
 
     Rows this transaction holds, because it wrote them or locked them and said so with
     `remember`, are kept as a copy that follows every update: a handler or a view asking
@@ -74,20 +74,18 @@ class DbStore:
         held = self.held(table, key)
         if held is not None:
             return held
-        row = self.conn.execute(_get_stmt(table), {"_key": key}).mappings().one_or_none()
-        return dict(row) if row is not None else None
+        return _get_stmt(table).first(self.conn, {"_key": key})
 
     def insert(self, table: str, row: Row) -> None:
         t = _table(table)
-        self.conn.execute(t.insert(), row)
+        insert_row(self.conn, t, row)
         if len(row) == len(t.columns):  # every column given: the copy is the whole row
             self.remember(table, row)
 
     def update(self, table: str, key: str, changes: Row) -> None:
         stmt = _update_stmt(table, tuple(sorted(changes)))
         params = {f"_v_{c}": v for c, v in changes.items()} | {"_key": key}
-        result = self.conn.execute(stmt, params)
-        if result.rowcount != 1:
+        if stmt.run(self.conn, params) != 1:
             raise LookupError(f"{table} {key} does not exist")
         held = self._held.get((table, key))
         if held is not None:
