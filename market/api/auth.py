@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import current_app, jsonify, request
 from flask.typing import ResponseReturnValue
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
 from market.services import identity
 

@@ -6,9 +6,9 @@ from typing import Any
 
 from flask import jsonify
 from flask.typing import ResponseReturnValue
-from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate
 
+from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import SeqPageArgs, cents, text
 from market.domain.rules.activities import MAX_ACTIVITIES, MAX_ACTIVITY_ID_LENGTH

@@ -12,6 +12,7 @@ from marshmallow import Schema
 from sqlalchemy import Engine
 
 from market.adapters.eventstore import canonical_json
+from market.api.dumping import dumper, many_dumper
 from market.domain.errors import InvalidRequestError
 from market.domain.rulesets import Ruleset, get_ruleset
 from market.services import identity
@@ -56,11 +57,12 @@ def command(
         body: Any = request.get_json(silent=True)
         fingerprint = canonical_json([request.method, request.path, body])
         idem = Idempotency(actor.user_id, key, hashlib.sha256(fingerprint.encode()).hexdigest())
+    dump = dumper(schema)
     code, payload = execute(
-        engine(), fn, lambda result: (status, schema.dump(result)), idem, rows_first=rows_first
+        engine(), fn, lambda result: (status, dump(result)), idem, rows_first=rows_first
     )
     return jsonify(payload), code
 
 
 def page(items: list[Any], schema: Schema, next_cursor: Any) -> ResponseReturnValue:
-    return jsonify({"items": schema.dump(items, many=True), "next": next_cursor})
+    return jsonify({"items": many_dumper(schema)(items), "next": next_cursor})

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from flask import Response
-from flask_smorest import Blueprint
 
+from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
 from market.services import exports
 from market.services.uow import ReadOnly

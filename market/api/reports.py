@@ -6,9 +6,9 @@ from typing import Any
 
 from flask import jsonify
 from flask.typing import ResponseReturnValue
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine, ruleset
 from market.services import certificates
 from market.services.uow import ReadOnly

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask.typing import ResponseReturnValue
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, ruleset
 from market.api.schemas import cents, text
 from market.services import recaptures, returns

@@ -6,9 +6,9 @@ from typing import Any
 
 from flask import jsonify
 from flask.typing import ResponseReturnValue
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, ruleset
 from market.api.schemas import EntityFacts, cents, text
 from market.services import tech
