@@ -6,7 +6,7 @@ from flask import Flask
 from flask_login import LoginManager
 from flask_wtf.csrf import CSRFProtect
 
-from market.web.session import WebUser, load_user
+from market.web.session import CookieSessions, WebUser, load_user
 
 csrf = CSRFProtect()
 login_manager = LoginManager()
@@ -23,6 +23,7 @@ def init_web(app: Flask) -> None:
     app.config.setdefault("WTF_CSRF_CHECK_DEFAULT", False)
     app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
     app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    app.session_interface = CookieSessions()
     csrf.init_app(app)
     login_manager.init_app(app)
     app.register_blueprint(pages.bp)
