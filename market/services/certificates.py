@@ -445,6 +445,15 @@ def load_certificate(
     return row
 
 
+def uth_tranches(cert: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """A UTH certificate's installments (copies), or None for other programs, whose
+    `tax_periods` are plain period numbers."""
+    periods = list(cert["tax_periods"] or [])
+    if cert["program"] != Program.UTH.value or not periods or not isinstance(periods[0], dict):
+        return None
+    return [dict(t) for t in periods]
+
+
 def activity_ids_of(conn: Connection, cert: dict[str, Any]) -> list[str]:
     """PT-1: the certificate's creditable activity ids. A derived certificate carries its
     parent's in `attributes`; one whose CERT_ISSUED payload did not copy them (a transfer

@@ -17,10 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Certificate, CreditApplication, Ownership
-from market.domain.errors import (
-    InsufficientBalanceError,
-    InvalidRequestError,
-)
+from market.domain.errors import InsufficientBalanceError, InvalidRequestError
 from market.domain.programs import Program, TaxType, check_tax_type
 from market.domain.rules import activities, credit_use, pass_through, uth
 from market.domain.rulesets import Ruleset
@@ -30,11 +27,11 @@ from market.services.certificates import (
     activity_ids_of,
     certificate_status,
     load_certificate,
+    uth_tranches,
 )
 from market.services.errors import RuleRefusedError
 from market.services.numbering import derived_number, new_id
 from market.services.parties import load_party, owners_agreement, ownership_graph
-from market.services.rule_checks import uth_tranches
 from market.services.uow import UnitOfWork
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
@@ -312,7 +309,6 @@ def apply_to_return(
         "ruleset": ruleset.name,
     }
     if tranches is not None:
-        payload["limits"]["uth_frozen_cents"] = withheld.get("frozen", (0, []))[0]
         payload["limits"]["uth_withheld_cents"] = {k: v[0] for k, v in withheld.items()}
         payload["tax_periods"] = uth.consume_tranches(tranches, use.applied_cents, new.tax_year)
     uow.append(_stream(cert["id"]), "CREDIT_APPLIED", payload, actor.label)

@@ -33,6 +33,7 @@ from market.domain.rules.affiliation import affiliation
 from market.domain.rules.tech_eligibility import TechFacts, check_eligibility
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year_end, format_cents, percent_text
+from market.services.certificates import uth_tranches
 from market.services.parties import ownership_graph
 
 tech_apps_t = TechApplication.__table__  # type: ignore[attr-defined]
@@ -55,14 +56,6 @@ def _can_sell(cert: dict[str, Any]) -> bool:
         cert["holder_party_id"] == cert["original_holder_party_id"]
         and cert["origin"] in ("issued", "allocation")
     )
-
-
-def uth_tranches(cert: dict[str, Any]) -> list[dict[str, Any]] | None:
-    """A UTH certificate's installments, or None for other programs."""
-    periods = list(cert["tax_periods"] or [])
-    if cert["program"] != Program.UTH.value or not periods or not isinstance(periods[0], dict):
-        return None
-    return [dict(t) for t in periods]
 
 
 def unreviewed_in_sale(
@@ -238,7 +231,7 @@ def rule_checks(
     ]
     if uth_tranches(cert) is not None:
         steps.append(("uth_tranches", reviewed))
-    if use_of_proceeds is not None and program in proceeds.PROGRAMS:
+    if use_of_proceeds is not None and proceeds.applies(program):
         uses = list(use_of_proceeds)
 
         def attested() -> str:

@@ -21,7 +21,12 @@ from market.domain.rules import proceeds, uth
 from market.domain.rules.recapture import hq_window_end
 from market.domain.rulesets import Ruleset
 from market.services.actor import AUDITOR, AUTHORITY, Actor
-from market.services.certificates import activity_ids_of, certificate_status, load_certificate
+from market.services.certificates import (
+    activity_ids_of,
+    certificate_status,
+    load_certificate,
+    uth_tranches,
+)
 from market.services.errors import ConflictError, ForbiddenError
 from market.services.listings import open_offer_for_seller
 from market.services.numbering import derived_number, new_id
@@ -178,12 +183,13 @@ def _pending(uow: UnitOfWork, transfer_id: str, *, for_update: bool = False) -> 
     return t
 
 
-def _split_tranches(periods: list[Any], amount_cents: int) -> tuple[list[Any], list[Any]]:
+def _split_tranches(cert: dict[str, Any], amount_cents: int) -> tuple[list[Any], list[Any]]:
     """UTH: the buyer takes the earliest unsold installments first, unreviewed ones as
     `conditional` tranches (uth.split_tranches). Other programs' periods are copied."""
-    if not periods or not isinstance(periods[0], dict):
-        return list(periods), list(periods)
-    return uth.split_tranches(periods, amount_cents)
+    tranches = uth_tranches(cert)
+    if tranches is None:
+        return list(cert["tax_periods"]), list(cert["tax_periods"])
+    return uth.split_tranches(tranches, amount_cents)
 
 
 def approve_transfer(
@@ -231,7 +237,7 @@ def approve_transfer(
     )
     refuse_if_failed(checks, failures)
     program = Program(cert["program"])
-    seller_periods, buyer_periods = _split_tranches(list(cert["tax_periods"]), amount)
+    seller_periods, buyer_periods = _split_tranches(cert, amount)
     listing_id, listing_status = None, None
     if listing is not None:
         listing_id = listing["id"]

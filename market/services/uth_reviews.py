@@ -65,6 +65,7 @@ from market.services.certificates import (
     certificate_status,
     certificate_view,
     load_certificate,
+    uth_tranches,
 )
 from market.services.errors import ConflictError
 from market.services.uow import UnitOfWork
@@ -145,7 +146,7 @@ def _buyer_effects(
     """UTH-26: what the review does to each transferred part of the reviewed tranches."""
     effects: list[dict[str, Any]] = []
     for cert in held:
-        tranches = [dict(t) for t in cert["tax_periods"] or [] if isinstance(t, dict)]
+        tranches = uth_tranches(cert) or []
         touched = False
         at_risk = finding_cut = 0
         lifted: list[int] = []
@@ -208,7 +209,7 @@ def record_review(
         outcome = uth.review_outcome(finding)
     except InvalidRequestError as exc:
         raise ReviewRequestError(exc.message, exc.details) from None
-    tranches = [dict(t) for t in cert["tax_periods"] or [] if isinstance(t, dict)]
+    tranches = uth_tranches(cert) or []
     by_period = {int(t["period"]): t for t in tranches}
     if tax_period not in by_period:
         raise ReviewRequestError(

@@ -18,11 +18,6 @@ from market.web.pages import actor, bp, engine, roles_required, ruleset
 from market.web.uth_labels import finding_labels, review_state
 
 
-def tranches_of(cert: dict[str, Any]) -> list[dict[str, Any]]:
-    """UTH installments are dicts; other programs keep plain period numbers."""
-    return [t for t in cert.get("tax_periods") or [] if isinstance(t, dict)]
-
-
 def is_original_uth(cert: dict[str, Any]) -> bool:
     return bool(cert["program"] == Program.UTH.value and cert["origin"] == "issued")
 
@@ -33,7 +28,7 @@ def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturn
         cert = certificates.get_certificate(conn, who, certificate_id)
         holder = load_party(conn, cert["holder_party_id"])
         original = load_party(conn, cert["original_holder_party_id"])
-    tranches = tranches_of(cert)
+    tranches = certificates.uth_tranches(cert) or []
     unreviewed = [t["period"] for t in tranches if not t.get("review")]
     return (
         render_template(

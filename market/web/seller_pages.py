@@ -8,14 +8,13 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from market.domain.rules.proceeds import PROGRAMS, USES
+from market.domain.programs import Program
+from market.domain.rules import proceeds
 from market.services import certificates, pages_queries, runner, tech, trading
 from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import forms
 from market.web.pages import actor, bp, engine, roles_required, ruleset
-
-ATTESTED_PROGRAMS = frozenset(p.value for p in PROGRAMS)
 
 
 def party_id() -> str:
@@ -42,8 +41,8 @@ def _render(status: int = 200) -> ResponseReturnValue:
             party_name=names.get(me, me),
             certs=certs,
             numbers=numbers,
-            attest={c["id"] for c in certs if c["program"] in ATTESTED_PROGRAMS},
-            uses=USES,
+            attest={c["id"] for c in certs if proceeds.applies(Program(c["program"]))},
+            uses=proceeds.USES,
             listings=[x for x in listings if x["seller_party_id"] == me],
             offers=offers,
             applications=applications,

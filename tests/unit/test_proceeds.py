@@ -38,8 +38,10 @@ def test_by_default_a_missing_attestation_is_noted_and_required_refuses_it() -> 
     with pytest.raises(proceeds.UseOfProceedsMissingError, match="BR-14") as refused:
         proceeds.check_use_of_proceeds(Program.BRRAG, [], REQUIRED)
     assert refused.value.code == "use_of_proceeds_missing"
-    # UTH and digital media state no use for the proceeds.
-    said = proceeds.check_use_of_proceeds(Program.UTH, [], REQUIRED)
-    assert said.startswith("UTH states no use for the proceeds")
     with pytest.raises(InvalidRequestError, match="unknown pfa_use_attestation"):
-        proceeds.check_use_of_proceeds(Program.UTH, [], replace(A1178, pfa_use_attestation="x"))
+        proceeds.check_use_of_proceeds(Program.TECH, [], replace(A1178, pfa_use_attestation="x"))
+
+
+def test_only_brrag_and_tech_state_a_use_for_the_proceeds() -> None:
+    covered = {program for program in Program if proceeds.applies(program)}
+    assert covered == {Program.BRRAG, Program.TECH}

@@ -50,11 +50,14 @@ def normalize_uses(uses: Sequence[str] | None) -> list[str]:
     return [use for use in USES if use in given]
 
 
+def applies(program: Program) -> bool:
+    """BR-14 and TB-25 state a use for BRRAG and TECH proceeds only."""
+    return program in PROGRAMS
+
+
 def check_use_of_proceeds(program: Program, uses: Sequence[str], ruleset: Ruleset) -> str:
-    """The attestation check at approval, in words."""
+    """The attestation check at approval of a sale `applies` to, in words."""
     required = ruleset.reading("pfa_use_attestation", READINGS) == "required"
-    if program not in PROGRAMS:
-        return f"{program} states no use for the proceeds (BR-14 and TB-25 cover BRRAG, TECH)."
     cite = "BR-14" if program is Program.BRRAG else "TB-25"
     if uses:
         words = ", ".join(USES[use] for use in normalize_uses(uses))
