@@ -5,14 +5,16 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
-from market.adapters.prepared import Prepared, driver_sql
+from market.adapters.prepared import Prepared, driver_sql, send_held_writes
 
 WRITE_OPTION = "market_write"
 
@@ -21,10 +23,38 @@ def is_sqlite(engine_or_conn: Engine | Connection) -> bool:
     return engine_or_conn.dialect.name == "sqlite"
 
 
+def violates(exc: IntegrityError, table: str) -> bool:
+    """The integrity error is a constraint of `table` (psycopg names the table; sqlite3
+    says "UNIQUE constraint failed: <table>.<column>")."""
+    diag = getattr(exc.orig, "diag", None)
+    if diag is not None:
+        return bool(diag.table_name == table)
+    return f" {table}." in str(exc.orig)
+
+
 def make_engine(url: str, echo: bool = False) -> Engine:
     if url.startswith("sqlite"):
         return _sqlite_engine(url, echo)
-    return create_engine(url, echo=echo, pool_size=5, max_overflow=10, pool_recycle=3600)
+    engine = create_engine(url, echo=echo, pool_size=5, max_overflow=10, pool_recycle=3600)
+
+    @event.listens_for(engine, "before_execute")
+    def _send_held_writes(conn: Connection, *_args: Any) -> None:
+        # A unit of work's held-back writes go out before anything reads (DbStore).
+        send_held_writes(conn)
+
+    _HOLDS_BACK.add(engine)
+    return engine
+
+
+# PostgreSQL engines made here: every statement on them sends held-back writes first.
+_HOLDS_BACK: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
+def holds_back_writes(engine: Engine) -> bool:
+    """A unit of work on this engine may hold its writes back until the next read or the
+    commit (DbStore): the engine sends them before any statement (see make_engine). Not on
+    SQLite, where a write costs no round trip."""
+    return engine in _HOLDS_BACK
 
 
 def _sqlite_engine(url: str, echo: bool) -> Engine:

@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
-from market.adapters.prepared import Prepared
+from market.adapters.prepared import Pending, Prepared
 from market.adapters.tables import EventRow, LedgerHead
 
 GENESIS_HASH = "0" * 64
@@ -132,13 +132,19 @@ def event_from_row(row: Any) -> Event:
 
 
 class EventStore:
-    """Appends within the caller's transaction; the caller must hold the head lock."""
+    """Appends within the caller's transaction; the caller must hold the head lock.
+
+    The rows are written at commit (`take_pending`), with the new head: nothing reads the
+    events table inside a write transaction (a stream's version is read once, before its
+    first append here, and counted on from there), and at commit they can share one round
+    trip (`prepared.run_then_commit`)."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self._head: tuple[int, str] | None = None
         self._moved = False
         self._versions: dict[str, int] = {}
+        self._pending: Pending = []
 
     def lock_head(self) -> tuple[int, str]:
         row = _LOCK_HEAD.first(self.conn)
@@ -181,17 +187,20 @@ class EventStore:
         payload = json.loads(encoded)
         digest = hash_encoded(seq, stream, version, type_, encoded, actor, recorded_at, prev_hash)
         event = Event(seq, stream, version, type_, payload, actor, recorded_at, prev_hash, digest)
-        _INSERT_EVENT.run(self.conn, event.as_dict())
+        self._pending.append((_INSERT_EVENT, event.as_dict()))
         self._head = (seq, digest)
         self._moved = True
         return event
 
-    def flush_head(self) -> None:
-        """Write the new head once, however many events this transaction appended: the row
-        is locked until commit, so nobody can see it between appends."""
+    def take_pending(self) -> Pending:
+        """The appended events' rows and the new head, to write before the commit; the head
+        is written once, however many events this transaction appended (the row is locked
+        until commit, so nobody can see it between appends)."""
+        pending, self._pending = self._pending, []
         if self._moved and self._head is not None:
-            _MOVE_HEAD.run(self.conn, {"new_seq": self._head[0], "new_hash": self._head[1]})
+            pending.append((_MOVE_HEAD, {"new_seq": self._head[0], "new_hash": self._head[1]}))
             self._moved = False
+        return pending
 
 
 def iter_events(conn: Connection, after: int = 0, batch: int = 2000) -> Iterator[Event]:

@@ -25,13 +25,14 @@ Rows come back as plain dicts keyed as `.mappings()` would key them.
 
 from __future__ import annotations
 
+import re
 import threading
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Table
-from sqlalchemy.engine import Connection, Dialect, Engine
+from sqlalchemy.engine import Connection, Dialect, Engine, RootTransaction
 from sqlalchemy.sql import Executable
 
 Row = dict[str, Any]
@@ -136,8 +137,9 @@ class _Plan:
             for k, p, v in zip(self.keys, procs, found, strict=True)
         }
 
-    def cursor(self, proxied: Any) -> Any:
-        """A cursor on the pooled connection: this statement's own (psycopg) or a new one."""
+    def cursor(self, proxied: Any, owner: object | None = None) -> Any:
+        """A cursor on the pooled connection: this statement's own (psycopg; or the
+        `owner`'s, a batch of statements) or a new one."""
         dbapi = proxied.dbapi_connection
         if not self.reuse_cursor:
             return dbapi.cursor()
@@ -145,9 +147,10 @@ class _Plan:
         kept = info.get(_CURSOR_KEY)
         if kept is None or kept[0] is not dbapi:
             kept = info[_CURSOR_KEY] = (dbapi, {})
-        cursor = kept[1].get(self)
+        key = self if owner is None else owner
+        cursor = kept[1].get(key)
         if cursor is None or cursor.closed:
-            cursor = kept[1][self] = dbapi.cursor()
+            cursor = kept[1][key] = dbapi.cursor()
         return cursor
 
     def release(self, cursor: Any) -> None:
@@ -203,6 +206,7 @@ class Prepared:
         c = cast(Any, conn)
         if not conn.in_transaction():
             c._autobegin()
+        send_held_writes(conn)
         cursor = None
         args: Any = None
         try:
@@ -301,6 +305,111 @@ class Prepared:
         return row
 
 
+Pending = list[tuple["Prepared", Mapping[str, Any]]]
+
+_PLACEHOLDER = re.compile(r"%\(([^)]+)\)s")
+
+
+def _renamed(sql: str, prefix: str) -> str:
+    """`sql` with each named parameter `%(name)s` renamed `%(<prefix>name)s`."""
+    return _PLACEHOLDER.sub(lambda m: f"%({prefix}{m.group(1)})s", sql)
+
+
+class _Batch:
+    """Several INSERT/UPDATE statements as one PostgreSQL statement: all but the last as
+    data-modifying WITH queries (`WITH w0 AS (INSERT ...), w1 AS (...) UPDATE ...`), each
+    one's parameters renamed `w<i>_<name>`. PostgreSQL runs every part, on one snapshot:
+    the parts must not touch the same row (the caller's contract). A batch is kept per
+    sequence of plans, so its SQL text is the same each time and psycopg prepares it on
+    the server like any other statement."""
+
+    __slots__ = ("plans", "sql")
+
+    def __init__(self, plans: tuple[_Plan, ...]) -> None:
+        self.plans = plans
+        parts = [_renamed(plan.sql, f"w{i}_") for i, plan in enumerate(plans)]
+        withs = ", ".join(f"w{i} AS ({part})" for i, part in enumerate(parts[:-1]))
+        self.sql = f"WITH {withs} {parts[-1]}"
+
+    def args(self, pending: Pending) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for i, (plan, (_, params)) in enumerate(zip(self.plans, pending, strict=True)):
+            for key, value in plan.args(params).items():
+                out[f"w{i}_{key}"] = value
+        return out
+
+
+_BATCHES: dict[tuple[_Plan, ...], _Batch] = {}
+
+
+def _batch(conn: Connection, pending: Pending) -> _Batch | None:
+    """The one statement `pending` can run as, or None: only on PostgreSQL's psycopg (named
+    parameters, data-modifying WITH), for plain INSERT and UPDATE statements."""
+    if len(pending) < 2 or conn.dialect.name != "postgresql" or _bypass(conn):
+        return None
+    plans = tuple(prepared._plan(conn.dialect) for prepared, _ in pending)
+    if any(p is None or not p.named or not p.sql.startswith(("INSERT", "UPDATE")) for p in plans):
+        return None
+    key = cast(tuple[_Plan, ...], plans)
+    found = _BATCHES.get(key)
+    if found is None:
+        with _GUARD:
+            found = _BATCHES.setdefault(key, _Batch(key))
+    return found
+
+
+def run_all(conn: Connection, pending: Pending) -> None:
+    """Run writes whose results nobody reads (the events, the ledger head, an
+    Idempotency-Key's answer, rows a unit of work held back). On PostgreSQL they go as one
+    statement (`_Batch`): one round trip, one execution, instead of one of each per row.
+    The writes must touch distinct rows. An error in any part (a unique violation) fails
+    the whole statement, so nothing is written, and reaches the caller as from any
+    statement. Elsewhere they run one by one."""
+    batch = _batch(conn, pending)
+    if batch is None:
+        for prepared, params in pending:
+            prepared.run(conn, params)
+    else:
+        c = cast(Any, conn)
+        if not conn.in_transaction():
+            c._autobegin()
+        cursor = None
+        args: Any = None
+        try:
+            args = batch.args(pending)
+            cursor = batch.plans[0].cursor(c.connection, batch)
+            cursor.execute(batch.sql, args)
+        except Exception as exc:
+            c._handle_dbapi_exception(exc, batch.sql, args, cursor, None)
+
+
+def run_then_commit(conn: Connection, tx: RootTransaction, pending: Pending) -> None:
+    """`run_all`, then commit, while the ledger head is still locked."""
+    run_all(conn, pending)
+    tx.commit()
+
+
+# Connections whose unit of work holds writes back (DbStore): id(connection) -> the
+# function that sends them. Anything about to read on that connection calls it first
+# (`Prepared._execute`, and SQLAlchemy's `before_execute` for PostgreSQL engines), so a
+# transaction always reads what it wrote.
+_HELD_BACK: dict[int, Callable[[], None]] = {}
+
+
+def hold_writes(conn: Connection, flush: Callable[[], None]) -> None:
+    _HELD_BACK[id(conn)] = flush
+
+
+def release_writes(conn: Connection) -> None:
+    _HELD_BACK.pop(id(conn), None)
+
+
+def send_held_writes(conn: Connection) -> None:
+    flush = _HELD_BACK.get(id(conn))
+    if flush is not None:
+        flush()
+
+
 def driver_sql(conn: Connection, sql: str) -> None:
     """A statement without parameters or rows (`BEGIN IMMEDIATE`), run on the DBAPI cursor
     as it is, without beginning a transaction first: `exec_driver_sql` at a tenth of the
@@ -321,12 +430,17 @@ def driver_sql(conn: Connection, sql: str) -> None:
 _INSERTS: dict[tuple[Table, tuple[str, ...]], Prepared] = {}
 
 
-def insert_row(conn: Connection, table: Table, row: Mapping[str, Any]) -> None:
-    """INSERT one row (its keys are the columns), prepared once per table and column set."""
-    key = (table, tuple(row))
+def insert_statement(table: Table, columns: tuple[str, ...]) -> Prepared:
+    """INSERT of one row into these columns, prepared once per table and column set."""
+    key = (table, columns)
     prepared = _INSERTS.get(key)
     if prepared is None:
-        prepared = Prepared(table.insert(), column_keys=key[1])
+        prepared = Prepared(table.insert(), column_keys=columns)
         with _GUARD:
             prepared = _INSERTS.setdefault(key, prepared)
-    prepared.run(conn, row)
+    return prepared
+
+
+def insert_row(conn: Connection, table: Table, row: Mapping[str, Any]) -> None:
+    """INSERT one row (its keys are the columns)."""
+    insert_statement(table, tuple(row)).run(conn, row)

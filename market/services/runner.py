@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from market.adapters.db import violates
 from market.adapters.eventstore import utcnow_iso
 from market.adapters.prepared import Prepared
 from market.adapters.tables import IdempotencyKey
@@ -96,23 +97,25 @@ def _execute_once(
                 return int(prior["status_code"]), dict(prior["response_body"])
         status, body = render(command(uow))
         if idempotency is not None:
-            try:
-                _REMEMBER.run(
-                    uow.conn,
-                    {
-                        "scope": idempotency.scope,
-                        "key": idempotency.key,
-                        "request_hash": idempotency.request_hash,
-                        "status_code": status,
-                        "response_body": body,
-                        "created_at": utcnow_iso(),
-                    },
-                )
-            except IntegrityError as exc:
-                # Only possible for a rows-first command, whose lookup above ran before the
-                # head lock: the other request's answer is found on the next attempt.
+            uow.defer(
+                _REMEMBER,
+                {
+                    "scope": idempotency.scope,
+                    "key": idempotency.key,
+                    "request_hash": idempotency.request_hash,
+                    "status_code": status,
+                    "response_body": body,
+                    "created_at": utcnow_iso(),
+                },
+            )
+        try:
+            uow.commit()
+        except IntegrityError as exc:
+            # Only possible for a rows-first command, whose lookup above ran before the
+            # head lock: the other request's answer is found on the next attempt.
+            if idempotency is not None and violates(exc, keys_t.name):
                 raise _KeyTaken from exc
-        uow.commit()
+            raise
         return status, body
 
 

@@ -10,8 +10,9 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import Connection, RootTransaction
 
 from market.adapters import projections
-from market.adapters.db import WRITE_OPTION, lock_write_mode, write_lock
+from market.adapters.db import WRITE_OPTION, holds_back_writes, lock_write_mode, write_lock
 from market.adapters.eventstore import Event, EventStore
+from market.adapters.prepared import Pending, Prepared, run_then_commit
 from market.adapters.projections import DbStore
 
 
@@ -60,8 +61,9 @@ class UnitOfWork:
             self.conn.close()
             self._locks.close()
             raise
-        self.store = DbStore(self.conn)
+        self.store = DbStore(self.conn, hold_back=holds_back_writes(self.engine))
         self.appended = []
+        self._deferred: Pending = []
         return self
 
     def __exit__(
@@ -71,6 +73,7 @@ class UnitOfWork:
         tb: TracebackType | None,
     ) -> None:
         try:
+            self.store.close()
             if self._tx is not None and self._tx.is_active:
                 self._tx.rollback()
         finally:
@@ -94,10 +97,18 @@ class UnitOfWork:
         self.appended.append(event)
         return event
 
+    def defer(self, statement: Prepared, params: dict[str, Any]) -> None:
+        """A write nothing in this unit of work reads back, made at commit with the events
+        (an Idempotency-Key's stored answer). Its errors are raised by `commit()`."""
+        self._deferred.append((statement, params))
+
     def commit(self) -> None:
+        """Write the events, the ledger head and the deferred rows, and commit; on
+        PostgreSQL in one round trip (`prepared.run_then_commit`)."""
         assert self._tx is not None, "commit() outside the unit of work"
-        self.events.flush_head()
-        self._tx.commit()
+        pending = self.store.take_queued() + self.events.take_pending() + self._deferred
+        self._deferred = []
+        run_then_commit(self.conn, self._tx, pending)
 
 
 class ReadOnly:

@@ -9,8 +9,15 @@ import pytest
 from sqlalchemy import Engine, bindparam, event, select, text
 from sqlalchemy.exc import IntegrityError, StatementError
 
-from market.adapters.db import make_engine
-from market.adapters.prepared import Prepared, insert_row
+from market.adapters.db import make_engine, violates
+from market.adapters.prepared import (
+    Pending,
+    Prepared,
+    _batch,
+    insert_row,
+    insert_statement,
+    run_all,
+)
 from market.adapters.tables import Party, User
 
 parties_t = Party.__table__  # type: ignore[attr-defined]
@@ -123,3 +130,48 @@ def test_an_autocommit_read_leaves_the_pooled_connection_as_it_found_it(engine: 
         Prepared(RENAME).run(conn, {"key": "pty_2", "name": "Not kept"})
         conn.rollback()
     assert Prepared(BY_ID).first_autocommit(engine, {"id": "pty_2"})["name"] == "Party 2 é"  # type: ignore[index]
+
+
+def test_writes_run_together_all_or_nothing(engine: Engine) -> None:
+    """`run_all`: on PostgreSQL one statement (a data-modifying WITH per write but the last),
+    elsewhere one by one; either way every row is written, and a failing part writes none."""
+    _seed(engine, 1)
+    pending: Pending = [
+        (insert_statement(parties_t, tuple(_party(2))), _party(2)),
+        (Prepared(RENAME), {"key": "pty_1", "name": "Renamed"}),
+        (insert_statement(parties_t, tuple(_party(3))), _party(3)),
+    ]
+    with engine.connect() as conn:
+        batch = _batch(conn, pending)
+        if engine.dialect.name == "postgresql":
+            assert batch is not None and batch.sql.startswith("WITH w0 AS (INSERT INTO parties")
+            assert "%(w1_name)s" in batch.sql and "%(w2_id)s" in batch.sql
+        else:
+            assert batch is None
+        run_all(conn, pending)
+        conn.commit()
+    with engine.connect() as conn:
+        names = dict(conn.execute(select(parties_t.c.id, parties_t.c.name)).tuples().all())
+    assert names == {"pty_1": "Renamed", "pty_2": "Party 2 é", "pty_3": "Party 3 é"}
+
+    failing: Pending = [
+        (insert_statement(parties_t, tuple(_party(4))), _party(4)),
+        (Prepared(RENAME), {"key": "pty_2", "name": "Not kept"}),
+        (insert_statement(parties_t, tuple(_party(1))), _party(1)),  # pty_1 exists
+    ]
+    with engine.connect() as conn:
+        with pytest.raises(IntegrityError):
+            run_all(conn, failing)
+        conn.rollback()
+        assert Prepared(BY_ID).first(conn, {"id": "pty_4"}) is None
+        assert Prepared(BY_ID).first(conn, {"id": "pty_2"})["name"] == "Party 2 é"  # type: ignore[index]
+
+
+def test_violates_names_the_table_of_the_broken_constraint(engine: Engine) -> None:
+    _seed(engine, 1)
+    with engine.connect() as conn:
+        with pytest.raises(IntegrityError) as caught:
+            insert_row(conn, parties_t, _party(1))
+        conn.rollback()
+    assert violates(caught.value, "parties")
+    assert not violates(caught.value, "users")

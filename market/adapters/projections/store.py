@@ -9,7 +9,15 @@ from typing import Any, Protocol
 from sqlalchemy import Table, bindparam, select
 from sqlalchemy.engine import Connection
 
-from market.adapters.prepared import Prepared, insert_row
+from market.adapters.prepared import (
+    Pending,
+    Prepared,
+    hold_writes,
+    insert_row,
+    insert_statement,
+    release_writes,
+    run_all,
+)
 from market.adapters.tables import PROJECTION_TABLES, metadata
 
 Row = dict[str, Any]
@@ -57,11 +65,31 @@ class DbStore:
     Rows this transaction holds, because it wrote them or locked them and said so with
     `remember`, are kept as a copy that follows every update: a handler or a view asking
     for one again gets it without a round trip. Nothing else can change such a row before
-    commit, so the copy is the row."""
+    commit, so the copy is the row.
 
-    def __init__(self, conn: Connection) -> None:
+    With `hold_back` (PostgreSQL), writes to rows known to exist (held, or inserted here)
+    wait, one per row: a second write to a row queued is folded into the first (an update
+    into the insert, or into the update), so the queue never touches a row twice. The
+    queue goes out as one statement (`prepared.run_all`) when anything next reads from
+    the connection (`prepared.hold_writes`) or at commit (`take_queued`), instead of one
+    round trip per write; what the transaction reads is what it wrote, as before. A write
+    whose row may be missing runs at once, so "does not exist" is still said where it
+    happens. On SQLite, which has no round trips to save, every write runs at once."""
+
+    def __init__(self, conn: Connection, *, hold_back: bool = False) -> None:
         self.conn = conn
         self._held: dict[tuple[str, str], Row] = {}
+        self.hold_back = hold_back
+        # (table, key) -> [columns of an INSERT, or None for an UPDATE, values]
+        self._queued: dict[tuple[str, str], tuple[bool, Row]] = {}
+        if hold_back:
+            hold_writes(conn, self.flush)
+
+    def close(self) -> None:
+        """Forget what is queued (the transaction is over) and stop watching reads."""
+        self._queued = {}
+        if self.hold_back:
+            release_writes(self.conn)
 
     def remember(self, table: str, row: Row) -> None:
         self._held[(table, row[_pk(_table(table))])] = dict(row)
@@ -78,18 +106,48 @@ class DbStore:
 
     def insert(self, table: str, row: Row) -> None:
         t = _table(table)
-        insert_row(self.conn, t, row)
+        slot = (table, row[_pk(t)])
+        if self.hold_back:
+            if slot in self._queued:  # inserting it twice fails: say so where it happens
+                self.flush()
+            self._queued[slot] = (True, dict(row))
+        else:
+            insert_row(self.conn, t, row)
         if len(row) == len(t.columns):  # every column given: the copy is the whole row
             self.remember(table, row)
 
     def update(self, table: str, key: str, changes: Row) -> None:
-        stmt = _update_stmt(table, tuple(sorted(changes)))
-        params = {f"_v_{c}": v for c, v in changes.items()} | {"_key": key}
-        if stmt.run(self.conn, params) != 1:
-            raise LookupError(f"{table} {key} does not exist")
-        held = self._held.get((table, key))
+        slot = (table, key)
+        queued = self._queued.get(slot)
+        if queued is not None:
+            queued[1].update(changes)
+        elif self.hold_back and slot in self._held:
+            self._queued[slot] = (False, dict(changes))
+        else:
+            stmt = _update_stmt(table, tuple(sorted(changes)))
+            params = {f"_v_{c}": v for c, v in changes.items()} | {"_key": key}
+            if stmt.run(self.conn, params) != 1:
+                raise LookupError(f"{table} {key} does not exist")
+        held = self._held.get(slot)
         if held is not None:
             held.update(changes)
+
+    def take_queued(self) -> Pending:
+        """The queued writes as statements, in the order their rows were first written;
+        the queue is empty after."""
+        queued, self._queued = self._queued, {}
+        pending: Pending = []
+        for (table, key), (is_insert, values) in queued.items():
+            if is_insert:
+                pending.append((insert_statement(_table(table), tuple(values)), values))
+            else:
+                stmt = _update_stmt(table, tuple(sorted(values)))
+                pending.append((stmt, {f"_v_{c}": v for c, v in values.items()} | {"_key": key}))
+        return pending
+
+    def flush(self) -> None:
+        if self._queued:
+            run_all(self.conn, self.take_queued())
 
     def rows(self, table: str, **where: Any) -> list[Row]:
         t = _table(table)
