@@ -145,7 +145,7 @@ def test_writes_run_together_all_or_nothing(engine: Engine) -> None:
         batch = _batch(conn, pending)
         if engine.dialect.name == "postgresql":
             assert batch is not None and batch.sql.startswith("WITH w0 AS (INSERT INTO parties")
-            assert "%(w1_name)s" in batch.sql and "%(w2_id)s" in batch.sql
+            assert "%(" not in batch.sql and "$1::" in batch.sql and "$2::" in batch.sql
         else:
             assert batch is None
         run_all(conn, pending)
