@@ -8,13 +8,15 @@ import threading
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from market.adapters.prepared import Prepared, driver_sql, send_held_writes
+from market.adapters.prepared import Prepared, bypassed, driver_sql, send_held_writes
+
+_PG_IDLE = 0  # libpq's PQTRANS_IDLE (psycopg.pq.TransactionStatus.IDLE)
 
 WRITE_OPTION = "market_write"
 
@@ -41,6 +43,12 @@ def make_engine(url: str, echo: bool = False) -> Engine:
     def _send_held_writes(conn: Connection, *_args: Any) -> None:
         # A unit of work's held-back writes go out before anything reads (DbStore).
         send_held_writes(conn)
+
+    @event.listens_for(engine, "checkin")
+    def _autocommit_off(dbapi_conn: Any, _record: Any) -> None:
+        # After the pool's rollback: undo lock_write_mode's switch to autocommit.
+        if dbapi_conn is not None and dbapi_conn.autocommit:
+            dbapi_conn.autocommit = False
 
     _HOLDS_BACK.add(engine)
     return engine
@@ -90,6 +98,11 @@ _LOCK_MODE_SHARED = Prepared(text("SELECT pg_advisory_xact_lock_shared(:key)"))
 _LOCK_MODE_EXCLUSIVE = Prepared(text("SELECT pg_advisory_xact_lock(:key)"))
 
 
+# The same, with the BEGIN that opens the transaction, as one simple-protocol query.
+_BEGIN_SHARED = f"BEGIN; SELECT pg_advisory_xact_lock_shared({_WRITE_MODE_KEY})"
+_BEGIN_EXCLUSIVE = f"BEGIN; SELECT pg_advisory_xact_lock({_WRITE_MODE_KEY})"
+
+
 def lock_write_mode(conn: Connection, *, rows_first: bool) -> None:
     """Intention lock for PostgreSQL writers, held until commit.
 
@@ -97,10 +110,23 @@ def lock_write_mode(conn: Connection, *, rows_first: bool) -> None:
     ledger head to append; many run at once. A head-first unit of work decides on anything
     it reads, so it takes it exclusive: it waits for the rows-first ones in flight and
     holds off new ones. Every writer thus takes its locks in one order (this lock, rows,
-    head) and the two kinds can never deadlock. SQLite has one writer at a time already."""
+    head) and the two kinds can never deadlock. SQLite has one writer at a time already.
+
+    On psycopg, when it is the transaction's first statement, it is sent with the BEGIN,
+    in one round trip instead of two: the connection is switched to autocommit, so psycopg
+    sends no BEGIN of its own, and the query begins the transaction itself. psycopg's
+    commit and rollback go by the server's transaction status, so they end it as usual;
+    the pool gives the connection back its autocommit setting at check-in (make_engine)."""
     if is_sqlite(conn):
         return
-    (_LOCK_MODE_SHARED if rows_first else _LOCK_MODE_EXCLUSIVE).run(conn, {"key": _WRITE_MODE_KEY})
+    dbapi = cast(Any, conn).connection.dbapi_connection
+    pgconn = getattr(dbapi, "pgconn", None)
+    if pgconn is None or bypassed(conn) or pgconn.transaction_status != _PG_IDLE:
+        lock = _LOCK_MODE_SHARED if rows_first else _LOCK_MODE_EXCLUSIVE
+        lock.run(conn, {"key": _WRITE_MODE_KEY})
+        return
+    dbapi.autocommit = True
+    driver_sql(conn, _BEGIN_SHARED if rows_first else _BEGIN_EXCLUSIVE)
 
 
 _THREAD_LOCKS: dict[str, threading.Lock] = {}

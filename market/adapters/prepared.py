@@ -156,7 +156,7 @@ class _Plan:
             cursor.close()
 
 
-def _bypass(conn: Connection) -> bool:
+def bypassed(conn: Connection) -> bool:
     """Statements are logged (`echo`) or instrumented: let SQLAlchemy run them. Checked
     as SQLAlchemy checks it (the engine's listeners unless the connection has its own:
     `conn.dispatch` is built anew for every connection, the engine's is not)."""
@@ -198,7 +198,7 @@ class Prepared:
 
     def _usable(self, conn: Connection) -> _Plan | None:
         """The plan to run on `conn`, or None to run the statement through SQLAlchemy."""
-        return None if _bypass(conn) else self._plan(conn.dialect)
+        return None if bypassed(conn) else self._plan(conn.dialect)
 
     def _execute(self, plan: _Plan, conn: Connection, params: Mapping[str, Any] | None) -> Any:
         c = cast(Any, conn)
@@ -366,7 +366,7 @@ _BATCHES: dict[tuple[_Plan, ...], _Batch] = {}
 def _batch(conn: Connection, pending: Pending) -> _Batch | None:
     """The one statement `pending` can run as, or None: only on psycopg (PostgreSQL's
     data-modifying WITH, named parameters to number), for plain INSERT and UPDATE."""
-    if len(pending) < 2 or conn.dialect.driver != "psycopg" or _bypass(conn):
+    if len(pending) < 2 or conn.dialect.driver != "psycopg" or bypassed(conn):
         return None
     plans = tuple(prepared._plan(conn.dialect) for prepared, _ in pending)
     if any(p is None or not p.named or not p.sql.startswith(("INSERT", "UPDATE")) for p in plans):
@@ -435,7 +435,7 @@ def driver_sql(conn: Connection, sql: str) -> None:
     """A statement without parameters or rows (`BEGIN IMMEDIATE`), run on the DBAPI cursor
     as it is, without beginning a transaction first: `exec_driver_sql` at a tenth of the
     cost, with the same error handling."""
-    if _bypass(conn):
+    if bypassed(conn):
         conn.exec_driver_sql(sql)
         return
     c = cast(Any, conn)

@@ -134,3 +134,24 @@ def test_a_racing_idempotency_key_found_at_commit_is_answered_from_the_winner(
         assert (status, body, len(runs)) == (201, {"who": "winner"}, 1)
     else:  # the shared write was rolled back with the attempt: the retry runs afresh
         assert (status, body, len(runs)) == (201, {"who": "loser"}, 2)
+
+
+def test_writes_sent_before_a_rollback_are_not_kept(engine: Engine) -> None:
+    """On PostgreSQL the transaction is begun by the query that takes the write-mode lock
+    (lock_write_mode), on a connection switched to autocommit: what was sent inside it
+    still goes with the rollback, and the pooled connection is given back as it was."""
+    with UnitOfWork(engine) as uow:
+        uow.store.insert("users", _user(1))
+        assert ROLE.scalar(uow.conn) == "participant"  # the insert is on the server now
+        raw: Any = uow.conn.connection.dbapi_connection
+        if engine.dialect.name == "postgresql":
+            assert raw.autocommit is True
+            assert raw.pgconn.transaction_status == 2  # INTRANS: a transaction is open
+    assert _roles(engine) == {}
+    with engine.connect() as conn:
+        assert getattr(conn.connection.dbapi_connection, "autocommit", False) in (False, -1)
+    with pytest.raises(RuntimeError), UnitOfWork(engine) as uow:
+        uow.store.insert("users", _user(2))
+        uow.store.flush()
+        raise RuntimeError("the command fails after writing")
+    assert _roles(engine) == {}
