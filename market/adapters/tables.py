@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, CheckConstraint, Column, MetaData, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    Column,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+)
 from sqlmodel import Field, SQLModel
 
 SQLModel.metadata.naming_convention = {
@@ -163,7 +172,13 @@ class Certificate(SQLModel, table=True):
     program: str = Field(max_length=10, index=True)
     holder_party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
     original_holder_party_id: str = Field(foreign_key="parties.id", max_length=40)
-    parent_id: str | None = Field(default=None, foreign_key="certificates.id", max_length=40)
+    parent_id: str | None = Field(
+        default=None, foreign_key="certificates.id", max_length=40, index=True
+    )
+    # Certificates derived from this one (transfers, pass-through): numbers the next one.
+    children_count: int = Field(
+        default=0, sa_column=Column(Integer, nullable=False, default=0, server_default="0")
+    )
     root_id: str = Field(max_length=40, index=True)
     origin: str = Field(max_length=20)  # issued | transfer | allocation | pass_through
     is_original: bool

@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
-from market.adapters.prepared import Prepared
 from market.adapters.tables import Certificate
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
-
-
-_CHILDREN = Prepared(
-    select(func.count()).select_from(certs_t).where(certs_t.c.parent_id == bindparam("parent_id"))
-)
 
 
 def new_id(prefix: str) -> str:
@@ -37,8 +32,8 @@ def next_number(conn: Connection, program: str, fiscal_year: int) -> str:
     return f"{program}-{fiscal_year}-{int(count or 0) + 1:06d}"
 
 
-def derived_number(conn: Connection, parent_id: str, parent_number: str, tag: str) -> str:
-    """`<parent number>-<tag><n>`, e.g. UTH-2014-000003-T2 for the second transfer. Safe
-    because the caller holds the parent: head first, or its row locked (approval)."""
-    count = _CHILDREN.scalar(conn, {"parent_id": parent_id})
-    return f"{parent_number}-{tag}{int(count or 0) + 1}"
+def derived_number(parent: dict[str, Any], tag: str) -> str:
+    """`<parent number>-<tag><n>`, e.g. UTH-2014-000003-T2 for the parent's second derived
+    certificate (`children_count` counts them: CERT_ISSUED). Unique because the caller
+    holds the parent: head first, or its row locked (approval)."""
+    return f"{parent['number']}-{tag}{int(parent['children_count']) + 1}"

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
+from market.adapters.projections.store import require
 from market.adapters.tables import Certificate, CreditApplication, Ownership
 from market.domain.errors import InsufficientBalanceError, InvalidRequestError
 from market.domain.programs import Program, TaxType, check_tax_type
@@ -395,6 +396,9 @@ def pass_through_allocate(
     actor.require(AUTHORITY, PARTICIPANT)
     cert = load_certificate(uow.conn, certificate_id)
     actor.require_party(cert["holder_party_id"])
+    # Head first: nothing else changes the row before commit, and the copy follows what
+    # this unit of work does to it (each owner's certificate adds to children_count).
+    uow.store.remember("certificates", cert)
     entity = load_party(uow.conn, cert["holder_party_id"])
     if entity["entity_type"] not in PASS_THROUGH_ENTITIES:
         raise RuleRefusedError(
@@ -481,7 +485,7 @@ def pass_through_allocate(
             shares["agreement_share_bps"] = agreed[a["party_id"]]
         owner_cert = {
             "certificate_id": a["certificate_id"],
-            "number": derived_number(uow.conn, cert["id"], cert["number"], "P"),
+            "number": derived_number(require(uow.store, "certificates", cert["id"]), "P"),
             "program": cert["program"],
             "holder_party_id": a["party_id"],
             "original_holder_party_id": cert["original_holder_party_id"],

@@ -245,7 +245,7 @@ def approve_transfer(
         listing_status = "sold" if sold >= int(listing["amount_cents"]) else listing["status"]
     buyer_cert_id = new_id("crt")
     # Numbered before the first append: the certificate's row lock keeps it unique.
-    buyer_number = derived_number(uow.conn, cert["id"], cert["number"], "T")
+    buyer_number = derived_number(cert, "T")
     balance_after = int(cert["balance_cents"]) - amount
     uow.append(
         f"transfer-{transfer_id}",

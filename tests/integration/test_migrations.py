@@ -8,6 +8,9 @@ from sqlalchemy import Engine, inspect
 
 from market.adapters.migrate import current, downgrade, upgrade
 from market.adapters.tables import metadata
+from market.domain.rulesets import get_ruleset
+from market.services import demo
+from tests.helpers import projection_rows, replay_equals_live_and_verifies
 
 
 def test_upgrade_downgrade_to_base_and_upgrade_again(engine: Engine) -> None:
@@ -28,3 +31,18 @@ def test_the_models_match_the_migrations(engine: Engine) -> None:
             MigrationContext.configure(conn, opts={"compare_type": True}), metadata
         )
     assert diff == []
+
+
+def test_0005_counts_the_children_replay_would(engine: Engine) -> None:
+    """A ledger written before 0005 gets children_count from its certificates' parents, the
+    same figures replay gives, and the derived numbers they continue from."""
+    demo.seed(engine, get_ruleset())
+    live = projection_rows(engine)["certificates"]
+    counted = {r["id"]: r["children_count"] for r in live}
+    parents = [r["parent_id"] for r in live if r["parent_id"] is not None]
+    assert counted == {r["id"]: parents.count(r["id"]) for r in live}
+    assert max(counted.values()) >= 2
+    downgrade(engine, "0004")
+    upgrade(engine)
+    assert projection_rows(engine)["certificates"] == live
+    replay_equals_live_and_verifies(engine)

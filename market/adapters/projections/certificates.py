@@ -34,7 +34,8 @@ CERT_FIELDS = (
 @handles("CERT_ISSUED")
 def cert_issued(store: Store, event: Event) -> None:
     """Payload: `certificate_id` plus every name in CERT_FIELDS. The usable balance starts
-    at the allowed amount; what a cap or pool deferred is `queued_cents`."""
+    at the allowed amount; what a cap or pool deferred is `queued_cents`. A derived
+    certificate counts one more child on its parent (what numbers the next one)."""
     p = event.payload
     row = {name: p[name] for name in CERT_FIELDS}
     row |= {
@@ -44,9 +45,15 @@ def cert_issued(store: Store, event: Event) -> None:
         "applied_cents": 0,
         "expired_cents": 0,
         "recaptured_cents": 0,
+        "children_count": 0,
         "issued_seq": event.seq,
     }
     store.insert("certificates", row)
+    if p["parent_id"] is not None:
+        parent = require(store, "certificates", p["parent_id"])
+        store.update(
+            "certificates", p["parent_id"], {"children_count": int(parent["children_count"]) + 1}
+        )
 
 
 def _charge_cap(
