@@ -45,10 +45,14 @@ def make_engine(url: str, echo: bool = False) -> Engine:
         send_held_writes(conn)
 
     @event.listens_for(engine, "checkin")
-    def _autocommit_off(dbapi_conn: Any, _record: Any) -> None:
-        # After the pool's rollback: undo lock_write_mode's switch to autocommit.
+    def _autocommit_off(dbapi_conn: Any, record: Any) -> None:
+        # After the pool's rollback: undo lock_write_mode's switch to autocommit. A
+        # connection that cannot say it is idle is not given out again.
         if dbapi_conn is not None and dbapi_conn.autocommit:
-            dbapi_conn.autocommit = False
+            try:
+                dbapi_conn.autocommit = False
+            except Exception:
+                record.invalidate()
 
     _HOLDS_BACK.add(engine)
     return engine

@@ -103,8 +103,8 @@ class UnitOfWork:
         self._deferred.append((statement, params))
 
     def commit(self) -> None:
-        """Write the events, the ledger head and the deferred rows, and commit; on
-        PostgreSQL in one round trip (`prepared.run_then_commit`)."""
+        """Write the events, the ledger head, the held-back and the deferred rows, and
+        commit; on PostgreSQL the writes are one statement (`prepared.run_all`)."""
         assert self._tx is not None, "commit() outside the unit of work"
         pending = self.store.take_queued() + self.events.take_pending() + self._deferred
         self._deferred = []

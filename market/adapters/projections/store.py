@@ -59,6 +59,12 @@ def _update_stmt(table: str, columns: tuple[str, ...]) -> Prepared:
     return Prepared(t.update().where(t.c[_pk(t)] == bindparam("_key")).values(values))
 
 
+def _update(table: str, key: str, changes: Row) -> tuple[Prepared, Row]:
+    """The UPDATE of these columns of one row, and its parameters."""
+    stmt = _update_stmt(table, tuple(sorted(changes)))
+    return stmt, {f"_v_{c}": v for c, v in changes.items()} | {"_key": key}
+
+
 class DbStore:
     """Statements are prepared once per table (and column set) and reused.
 
@@ -80,7 +86,7 @@ class DbStore:
         self.conn = conn
         self._held: dict[tuple[str, str], Row] = {}
         self.hold_back = hold_back
-        # (table, key) -> [columns of an INSERT, or None for an UPDATE, values]
+        # (table, key) -> (True, the row to INSERT) or (False, the columns to UPDATE)
         self._queued: dict[tuple[str, str], tuple[bool, Row]] = {}
         if hold_back:
             hold_writes(conn, self.flush)
@@ -124,8 +130,7 @@ class DbStore:
         elif self.hold_back and slot in self._held:
             self._queued[slot] = (False, dict(changes))
         else:
-            stmt = _update_stmt(table, tuple(sorted(changes)))
-            params = {f"_v_{c}": v for c, v in changes.items()} | {"_key": key}
+            stmt, params = _update(table, key, changes)
             if stmt.run(self.conn, params) != 1:
                 raise LookupError(f"{table} {key} does not exist")
         held = self._held.get(slot)
@@ -141,8 +146,7 @@ class DbStore:
             if is_insert:
                 pending.append((insert_statement(_table(table), tuple(values)), values))
             else:
-                stmt = _update_stmt(table, tuple(sorted(values)))
-                pending.append((stmt, {f"_v_{c}": v for c, v in values.items()} | {"_key": key}))
+                pending.append(_update(table, key, values))
         return pending
 
     def flush(self) -> None:
