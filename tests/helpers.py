@@ -135,3 +135,55 @@ def replay_equals_live_and_verifies(engine: Engine) -> None:
     ledger.replay(engine)
     assert projection_rows(engine) == live
     assert ledger.verify(engine).ok
+
+
+class UthAward:
+    """The Authority, a seller holding a $24,000,000 UTH award (fiscal year 2014, periods
+    from 2013, RULES M-1) and a buyer, driven over the API."""
+
+    def __init__(self, client: Any, buyer_tax_types: tuple[str, ...] = ("CBT",)) -> None:
+        self.client = client
+        self.engine: Engine = client.application.extensions["market.engine"]
+        self.auth = headers_for(client, self.engine, "authority")
+        self.seller = create_party(client, self.auth, name="Hub Owner Co", tax_types=["CBT"])
+        self.buyer = create_party(
+            client, self.auth, name="Buyer Co", tax_types=list(buyer_tax_types)
+        )
+        self.seller_h = headers_for(client, self.engine, "participant", self.seller["id"])
+        self.buyer_h = headers_for(client, self.engine, "participant", self.buyer["id"])
+        self.award = self.issue("UTH", 24 * 100_000_000, tax_periods=[2013])
+        self.id: str = self.award["id"]
+
+    def issue(self, program: str, face: int, **body: Any) -> dict[str, Any]:
+        """Another certificate for the seller, fiscal year 2014 unless `body` says."""
+        r = self.client.post(
+            "/api/v1/certificates",
+            json={
+                "program": program,
+                "holder_party_id": self.seller["id"],
+                "face_cents": face,
+                "fiscal_year": 2014,
+            }
+            | body,
+            headers=self.auth,
+        )
+        assert r.status_code == 201, r.json
+        return r.json  # type: ignore[no-any-return]
+
+    def cert(self, cert_id: str | None = None) -> dict[str, Any]:
+        r = self.client.get(f"/api/v1/certificates/{cert_id or self.id}", headers=self.auth)
+        assert r.status_code == 200, r.json
+        return r.json  # type: ignore[no-any-return]
+
+    def sell(self, amount: int) -> str:
+        """A negotiated transfer of the earliest unsold cents at 75 cents, approved; the
+        buyer's certificate id."""
+        return sell_and_approve(
+            self.client,
+            self.seller_h,
+            self.auth,
+            self.id,
+            self.buyer["id"],
+            amount,
+            amount * 3 // 4,
+        )

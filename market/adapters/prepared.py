@@ -49,6 +49,38 @@ class _NotPlain(Exception):
     RETURNING, expanding parameters): it always runs through `Connection.execute`."""
 
 
+def _kept_cursor(proxied: Any, owner: object, make: Callable[[Any], Any]) -> Any:
+    """The cursor `owner` (a statement or a batch) keeps on this pooled DBAPI connection,
+    made by `make(dbapi_connection)` the first time or after it was closed: a psycopg
+    cursor executing the query it executed last reuses its parsed query."""
+    dbapi = proxied.dbapi_connection
+    kept = proxied.info.get(_CURSOR_KEY)
+    if kept is None or kept[0] is not dbapi:
+        kept = proxied.info[_CURSOR_KEY] = (dbapi, {})
+    cursor = kept[1].get(owner)
+    if cursor is None or cursor.closed:
+        cursor = kept[1][owner] = make(dbapi)
+    return cursor
+
+
+def _execute_on(
+    conn: Connection, sql: str, args: Callable[[], Any], cursor: Callable[[Any], Any]
+) -> Any:
+    """Run `sql` on a DBAPI cursor of `conn`, inside its transaction (begun as SQLAlchemy's
+    autobegin would begin it); a driver error goes through SQLAlchemy's own handler."""
+    c = cast(Any, conn)
+    if not conn.in_transaction():
+        c._autobegin()
+    found = given = None
+    try:
+        given = args()
+        found = cursor(c.connection)
+        found.execute(sql, given)
+    except Exception as exc:
+        c._handle_dbapi_exception(exc, sql, given, found, None)
+    return found
+
+
 class _Plan:
     """One statement compiled for one dialect."""
 
@@ -139,17 +171,9 @@ class _Plan:
 
     def cursor(self, proxied: Any) -> Any:
         """A cursor on the pooled connection: this statement's own (psycopg) or a new one."""
-        dbapi = proxied.dbapi_connection
         if not self.reuse_cursor:
-            return dbapi.cursor()
-        info = proxied.info
-        kept = info.get(_CURSOR_KEY)
-        if kept is None or kept[0] is not dbapi:
-            kept = info[_CURSOR_KEY] = (dbapi, {})
-        cursor = kept[1].get(self)
-        if cursor is None or cursor.closed:
-            cursor = kept[1][self] = dbapi.cursor()
-        return cursor
+            return proxied.dbapi_connection.cursor()
+        return _kept_cursor(proxied, self, lambda dbapi: dbapi.cursor())
 
     def release(self, cursor: Any) -> None:
         if not self.reuse_cursor:
@@ -201,19 +225,8 @@ class Prepared:
         return None if bypassed(conn) else self._plan(conn.dialect)
 
     def _execute(self, plan: _Plan, conn: Connection, params: Mapping[str, Any] | None) -> Any:
-        c = cast(Any, conn)
-        if not conn.in_transaction():
-            c._autobegin()
         send_held_writes(conn)
-        cursor = None
-        args: Any = None
-        try:
-            args = plan.args(params)
-            cursor = plan.cursor(c.connection)
-            cursor.execute(plan.sql, args)
-        except Exception as exc:
-            c._handle_dbapi_exception(exc, plan.sql, args, cursor, None)
-        return cursor
+        return _execute_on(conn, plan.sql, lambda: plan.args(params), plan.cursor)
 
     def _sqlalchemy(self, conn: Connection, params: Mapping[str, Any] | None) -> Any:
         return conn.execute(cast(Any, self.stmt), dict(params) if params else None)
@@ -349,15 +362,7 @@ class _Batch:
         """This batch's own RawCursor on the pooled connection."""
         from psycopg import RawCursor
 
-        dbapi = proxied.dbapi_connection
-        info = proxied.info
-        kept = info.get(_CURSOR_KEY)
-        if kept is None or kept[0] is not dbapi:
-            kept = info[_CURSOR_KEY] = (dbapi, {})
-        cursor = kept[1].get(self)
-        if cursor is None or cursor.closed:
-            cursor = kept[1][self] = RawCursor(dbapi)
-        return cursor
+        return _kept_cursor(proxied, self, RawCursor)
 
 
 _BATCHES: dict[tuple[_Plan, ...], _Batch] = {}
@@ -391,17 +396,7 @@ def run_all(conn: Connection, pending: Pending) -> None:
         for prepared, params in pending:
             prepared.run(conn, params)
     else:
-        c = cast(Any, conn)
-        if not conn.in_transaction():
-            c._autobegin()
-        cursor = None
-        args: Any = None
-        try:
-            args = batch.args(pending)
-            cursor = batch.cursor(c.connection)
-            cursor.execute(batch.sql, args)
-        except Exception as exc:
-            c._handle_dbapi_exception(exc, batch.sql, args, cursor, None)
+        _execute_on(conn, batch.sql, lambda: batch.args(pending), batch.cursor)
 
 
 def run_then_commit(conn: Connection, tx: RootTransaction, pending: Pending) -> None:

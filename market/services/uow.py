@@ -106,7 +106,7 @@ class UnitOfWork:
         """Write the events, the ledger head, the held-back and the deferred rows, and
         commit; on PostgreSQL the writes are one statement (`prepared.run_all`)."""
         assert self._tx is not None, "commit() outside the unit of work"
-        pending = self.store.take_queued() + self.events.take_pending() + self._deferred
+        pending = self.store.take_pending() + self.events.take_pending() + self._deferred
         self._deferred = []
         run_then_commit(self.conn, self._tx, pending)
 

@@ -13,7 +13,7 @@ from market.domain.rules import uth
 from market.domain.rulesets import A1178
 from market.web.uth_labels import finding_labels
 from tests.e2e.test_pages_foundation import _csrf, sign_in
-from tests.helpers import create_party, events, headers_for
+from tests.helpers import UthAward, events
 
 D = 100  # one dollar in cents
 M = 100_000_000  # one million dollars in cents
@@ -21,55 +21,9 @@ TRANCHE = 2_400_000 * D
 FORM = "/reviews"
 
 
-class Award:
-    """A seller holding a $24M UTH award, a buyer, and the Authority's API headers."""
-
-    def __init__(self, client: Any, app: Any) -> None:
-        self.client, self.app = client, app
-        self.engine = app.extensions["market.engine"]
-        self.auth = headers_for(client, self.engine, "authority")
-        self.seller = create_party(client, self.auth, name="Hub Owner Co", tax_types=["CBT"])
-        self.buyer = create_party(client, self.auth, name="Buyer Co", tax_types=["CBT"])
-        self.id = self.issue("UTH", 24 * M, tax_periods=[2013])["id"]
-
-    def issue(self, program: str, face: int, **body: Any) -> dict[str, Any]:
-        r = self.client.post(
-            "/api/v1/certificates",
-            json={
-                "program": program,
-                "holder_party_id": self.seller["id"],
-                "face_cents": face,
-                "fiscal_year": 2014,
-            }
-            | body,
-            headers=self.auth,
-        )
-        assert r.status_code == 201, r.json
-        return r.json  # type: ignore[no-any-return]
-
-    def sell(self, amount: int) -> str:
-        seller_h = headers_for(self.client, self.engine, "participant", self.seller["id"])
-        r = self.client.post(
-            "/api/v1/transfers",
-            json={
-                "certificate_id": self.id,
-                "buyer_party_id": self.buyer["id"],
-                "amount_cents": amount,
-                "consideration_cents": amount * 3 // 4,
-            },
-            headers=seller_h,
-        )
-        assert r.status_code == 201, r.json
-        r = self.client.post(
-            f"/api/v1/transfers/{r.json['id']}/approve", json={}, headers=self.auth
-        )
-        assert r.status_code == 200, r.json
-        return r.json["buyer_certificate_id"]  # type: ignore[no-any-return]
-
-    def cert(self, cert_id: str | None = None) -> dict[str, Any]:
-        r = self.client.get(f"/api/v1/certificates/{cert_id or self.id}", headers=self.auth)
-        assert r.status_code == 200, r.json
-        return r.json  # type: ignore[no-any-return]
+class Award(UthAward):
+    """A seller holding a $24M UTH award, a buyer, the Authority's API headers, and the
+    award's page and review form."""
 
     def page(self, cert_id: str | None = None) -> Any:
         return self.client.get(f"/certificates/{cert_id or self.id}")
@@ -81,6 +35,17 @@ class Award:
             data["csrf_token"] = _csrf(self.page(cert_id).data)
         return self.client.post(f"/authority/certificates/{cert_id}{FORM}", data=data)
 
+    def reviewed(self, period: Any, finding: str) -> str:
+        """Record a review from the page; the page it redirects to, as text."""
+        r = self.review(period, finding)
+        assert r.status_code == 302
+        return text(self.client.get(r.headers["Location"]))
+
+
+def tranche_row(page: str, period: int) -> str:
+    """The certificate page's table row of one tranche."""
+    return page.split(f'id="tranche-{period}"', 1)[1].split("</tr>", 1)[0]
+
 
 def text(response: Any) -> str:
     return html.unescape(response.data.decode())
@@ -91,7 +56,7 @@ def test_every_finding_has_words() -> None:
 
 
 def test_the_authority_sees_the_review_form_on_a_uth_award(client: Any, app: Any) -> None:
-    award = Award(client, app)
+    award = Award(client)
     sign_in(client, app, "authority")
     page = award.page()
     assert page.status_code == 200
@@ -107,7 +72,7 @@ def test_the_authority_sees_the_review_form_on_a_uth_award(client: Any, app: Any
 def test_no_review_form_for_a_participant_a_brrag_or_a_buyer_certificate(
     client: Any, app: Any
 ) -> None:
-    award = Award(client, app)
+    award = Award(client)
     brrag = award.issue("BRRAG", 5 * M, credit_year=2013)
     bought = award.sell(TRANCHE)
     sign_in(client, app, "participant", award.seller["id"])
@@ -125,7 +90,7 @@ def test_no_review_form_for_a_participant_a_brrag_or_a_buyer_certificate(
 def test_a_reduction_cuts_20_percent_of_the_unsold_tranche_and_says_so(
     client: Any, app: Any
 ) -> None:
-    award = Award(client, app)
+    award = Award(client)
     sign_in(client, app, "authority")
     before = events(award.engine)
     r = award.review(2014, "new_positions_below_200")
@@ -136,7 +101,7 @@ def test_a_reduction_cuts_20_percent_of_the_unsold_tranche_and_says_so(
     assert cert["balance_cents"] == 24 * M - cut and cert["expired_cents"] == cut
     shown = text(client.get(r.headers["Location"]))
     assert "Tax period 2014 reduced by $480,000.00. Balance now $23,520,000.00." in shown
-    row = shown.split('id="tranche-2014"', 1)[1].split("</tr>", 1)[0]
+    row = tranche_row(shown, 2014)
     assert "reduced" in row and "$480,000.00" in row and "$1,920,000.00" in row
     assert "cut 20% (UTH-11(1))" in row
 
@@ -144,52 +109,46 @@ def test_a_reduction_cuts_20_percent_of_the_unsold_tranche_and_says_so(
 def test_a_forfeiture_of_a_sold_tranche_freezes_the_buyer_until_restored(
     client: Any, app: Any
 ) -> None:
-    award = Award(client, app)
+    award = Award(client)
     bought = award.sell(TRANCHE)
     sign_in(client, app, "authority")
-    row = text(award.page(bought)).split('id="tranche-2013"', 1)[1].split("</tr>", 1)[0]
+    row = tranche_row(text(award.page(bought)), 2013)
     assert "conditional: not reviewed yet, not usable until it is (UTH-27)" in row
-    r = award.review(2013, "statewide_workforce_drop")
-    assert r.status_code == 302
-    shown = text(client.get(r.headers["Location"]))
+    shown = award.reviewed(2013, "statewide_workforce_drop")
     assert (
         "Tax period 2013 forfeited; nothing unsold was left to cut; "
         "1 buyer's tranche frozen pending a determination." in shown
     )
     buyer_page = text(award.page(bought))
-    row = buyer_page.split('id="tranche-2013"', 1)[1].split("</tr>", 1)[0]
+    row = tranche_row(buyer_page, 2013)
     assert "at risk: $2,400,000.00 unapplied" in row and "frozen" in row
     assert "<td>forfeited</td>" in row and "(UTH-11(2))" in row
     assert award.cert(bought)["balance_cents"] == TRANCHE  # frozen, not taken
 
-    r = award.review(2013, "restored")
-    assert r.status_code == 302
-    assert "1 buyer's tranche released from the freeze" in text(client.get(r.headers["Location"]))
-    row = text(award.page(bought)).split('id="tranche-2013"', 1)[1].split("</tr>", 1)[0]
+    assert "1 buyer's tranche released from the freeze" in award.reviewed(2013, "restored")
+    row = tranche_row(text(award.page(bought)), 2013)
     assert "restored" in row and "frozen" not in row
 
 
 def test_an_approved_review_says_which_conditional_tranches_may_now_be_applied(
     client: Any, app: Any
 ) -> None:
-    award = Award(client, app)
+    award = Award(client)
     bought = award.sell(TRANCHE)
     sign_in(client, app, "authority")
-    r = award.review(2013, "approved")
-    assert r.status_code == 302
-    shown = text(client.get(r.headers["Location"]))
+    shown = award.reviewed(2013, "approved")
     assert (
         "Tax period 2013 approved; 1 buyer's tranche bought before the review may now be "
         "applied." in shown
     )
-    row = text(award.page(bought)).split('id="tranche-2013"', 1)[1].split("</tr>", 1)[0]
+    row = tranche_row(text(award.page(bought)), 2013)
     assert "<td>approved</td>" in row and "conditional" not in row
 
 
 def test_a_bad_finding_or_a_period_not_on_the_certificate_writes_nothing(
     client: Any, app: Any
 ) -> None:
-    award = Award(client, app)
+    award = Award(client)
     brrag = award.issue("BRRAG", 5 * M, credit_year=2013)
     sign_in(client, app, "authority")
     before = events(award.engine)
@@ -214,7 +173,7 @@ def test_a_bad_finding_or_a_period_not_on_the_certificate_writes_nothing(
 
 
 def test_a_participant_may_not_record_a_review(client: Any, app: Any) -> None:
-    award = Award(client, app)
+    award = Award(client)
     sign_in(client, app, "participant", award.seller["id"])
     before = events(award.engine)
     r = award.review(2014, "approved")
@@ -223,7 +182,7 @@ def test_a_participant_may_not_record_a_review(client: Any, app: Any) -> None:
 
 
 def test_a_review_without_the_csrf_token_is_refused(client: Any, app: Any) -> None:
-    award = Award(client, app)
+    award = Award(client)
     sign_in(client, app, "authority")
     before = events(award.engine)
     r = award.review(2014, "new_positions_below_200", csrf=False)

@@ -8,18 +8,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import Engine
-
 from market.domain.rulesets import A1178
 from market.services.actor import SYSTEM
 from market.services.runner import run
 from market.services.uth_reviews import record_review
 from tests.helpers import (
-    create_party,
+    UthAward,
     events,
-    headers_for,
     replay_equals_live_and_verifies,
-    sell_and_approve,
 )
 
 D = 100  # one dollar in cents
@@ -27,30 +23,11 @@ M = 100_000_000  # one million dollars in cents
 TRANCHE = 2_400_000 * D
 
 
-class Hub:
+class Hub(UthAward):
     """An authority, a seller holding a $24M UTH award (periods 2013-2022) and a buyer."""
 
     def __init__(self, client: Any) -> None:
-        self.client = client
-        self.engine: Engine = client.application.extensions["market.engine"]
-        self.auth = headers_for(client, self.engine, "authority")
-        self.seller = create_party(client, self.auth, name="Hub Owner Co", tax_types=["CBT"])
-        self.buyer = create_party(client, self.auth, name="Buyer Co", tax_types=["CBT", "GIT"])
-        self.seller_h = headers_for(client, self.engine, "participant", self.seller["id"])
-        self.buyer_h = headers_for(client, self.engine, "participant", self.buyer["id"])
-        r = client.post(
-            "/api/v1/certificates",
-            json={
-                "program": "UTH",
-                "holder_party_id": self.seller["id"],
-                "face_cents": 24 * M,
-                "fiscal_year": 2014,
-                "tax_periods": [2013],
-            },
-            headers=self.auth,
-        )
-        assert r.status_code == 201, r.json
-        self.award: dict[str, Any] = r.json
+        super().__init__(client, buyer_tax_types=("CBT", "GIT"))
 
     def review(self, period: int, finding: str, cert_id: str | None = None, h: Any = None) -> Any:
         return self.client.post(
@@ -59,31 +36,12 @@ class Hub:
             headers=h or self.auth,
         )
 
-    def cert(self, cert_id: str | None = None) -> dict[str, Any]:
-        r = self.client.get(
-            f"/api/v1/certificates/{cert_id or self.award['id']}", headers=self.auth
-        )
-        assert r.status_code == 200, r.json
-        return r.json  # type: ignore[no-any-return]
-
     def tranche(self, period: int, cert_id: str | None = None) -> dict[str, Any]:
         return next(t for t in self.cert(cert_id)["tax_periods"] if t["period"] == period)
 
     def caps(self, fiscal_year: int) -> dict[str, int]:
         r = self.client.get(f"/api/v1/reports/caps?fiscal_year={fiscal_year}", headers=self.auth)
         return {p["program"]: p["used_cents"] for p in r.json["programs"]}
-
-    def sell(self, amount: int) -> str:
-        """A negotiated transfer of the earliest unsold cents, approved; the buyer's cert."""
-        return sell_and_approve(
-            self.client,
-            self.seller_h,
-            self.auth,
-            self.award["id"],
-            self.buyer["id"],
-            amount,
-            amount * 3 // 4,
-        )
 
     def apply(self, cert_id: str, amount: int) -> Any:
         return self.client.post(

@@ -44,7 +44,7 @@ def test_postgresql_holds_writes_back_and_sqlite_does_not(engine: Engine) -> Non
         uow.store.insert("users", _user(1))
         uow.store.update("users", "usr_1", {"role": "auditor"})
         uow.store.update("users", "usr_1", {"active": False})
-        queued = uow.store.take_queued()
+        queued = uow.store.take_pending()
         if engine.dialect.name == "postgresql":
             # One INSERT with both updates folded in: the row is written once.
             assert len(queued) == 1

@@ -77,7 +77,7 @@ class DbStore:
     wait, one per row: a second write to a row queued is folded into the first (an update
     into the insert, or into the update), so the queue never touches a row twice. The
     queue goes out as one statement (`prepared.run_all`) when anything next reads from
-    the connection (`prepared.hold_writes`) or at commit (`take_queued`), instead of one
+    the connection (`prepared.hold_writes`) or at commit (`take_pending`), instead of one
     round trip per write; what the transaction reads is what it wrote, as before. A write
     whose row may be missing runs at once, so "does not exist" is still said where it
     happens. On SQLite, which has no round trips to save, every write runs at once."""
@@ -137,7 +137,7 @@ class DbStore:
         if held is not None:
             held.update(changes)
 
-    def take_queued(self) -> Pending:
+    def take_pending(self) -> Pending:
         """The queued writes as statements, in the order their rows were first written;
         the queue is empty after."""
         queued, self._queued = self._queued, {}
@@ -151,7 +151,7 @@ class DbStore:
 
     def flush(self) -> None:
         if self._queued:
-            run_all(self.conn, self.take_queued())
+            run_all(self.conn, self.take_pending())
 
     def rows(self, table: str, **where: Any) -> list[Row]:
         t = _table(table)
