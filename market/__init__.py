@@ -9,6 +9,7 @@ from flask import Flask
 
 from market.adapters.db import make_engine
 from market.config import ROOT, from_environment, instance_secret_key
+from market.services import clock
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -24,6 +25,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
+    clock.configure(app.config.get("MARKET_TODAY"))
     # create_engine connects lazily: nothing touches the database until a request needs it.
     engine = make_engine(app.config["DATABASE_URL"], echo=app.config["SQL_ECHO"])
     app.extensions["market.engine"] = engine

@@ -41,4 +41,6 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "RULESET": os.environ.get("MARKET_RULESET", "A1178"),
         "TOKEN_TTL_HOURS": int(os.environ.get("TOKEN_TTL_HOURS", "720")),
         "SQL_ECHO": os.environ.get("SQL_ECHO") == "1",
+        # The business date every rule reading "today" uses (PRODUCT.md 8.4); unset: New York's.
+        "MARKET_TODAY": os.environ.get("MARKET_TODAY") or None,
     }

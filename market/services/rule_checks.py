@@ -10,10 +10,9 @@ and the Authority's page previews them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import date, datetime
+from datetime import date
 from fractions import Fraction
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
@@ -33,18 +32,14 @@ from market.domain.rules.affiliation import affiliation
 from market.domain.rules.tech_eligibility import TechFacts, check_eligibility
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year_end, format_cents, percent_text
+from market.services import clock
 from market.services.certificates import uth_tranches
 from market.services.parties import ownership_graph
 
 tech_apps_t = TechApplication.__table__  # type: ignore[attr-defined]
 
 
-NEW_YORK = ZoneInfo("America/New_York")
-
-
-def today() -> date:
-    """Ledger dates are America/New_York calendar dates (CMN-1)."""
-    return datetime.now(NEW_YORK).date()
+today = clock.today  # the business date (PRODUCT.md 8.4; CMN-1: New York dates)
 
 
 # ---- the rules, each as a named check --------------------------------------------------

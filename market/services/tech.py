@@ -28,6 +28,7 @@ from market.domain.rules.tech_allocation import Applicant, allocate
 from market.domain.rules.tech_eligibility import TechFacts, check_eligibility
 from market.domain.rulesets import Ruleset
 from market.domain.values import floor_int, parse_ratio
+from market.services import clock
 from market.services.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
 from market.services.errors import ConflictError, NotFoundError, RuleRefusedError
 from market.services.numbering import new_id, next_number
@@ -386,7 +387,7 @@ def commit_allocation(
             {"fiscal_year": fiscal_year},
         )
     close = tech_caps.deadline(fiscal_year, ruleset)
-    if (today or date.today()) <= close:
+    if (today or clock.today()) <= close:
         raise RuleRefusedError(
             "intake_still_open",
             f"FY {fiscal_year} applications are received until {close.isoformat()}; "
