@@ -115,12 +115,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--appends", type=int, help="bench_ledger --appends")
     parser.add_argument("--events", type=int, help="bench_ledger --events")
     parser.add_argument("--seconds", type=float, help="bench_http --seconds")
-    parser.add_argument("--clients", type=int, help="bench_http --clients")
+    parser.add_argument("--connections", type=int, help="bench_http --connections")
     parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"])
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--timeout", type=float, default=1200, help="seconds per script")
     args = parser.parse_args(argv)
-    quick = {"appends": 300, "events": 5_000, "seconds": 3.0, "clients": 4, "backend": "sqlite"}
+    quick = {"appends": 300, "events": 5_000, "seconds": 3.0, "connections": 4, "backend": "sqlite"}
     size = {k: getattr(args, k) or (quick[k] if args.quick else None) for k in quick}
 
     def opts(*names: str) -> list[str]:
@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     benches = {
         "ledger": ("bench_ledger", [*opts("appends", "events"), "--json"], _json_rows),
         "rules": ("bench_rules", [], _rules_rows),
-        "http": ("bench_http", [*opts("seconds", "clients", "backend"), "--json"], _json_rows),
+        "http": ("bench_http", [*opts("seconds", "connections", "backend"), "--json"], _json_rows),
     }
     rows: list[dict[str, Any]] = []
     failed = []
