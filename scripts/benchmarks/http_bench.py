@@ -27,7 +27,6 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-import requests
 from http_setup import ROOT, prepare, serve, token
 from procstat import cpu_by_pid, cpu_spent, postgres_pids, workers
 from report import emit
