@@ -20,7 +20,6 @@ from typing import Any
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
-from market.adapters.prepared import Pending, Prepared
 from market.adapters.tables import EventRow, LedgerHead
 
 GENESIS_HASH = "0" * 64
@@ -28,18 +27,27 @@ GENESIS_HASH = "0" * 64
 events_t = EventRow.__table__  # type: ignore[attr-defined]
 head_t = LedgerHead.__table__  # type: ignore[attr-defined]
 
-# Prepared once and run on the DBAPI cursor (market.adapters.prepared): an append is
-# three of them (head, event, projection), so SQLAlchemy's per-statement cost counted.
-_LOCK_HEAD = Prepared(select(head_t.c.seq, head_t.c.hash).where(head_t.c.id == 1).with_for_update())
-_STREAM_VERSION = Prepared(
-    select(func.max(events_t.c.version)).where(events_t.c.stream == bindparam("stream"))
+# Built once: an append reads the head and, for a stream it has not seen, its version.
+_LOCK_HEAD = select(head_t.c.seq, head_t.c.hash).where(head_t.c.id == 1).with_for_update()
+_STREAM_VERSION = select(func.max(events_t.c.version)).where(
+    events_t.c.stream == bindparam("stream")
 )
-_INSERT_EVENT = Prepared(events_t.insert(), column_keys=[c.name for c in events_t.columns])
-_MOVE_HEAD = Prepared(
+_INSERT_EVENT = events_t.insert()
+_MOVE_HEAD = (
     head_t.update()
     .where(head_t.c.id == 1)
     .values(seq=bindparam("new_seq"), hash=bindparam("new_hash"))
 )
+
+# Rows per INSERT executemany call at commit: bounded memory per call, and far below any
+# driver's bind-parameter limit however SQLAlchemy batches them (9 columns a row).
+CHUNK = 1000
+
+
+def insert_many(conn: Connection, stmt: Any, rows: list[dict[str, Any]]) -> None:
+    """`stmt` (a Core INSERT) for every row, CHUNK rows per executemany call."""
+    for start in range(0, len(rows), CHUNK):
+        conn.execute(stmt, rows[start : start + CHUNK])
 
 
 def utcnow_iso() -> str:
@@ -132,36 +140,35 @@ def event_from_row(row: Any) -> Event:
 
 
 class EventStore:
-    """Appends within the caller's transaction; the caller must hold the head lock.
+    """Appends within the caller's transaction; the caller holds the head lock.
 
-    The rows are written at commit (`take_pending`), with the new head: nothing reads the
+    The rows are written at commit (`write`), in bulk, with the new head: nothing reads the
     events table inside a write transaction (a stream's version is read once, before its
-    first append here, and counted on from there), and at commit they can share one round
-    trip (`prepared.run_then_commit`)."""
+    first append here, and counted on from there)."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self._head: tuple[int, str] | None = None
         self._moved = False
         self._versions: dict[str, int] = {}
-        self._pending: Pending = []
+        self._rows: list[dict[str, Any]] = []
 
     def lock_head(self) -> tuple[int, str]:
-        row = _LOCK_HEAD.first(self.conn)
+        row = self.conn.execute(_LOCK_HEAD).first()
         if row is None:
             self.conn.execute(head_t.insert().values(id=1, seq=0, hash=GENESIS_HASH))
             self._head = (0, GENESIS_HASH)
         else:
-            self._head = (row["seq"], row["hash"])
+            self._head = (row.seq, row.hash)
         return self._head
 
     def note_version(self, stream: str, version: int) -> None:
-        """The caller knows the stream's current version from state it holds (locked row or
-        head); the unique (stream, version) still refuses a wrong guess."""
+        """The caller knows the stream's current version from state it holds (the head
+        lock); the unique (stream, version) still refuses a wrong guess."""
         self._versions[stream] = version
 
     def stream_version(self, stream: str) -> int:
-        found = _STREAM_VERSION.scalar(self.conn, {"stream": stream})
+        found = self.conn.execute(_STREAM_VERSION, {"stream": stream}).scalar()
         return int(found or 0)
 
     def append(
@@ -187,20 +194,20 @@ class EventStore:
         payload = json.loads(encoded)
         digest = hash_encoded(seq, stream, version, type_, encoded, actor, recorded_at, prev_hash)
         event = Event(seq, stream, version, type_, payload, actor, recorded_at, prev_hash, digest)
-        self._pending.append((_INSERT_EVENT, event.as_dict()))
+        self._rows.append(event.as_dict())
         self._head = (seq, digest)
         self._moved = True
         return event
 
-    def take_pending(self) -> Pending:
-        """The appended events' rows and the new head, to write before the commit; the head
-        is written once, however many events this transaction appended (the row is locked
-        until commit, so nobody can see it between appends)."""
-        pending, self._pending = self._pending, []
+    def write(self) -> None:
+        """Insert the appended events (executemany, in chunks) and move the head once,
+        however many events this transaction appended (the row is locked until commit, so
+        nobody sees it between appends)."""
+        rows, self._rows = self._rows, []
+        insert_many(self.conn, _INSERT_EVENT, rows)
         if self._moved and self._head is not None:
-            pending.append((_MOVE_HEAD, {"new_seq": self._head[0], "new_hash": self._head[1]}))
+            self.conn.execute(_MOVE_HEAD, {"new_seq": self._head[0], "new_hash": self._head[1]})
             self._moved = False
-        return pending
 
 
 def iter_events(conn: Connection, after: int = 0, batch: int = 2000) -> Iterator[Event]:

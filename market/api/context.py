@@ -12,7 +12,6 @@ from marshmallow import Schema
 from sqlalchemy import Engine
 
 from market.adapters.eventstore import canonical_json
-from market.api.dumping import dumper, many_dumper
 from market.domain.errors import InvalidRequestError
 from market.domain.rulesets import Ruleset, get_ruleset
 from market.services import identity
@@ -47,7 +46,7 @@ def command(
     fn: Callable[[UnitOfWork], T], schema: Schema, status: int = 201, *, rows_first: bool = False
 ) -> ResponseReturnValue:
     """Run a write use case, honouring Idempotency-Key, and answer with `schema`.
-    `rows_first` only for a use case that locks what it decides on (see UnitOfWork)."""
+    `rows_first` is accepted and does nothing (see UnitOfWork)."""
     actor = current_actor()
     idem = None
     key = request.headers.get("Idempotency-Key")
@@ -57,12 +56,11 @@ def command(
         body: Any = request.get_json(silent=True)
         fingerprint = canonical_json([request.method, request.path, body])
         idem = Idempotency(actor.user_id, key, hashlib.sha256(fingerprint.encode()).hexdigest())
-    dump = dumper(schema)
     code, payload = execute(
-        engine(), fn, lambda result: (status, dump(result)), idem, rows_first=rows_first
+        engine(), fn, lambda result: (status, schema.dump(result)), idem, rows_first=rows_first
     )
     return jsonify(payload), code
 
 
 def page(items: list[Any], schema: Schema, next_cursor: Any) -> ResponseReturnValue:
-    return jsonify({"items": many_dumper(schema)(items), "next": next_cursor})
+    return jsonify({"items": schema.dump(items, many=True), "next": next_cursor})

@@ -28,7 +28,7 @@ from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.eventstore import utcnow_iso
-from market.adapters.prepared import Prepared
+from market.adapters.queries import Query
 from market.adapters.tables import CapUsage, Certificate, EventRow, Listing, QueueEntry, Transfer
 from market.domain.errors import InvalidRequestError, TaxTypeNotAllowedError
 from market.domain.programs import Program, TaxType, buyer_tax_types, waiver_statement
@@ -425,19 +425,12 @@ def _issue_dm(
 # ---- reads ---------------------------------------------------------------------------
 
 
-# Prepared once (market.adapters.prepared): read on every trade.
-_CERT_SELECT = select(certs_t).where(certs_t.c.id == bindparam("certificate_id"))
-_CERT_BY_ID = Prepared(_CERT_SELECT)
-_CERT_FOR_UPDATE = Prepared(_CERT_SELECT.with_for_update(key_share=True))
+# Built once (market.adapters.queries): read on every trade.
+_CERT_BY_ID = Query(select(certs_t).where(certs_t.c.id == bindparam("certificate_id")))
 
 
-def load_certificate(
-    conn: Connection, certificate_id: str, *, for_update: bool = False
-) -> dict[str, Any]:
-    """`for_update` locks the row until commit (PostgreSQL; SQLite's writer lock already
-    covers it), for a rows-first unit of work that decides on its balance."""
-    stmt = _CERT_FOR_UPDATE if for_update else _CERT_BY_ID
-    row = stmt.first(conn, {"certificate_id": certificate_id})
+def load_certificate(conn: Connection, certificate_id: str) -> dict[str, Any]:
+    row = _CERT_BY_ID.first(conn, {"certificate_id": certificate_id})
     if row is None:
         raise NotFoundError(
             f"Certificate {certificate_id} does not exist.", {"certificate_id": certificate_id}

@@ -14,7 +14,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Engine, bindparam, select
 
 from market.adapters.eventstore import utcnow_iso
-from market.adapters.prepared import Prepared
+from market.adapters.queries import Query
 from market.adapters.tables import ApiToken, Party, User
 from market.domain.errors import InvalidRequestError
 from market.services.actor import PARTICIPANT, ROLES, Actor
@@ -101,7 +101,7 @@ def issue_token(engine: Engine, actor: Actor, ttl_hours: int) -> str:
     return token
 
 
-_TOKEN_OWNER = Prepared(
+_TOKEN_OWNER = Query(
     select(tokens_t.c.expires_at, tokens_t.c.revoked_at, users_t)
     .join(users_t, users_t.c.id == tokens_t.c.user_id)
     .where(tokens_t.c.token_hash == bindparam("digest"))
@@ -131,7 +131,7 @@ def revoke_token(engine: Engine, token: str) -> bool:
     return result.rowcount == 1
 
 
-_USER_BY_ID = Prepared(select(users_t).where(users_t.c.id == bindparam("user_id")))
+_USER_BY_ID = Query(select(users_t).where(users_t.c.id == bindparam("user_id")))
 
 
 def actor_for_user_id(engine: Engine, user_id: str) -> Actor | None:

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
-from market.adapters.prepared import Prepared
+from market.adapters.queries import Query
 from market.adapters.tables import OwnersAgreement, Ownership, Party
 from market.domain.errors import InvalidRequestError
 from market.domain.rules import pass_through
@@ -36,9 +36,9 @@ ENTITY_TYPES = (
 TAX_TYPES = ("CBT", "GIT", "IPT")
 MAX_BPS = 10_000
 
-_PARTY_BY_ID = Prepared(select(parties_t).where(parties_t.c.id == bindparam("party_id")))
+_PARTY_BY_ID = Query(select(parties_t).where(parties_t.c.id == bindparam("party_id")))
 _PARTY_BY_TAX_ID = select(parties_t.c.id).where(parties_t.c.tax_id == bindparam("tax_id"))
-_PARTY_PAIR = Prepared(
+_PARTY_PAIR = Query(
     select(parties_t).where(parties_t.c.id.in_([bindparam("a"), bindparam("b")]))
 )
 

@@ -16,7 +16,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from market.adapters.db import violates
 from market.adapters.eventstore import utcnow_iso
-from market.adapters.prepared import Prepared
+from market.adapters.queries import Query
 from market.adapters.tables import IdempotencyKey
 from market.services.errors import IdempotencyConflictError
 from market.services.uow import UnitOfWork
@@ -25,10 +25,9 @@ T = TypeVar("T")
 Rendered = tuple[int, dict[str, Any]]
 
 keys_t = IdempotencyKey.__table__  # type: ignore[attr-defined]
-_PRIOR = Prepared(
+_PRIOR = Query(
     select(keys_t).where(keys_t.c.scope == bindparam("scope"), keys_t.c.key == bindparam("key"))
 )
-_REMEMBER = Prepared(keys_t.insert(), column_keys=[c.name for c in keys_t.columns])
 
 # PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled
 # back whole, so running the command again is safe.
@@ -49,8 +48,8 @@ def _retryable(exc: BaseException) -> bool:
 
 
 def _retrying(attempt: Callable[[], T]) -> T:
-    """Run a whole unit of work again when the database rolled it back for a lock conflict
-    (a rows-first command meeting a head-first one) or a racing Idempotency-Key."""
+    """Run a whole unit of work again when the database rolled it back (a deadlock or a
+    serialization failure) or a racing Idempotency-Key committed first."""
     for tries_left in range(ATTEMPTS - 1, -1, -1):
         try:
             return attempt()
@@ -75,6 +74,9 @@ def execute(
     *,
     rows_first: bool = False,
 ) -> Rendered:
+    """`command` in a unit of work, its result rendered as (status, body) and stored under
+    the Idempotency-Key if one is given. `rows_first` is accepted and does nothing (see
+    UnitOfWork)."""
     return _retrying(lambda: _execute_once(engine, command, render, idempotency, rows_first))
 
 
@@ -97,8 +99,8 @@ def _execute_once(
                 return int(prior["status_code"]), dict(prior["response_body"])
         status, body = render(command(uow))
         if idempotency is not None:
-            uow.defer(
-                _REMEMBER,
+            uow.insert_at_commit(
+                keys_t,
                 {
                     "scope": idempotency.scope,
                     "key": idempotency.key,
@@ -111,8 +113,9 @@ def _execute_once(
         try:
             uow.commit()
         except IntegrityError as exc:
-            # Only possible for a rows-first command, whose lookup above ran before the
-            # head lock: the other request's answer is found on the next attempt.
+            # The lookup above runs under the head lock, so another request's key cannot
+            # appear meanwhile; should it (a writer not holding the head), its answer is
+            # found on the next attempt.
             if idempotency is not None and violates(exc, keys_t.name):
                 raise _KeyTaken from exc
             raise

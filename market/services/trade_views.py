@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
-from market.adapters.prepared import Prepared
+from market.adapters.queries import Query
 from market.adapters.tables import Listing, Offer, Transfer
 from market.services.errors import NotFoundError
 from market.services.uow import UnitOfWork
@@ -18,19 +18,14 @@ offers_t = Offer.__table__  # type: ignore[attr-defined]
 transfers_t = Transfer.__table__  # type: ignore[attr-defined]
 
 
-# Prepared once (market.adapters.prepared): read on every trade.
-_LISTING_SELECT = select(listings_t).where(listings_t.c.id == bindparam("key"))
-_LISTING = Prepared(_LISTING_SELECT)
-_LISTING_FOR_UPDATE = Prepared(_LISTING_SELECT.with_for_update(key_share=True))
-_OFFER = Prepared(select(offers_t).where(offers_t.c.id == bindparam("key")))
-_TRANSFER_SELECT = select(transfers_t).where(transfers_t.c.id == bindparam("key"))
-_TRANSFER = Prepared(_TRANSFER_SELECT)
-_TRANSFER_FOR_UPDATE = Prepared(_TRANSFER_SELECT.with_for_update(key_share=True))
+# Built once (market.adapters.queries): read on every trade.
+_LISTING = Query(select(listings_t).where(listings_t.c.id == bindparam("key")))
+_OFFER = Query(select(offers_t).where(offers_t.c.id == bindparam("key")))
+_TRANSFER = Query(select(transfers_t).where(transfers_t.c.id == bindparam("key")))
 
 
-def load_listing(conn: Connection, listing_id: str, *, for_update: bool = False) -> dict[str, Any]:
-    stmt = _LISTING_FOR_UPDATE if for_update else _LISTING
-    row = stmt.first(conn, {"key": listing_id})
+def load_listing(conn: Connection, listing_id: str) -> dict[str, Any]:
+    row = _LISTING.first(conn, {"key": listing_id})
     if row is None:
         raise NotFoundError(f"Listing {listing_id} does not exist.", {"listing_id": listing_id})
     return row
@@ -60,11 +55,8 @@ def offer_view(conn: Connection, offer_id: str) -> dict[str, Any]:
     return offer
 
 
-def load_transfer(
-    conn: Connection, transfer_id: str, *, for_update: bool = False
-) -> dict[str, Any]:
-    stmt = _TRANSFER_FOR_UPDATE if for_update else _TRANSFER
-    row = stmt.first(conn, {"key": transfer_id})
+def load_transfer(conn: Connection, transfer_id: str) -> dict[str, Any]:
+    row = _TRANSFER.first(conn, {"key": transfer_id})
     if row is None:
         raise NotFoundError(f"Transfer {transfer_id} does not exist.", {"transfer_id": transfer_id})
     return row

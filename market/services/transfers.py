@@ -1,6 +1,6 @@
 """Transfers: proposed from an accepted offer or negotiated directly, then approved or
 rejected by the Authority. Approval re-checks every rule inside the unit of work that
-appends it, holding the certificate's row (rows first) or the whole ledger (head first),
+appends it, holding the ledger head (every writer takes it first: one writer at a time),
 so two approvals can never spend the same cents."""
 
 from __future__ import annotations
@@ -171,8 +171,8 @@ def create_transfer(
     return held_transfer_view(uow, transfer_id)
 
 
-def _pending(uow: UnitOfWork, transfer_id: str, *, for_update: bool = False) -> dict[str, Any]:
-    t = load_transfer(uow.conn, transfer_id, for_update=for_update)
+def _pending(uow: UnitOfWork, transfer_id: str) -> dict[str, Any]:
+    t = load_transfer(uow.conn, transfer_id)
     if t["status"] != "pending_approval":
         raise ConflictError(
             f"Transfer {transfer_id} is already {t['status']}.",
@@ -200,18 +200,15 @@ def approve_transfer(
     exchange_on: date | None = None,
 ) -> dict[str, Any]:
     """Re-check every rule on the current state; refuse (writing nothing) or approve.
-
-    Safe in a rows-first unit of work: it locks, in this order, the transfer, the listing
-    it came from (if any) and the certificate; what else it reads (parties, ownership, the
-    TECH application) only head-first commands change, and none runs meanwhile."""
+    The unit of work holds the ledger head, so the state read here stays put until commit."""
     actor.require(AUTHORITY)
-    t = _pending(uow, transfer_id, for_update=True)
+    t = _pending(uow, transfer_id)
     on = exchange_on or today()
     listing: dict[str, Any] | None = None
     if t["offer_id"]:
         offer = load_offer(uow.conn, t["offer_id"])
-        listing = load_listing(uow.conn, offer["listing_id"], for_update=True)
-    cert = load_certificate(uow.conn, t["certificate_id"], for_update=True)
+        listing = load_listing(uow.conn, offer["listing_id"])
+    cert = load_certificate(uow.conn, t["certificate_id"])
     uow.store.remember("transfers", t)
     uow.store.remember("certificates", cert)
     seller, buyer = load_party_pair(uow.conn, t["seller_party_id"], t["buyer_party_id"])

@@ -6,29 +6,25 @@ from contextlib import ExitStack
 from types import TracebackType
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, Table
 from sqlalchemy.engine import Connection, RootTransaction
 
 from market.adapters import projections
-from market.adapters.db import WRITE_OPTION, holds_back_writes, lock_write_mode, write_lock
-from market.adapters.eventstore import Event, EventStore
-from market.adapters.prepared import Pending, Prepared, run_then_commit
+from market.adapters.db import WRITE_OPTION, write_lock
+from market.adapters.eventstore import Event, EventStore, insert_many
 from market.adapters.projections import DbStore
 
 
 class UnitOfWork:
-    """Write transaction. By default it takes the ledger head lock first, so every decision
-    made inside it sees the state that its events will be appended to (no lost updates, no
-    double spend). Events are projected as they are appended.
+    """Write transaction, one writer per ledger at a time: it locks the ledger head first
+    (SELECT ... FOR UPDATE on PostgreSQL; on SQLite, BEGIN IMMEDIATE has already taken the
+    database's write lock), so every decision made inside it sees the state that its
+    events will be appended to (no lost updates, no double spend). Events are projected
+    as they are appended: the projection rows are written at once; the events, the new
+    head and rows given to `insert_at_commit` are inserted in bulk by `commit()`.
 
-    `rows_first=True` is for commands that lock the rows they decide on themselves
-    (SELECT ... FOR NO KEY UPDATE, in the order transfer, listing, certificate) and need
-    the head only to append: on PostgreSQL the head is then locked at the first append, so
-    the reads and checks before it run beside other writers instead of queueing behind
-    them. Such a command may rely on anything a head-first command changes (parties,
-    ownership, caps) staying put, because the two kinds exclude each other
-    (`lock_write_mode`). Commits still happen in seq order. SQLite has one writer at a
-    time whatever the mode (BEGIN IMMEDIATE), so there the flag changes nothing."""
+    `rows_first` is accepted and changes nothing: it named a mode in which some commands
+    ran beside others under row locks; every writer now takes the head first."""
 
     conn: Connection
     store: DbStore
@@ -52,18 +48,16 @@ class UnitOfWork:
             self.conn.execution_options(**{WRITE_OPTION: True})
             self._tx = self.conn.begin()
             self.events = EventStore(self.conn)
-            lock_write_mode(self.conn, rows_first=self.rows_first)
-            if not self.rows_first:
-                self.events.lock_head()
+            self.events.lock_head()
         except BaseException:
             # __exit__ does not run when __enter__ fails: give back what was taken.
             self._tx = None
             self.conn.close()
             self._locks.close()
             raise
-        self.store = DbStore(self.conn, hold_back=holds_back_writes(self.engine))
+        self.store = DbStore(self.conn)
         self.appended = []
-        self._deferred: Pending = []
+        self._at_commit: dict[Table, list[dict[str, Any]]] = {}
         return self
 
     def __exit__(
@@ -73,7 +67,6 @@ class UnitOfWork:
         tb: TracebackType | None,
     ) -> None:
         try:
-            self.store.close()
             if self._tx is not None and self._tx.is_active:
                 self._tx.rollback()
         finally:
@@ -97,18 +90,20 @@ class UnitOfWork:
         self.appended.append(event)
         return event
 
-    def defer(self, statement: Prepared, params: dict[str, Any]) -> None:
-        """A write nothing in this unit of work reads back, made at commit with the events
-        (an Idempotency-Key's stored answer). Its errors are raised by `commit()`."""
-        self._deferred.append((statement, params))
+    def insert_at_commit(self, table: Table, row: dict[str, Any]) -> None:
+        """A row nothing in this unit of work reads back (an Idempotency-Key's stored
+        answer), inserted by `commit()` with the events. Its errors are raised there."""
+        self._at_commit.setdefault(table, []).append(row)
 
     def commit(self) -> None:
-        """Write the events, the ledger head, the held-back and the deferred rows, and
-        commit; on PostgreSQL the writes are one statement (`prepared.run_all`)."""
+        """Insert the events, move the ledger head, insert the rows kept for commit, and
+        commit, all while the head is locked."""
         assert self._tx is not None, "commit() outside the unit of work"
-        pending = self.store.take_pending() + self.events.take_pending() + self._deferred
-        self._deferred = []
-        run_then_commit(self.conn, self._tx, pending)
+        self.events.write()
+        at_commit, self._at_commit = self._at_commit, {}
+        for table, rows in at_commit.items():
+            insert_many(self.conn, table.insert(), rows)
+        self._tx.commit()
 
 
 class ReadOnly:

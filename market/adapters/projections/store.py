@@ -8,16 +8,8 @@ from typing import Any, Protocol
 
 from sqlalchemy import Table, bindparam, select
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql import Executable
 
-from market.adapters.prepared import (
-    Pending,
-    Prepared,
-    hold_writes,
-    insert_row,
-    insert_statement,
-    release_writes,
-    run_all,
-)
 from market.adapters.tables import PROJECTION_TABLES, metadata
 
 Row = dict[str, Any]
@@ -46,56 +38,37 @@ def _pk(table: Table) -> str:
     return next(iter(table.primary_key.columns)).name
 
 
+# Statements built once per table (and column set): SQLAlchemy then finds their compiled
+# form in its cache without building the statement again.
 @cache
-def _get_stmt(table: str) -> Prepared:
+def _get_stmt(table: str) -> Executable:
     t = _table(table)
-    return Prepared(select(t).where(t.c[_pk(t)] == bindparam("_key")))
+    return select(t).where(t.c[_pk(t)] == bindparam("_key"))
 
 
 @cache
-def _update_stmt(table: str, columns: tuple[str, ...]) -> Prepared:
+def _insert_stmt(table: str) -> Executable:
+    return _table(table).insert()
+
+
+@cache
+def _update_stmt(table: str, columns: tuple[str, ...]) -> Executable:
     t = _table(table)
     values: dict[str, Any] = {c: bindparam(f"_v_{c}") for c in columns}
-    return Prepared(t.update().where(t.c[_pk(t)] == bindparam("_key")).values(values))
-
-
-def _update(table: str, key: str, changes: Row) -> tuple[Prepared, Row]:
-    """The UPDATE of these columns of one row, and its parameters."""
-    stmt = _update_stmt(table, tuple(sorted(changes)))
-    return stmt, {f"_v_{c}": v for c, v in changes.items()} | {"_key": key}
+    return t.update().where(t.c[_pk(t)] == bindparam("_key")).values(values)
 
 
 class DbStore:
-    """Statements are prepared once per table (and column set) and reused.
+    """Projection writes run at once, on the unit of work's connection.
 
-    Rows this transaction holds, because it wrote them or locked them and said so with
-    `remember`, are kept as a copy that follows every update: a handler or a view asking
-    for one again gets it without a round trip. Nothing else can change such a row before
-    commit, so the copy is the row.
+    Rows this transaction holds, because it wrote them or said so with `remember` (it read
+    them under the head lock), are kept as a copy that follows every update: a handler or
+    a view asking for one again gets it without a round trip. Nothing else can change such
+    a row before commit, so the copy is the row."""
 
-    With `hold_back` (PostgreSQL), writes to rows known to exist (held, or inserted here)
-    wait, one per row: a second write to a row queued is folded into the first (an update
-    into the insert, or into the update), so the queue never touches a row twice. The
-    queue goes out as one statement (`prepared.run_all`) when anything next reads from
-    the connection (`prepared.hold_writes`) or at commit (`take_pending`), instead of one
-    round trip per write; what the transaction reads is what it wrote, as before. A write
-    whose row may be missing runs at once, so "does not exist" is still said where it
-    happens. On SQLite, which has no round trips to save, every write runs at once."""
-
-    def __init__(self, conn: Connection, *, hold_back: bool = False) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self._held: dict[tuple[str, str], Row] = {}
-        self.hold_back = hold_back
-        # (table, key) -> (True, the row to INSERT) or (False, the columns to UPDATE)
-        self._queued: dict[tuple[str, str], tuple[bool, Row]] = {}
-        if hold_back:
-            hold_writes(conn, self.flush)
-
-    def close(self) -> None:
-        """Forget what is queued (the transaction is over) and stop watching reads."""
-        self._queued = {}
-        if self.hold_back:
-            release_writes(self.conn)
 
     def remember(self, table: str, row: Row) -> None:
         self._held[(table, row[_pk(_table(table))])] = dict(row)
@@ -108,50 +81,22 @@ class DbStore:
         held = self.held(table, key)
         if held is not None:
             return held
-        return _get_stmt(table).first(self.conn, {"_key": key})
+        found = self.conn.execute(_get_stmt(table), {"_key": key}).mappings().first()
+        return dict(found) if found is not None else None
 
     def insert(self, table: str, row: Row) -> None:
-        t = _table(table)
-        slot = (table, row[_pk(t)])
-        if self.hold_back:
-            if slot in self._queued:  # inserting it twice fails: say so where it happens
-                self.flush()
-            self._queued[slot] = (True, dict(row))
-        else:
-            insert_row(self.conn, t, row)
-        if len(row) == len(t.columns):  # every column given: the copy is the whole row
+        self.conn.execute(_insert_stmt(table), row)
+        if len(row) == len(_table(table).columns):  # every column given: the copy is the row
             self.remember(table, row)
 
     def update(self, table: str, key: str, changes: Row) -> None:
-        slot = (table, key)
-        queued = self._queued.get(slot)
-        if queued is not None:
-            queued[1].update(changes)
-        elif self.hold_back and slot in self._held:
-            self._queued[slot] = (False, dict(changes))
-        else:
-            stmt, params = _update(table, key, changes)
-            if stmt.run(self.conn, params) != 1:
-                raise LookupError(f"{table} {key} does not exist")
-        held = self._held.get(slot)
+        params = {f"_v_{c}": v for c, v in changes.items()} | {"_key": key}
+        stmt = _update_stmt(table, tuple(sorted(changes)))
+        if self.conn.execute(stmt, params).rowcount != 1:
+            raise LookupError(f"{table} {key} does not exist")
+        held = self._held.get((table, key))
         if held is not None:
             held.update(changes)
-
-    def take_pending(self) -> Pending:
-        """The queued writes as statements, in the order their rows were first written;
-        the queue is empty after."""
-        queued, self._queued = self._queued, {}
-        pending: Pending = []
-        for (table, key), (is_insert, values) in queued.items():
-            if is_insert:
-                pending.append((insert_statement(_table(table), tuple(values)), values))
-            else:
-                pending.append(_update(table, key, values))
-        return pending
-
-    def flush(self) -> None:
-        if self._queued:
-            run_all(self.conn, self.take_pending())
 
     def rows(self, table: str, **where: Any) -> list[Row]:
         t = _table(table)

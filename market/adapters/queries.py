@@ -1,0 +1,51 @@
+"""Statements built once and run through SQLAlchemy's public `Connection.execute`.
+
+Building a Core statement costs more than running it from SQLAlchemy's compiled cache, so
+the statements read on every request are built once, at import, and kept here with the
+few ways the services use them. Rows come back as plain dicts (`.mappings()`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlalchemy.engine import Connection
+from sqlalchemy.sql import Executable
+
+Row = dict[str, Any]
+
+
+class Query:
+    def __init__(self, stmt: Executable) -> None:
+        self.stmt = stmt
+
+    def _run(self, conn: Connection, params: Mapping[str, Any] | None) -> Any:
+        return conn.execute(self.stmt, dict(params) if params else None)
+
+    def rows(self, conn: Connection, params: Mapping[str, Any] | None = None) -> list[Row]:
+        return [dict(r) for r in self._run(conn, params).mappings()]
+
+    def first(self, conn: Connection, params: Mapping[str, Any] | None = None) -> Row | None:
+        row = self._run(conn, params).mappings().first()
+        return dict(row) if row is not None else None
+
+    def scalar(self, conn: Connection, params: Mapping[str, Any] | None = None) -> Any:
+        return self._run(conn, params).scalar()
+
+    def run(self, conn: Connection, params: Mapping[str, Any] | None = None) -> int:
+        """Execute a statement whose rows are not wanted; the number of rows it changed."""
+        return int(self._run(conn, params).rowcount)
+
+    def first_autocommit(
+        self, engine: Engine, params: Mapping[str, Any] | None = None
+    ) -> Row | None:
+        """The first row, read outside a transaction: one statement needing no snapshot
+        shared with another (a bearer token's owner). On PostgreSQL that is one round trip
+        instead of BEGIN, SELECT and ROLLBACK (SQLAlchemy's AUTOCOMMIT isolation level,
+        reset when the connection goes back to the pool)."""
+        with engine.connect() as conn:
+            if engine.dialect.name != "sqlite":
+                conn.execution_options(isolation_level="AUTOCOMMIT")
+            return self.first(conn, params)
