@@ -1,7 +1,8 @@
 """Racing writers on SQLite and PostgreSQL: approvals never oversell a certificate and
-issuance never overruns a cap or a pool, whether the unit of work holds the ledger lock
-while it decides (head first) or locks the rows it decides on and takes the ledger head
-only to append (rows first). Afterwards conservation holds and the ledger verifies."""
+issuance never overruns a cap or a pool. Every unit of work holds the ledger head while
+it decides; the tests still pass `rows_first=True` where callers do (it is accepted and
+changes nothing), so the callers' mode is covered too. Afterwards conservation holds and
+the ledger verifies."""
 
 from __future__ import annotations
 
@@ -159,8 +160,8 @@ def test_concurrent_dm_issuance_fills_the_pool_and_queues_the_rest(engine: Engin
 def test_rows_first_approvals_racing_head_first_rejections_decide_each_transfer_once(
     engine: Engine,
 ) -> None:
-    """Both kinds of unit of work on the same rows: each transfer is decided once, the
-    loser gets a conflict, and nothing waits for PostgreSQL's deadlock detector."""
+    """Approvals (called rows-first) and rejections on the same transfers: each transfer
+    is decided once, the loser gets a conflict, and nothing waits for a deadlock detector."""
     seller, buyer = _party(engine, "seller"), _party(engine, "buyer")
     cert = _issue(engine, "BRRAG", seller, 10 * M)
     pending = [
@@ -205,10 +206,9 @@ def test_rows_first_approvals_racing_head_first_rejections_decide_each_transfer_
 def test_a_tech_approval_never_follows_the_ownership_edge_that_affiliates_its_parties(
     engine: Engine,
 ) -> None:
-    """A rows-first approval reads the ownership graph before it holds the ledger head.
-    Recording an owner is head-first, so the two exclude each other (lock_write_mode): an
-    edge recorded at the same time lands either after the approval or before it (and then
-    the approval is refused). The ledger never shows an approval decided on a graph older
+    """An approval and the recording of an owner exclude each other (both hold the ledger
+    head while they decide): an edge recorded at the same time lands either after the
+    approval or before it (and then the approval is refused). The ledger never shows an approval decided on a graph older
     than an event that precedes it."""
     facts = NewParty(
         name="tech seller",
