@@ -208,8 +208,8 @@ def test_a_tech_approval_never_follows_the_ownership_edge_that_affiliates_its_pa
 ) -> None:
     """An approval and the recording of an owner exclude each other (both hold the ledger
     head while they decide): an edge recorded at the same time lands either after the
-    approval or before it (and then the approval is refused). The ledger never shows an approval decided on a graph older
-    than an event that precedes it."""
+    approval or before it (and then the approval is refused). The ledger never shows an
+    approval decided on a graph older than an event that precedes it."""
     facts = NewParty(
         name="tech seller",
         tax_id="tax-tech-seller",
