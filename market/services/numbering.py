@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from itertools import count
 from typing import Any
 
 from sqlalchemy import func, select
@@ -19,8 +21,14 @@ def new_id(prefix: str) -> str:
 
 def next_number(conn: Connection, program: str, fiscal_year: int) -> str:
     """Sequential per program and fiscal year among original certificates. Safe because
-    originals are only issued head first, alone among writers (see UnitOfWork)."""
-    count = conn.execute(
+    every writer holds the ledger head (see UnitOfWork)."""
+    return next(next_numbers(conn, program, fiscal_year))
+
+
+def next_numbers(conn: Connection, program: str, fiscal_year: int) -> Iterator[str]:
+    """`next_number` and the numbers after it, counted once: for a unit of work issuing
+    many originals (a TECH allocation), which would otherwise count them for each one."""
+    issued = conn.execute(
         select(func.count())
         .select_from(certs_t)
         .where(
@@ -29,11 +37,12 @@ def next_number(conn: Connection, program: str, fiscal_year: int) -> str:
             certs_t.c.is_original.is_(True),
         )
     ).scalar()
-    return f"{program}-{fiscal_year}-{int(count or 0) + 1:06d}"
+    for n in count(int(issued or 0) + 1):
+        yield f"{program}-{fiscal_year}-{n:06d}"
 
 
 def derived_number(parent: dict[str, Any], tag: str) -> str:
     """`<parent number>-<tag><n>`, e.g. UTH-2014-000003-T2 for the parent's second derived
     certificate (`children_count` counts them: CERT_ISSUED). Unique because the caller
-    holds the parent: head first, or its row locked (approval)."""
+    holds the ledger head (see UnitOfWork)."""
     return f"{parent['number']}-{tag}{int(parent['children_count']) + 1}"

@@ -340,6 +340,7 @@ def expire_carryforwards(
         .order_by(certs_t.c.issued_seq)
     ).mappings()
     for cert in [dict(r) for r in rows]:
+        uow.store.remember("certificates", cert)  # read under the head lock: no second read
         tax_type = TaxType(sorted(cert["tax_types"])[0])
         last = carryover_window(cert, tax_type, ruleset)
         tranches = uth_tranches(cert)

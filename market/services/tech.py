@@ -13,7 +13,7 @@ from datetime import date
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import CapUsage, Certificate, TechAllocation, TechApplication
@@ -31,7 +31,7 @@ from market.domain.values import floor_int, parse_ratio
 from market.services import clock
 from market.services.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
 from market.services.errors import ConflictError, NotFoundError, RuleRefusedError
-from market.services.numbering import new_id, next_number
+from market.services.numbering import new_id, next_numbers
 from market.services.parties import load_party
 from market.services.uow import UnitOfWork
 
@@ -84,6 +84,18 @@ def lifetime_approved_cents(conn: Connection, party_id: str) -> int:
         )
     ).all()
     return sum(int(r.allocated_cents) for r in rows)
+
+
+def lifetime_approved_by_party(conn: Connection, fiscal_year: int) -> dict[str, int]:
+    """`lifetime_approved_cents` of every party with an application in the fiscal year, in
+    one grouped query (the allocation needs it for each applicant)."""
+    applicants = select(apps_t.c.party_id).where(apps_t.c.fiscal_year == fiscal_year)
+    rows = conn.execute(
+        select(apps_t.c.party_id, func.sum(apps_t.c.allocated_cents))
+        .where(apps_t.c.party_id.in_(applicants), apps_t.c.allocated_cents.is_not(None))
+        .group_by(apps_t.c.party_id)
+    ).all()
+    return {party: int(total or 0) for party, total in rows}
 
 
 def _committed(conn: Connection, fiscal_year: int) -> dict[str, Any] | None:
@@ -274,13 +286,14 @@ def _plan(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> Plan:
         ).mappings()
     ]
     eligible = [r for r in rows if r["eligible"]]
+    approved = lifetime_approved_by_party(conn, fiscal_year)
     used: dict[str, int] = {}
     applicants: list[Applicant] = []
     requests: dict[str, int] = {}
     for r in eligible:
         party = r["party_id"]
         if party not in used:
-            used[party] = lifetime_approved_cents(conn, party)
+            used[party] = approved.get(party, 0)
         t_i = tech_caps.clip_request(r["requested_cents"], r["benefit_cents"], used[party], ruleset)
         used[party] += t_i
         key = f"{int(r['received_seq']):015d}"  # ties on the same day: earlier event first
@@ -436,6 +449,7 @@ def commit_allocation(
         ],
     }
     uow.append(f"tech-fy-{fiscal_year}", "FY_ALLOCATION_RUN", payload, actor.label)
+    numbers = next_numbers(uow.conn, Program.TECH.value, fiscal_year)
     for p in plan.items:
         cert_id = cert_ids.get(p.application["id"])
         if cert_id is None:
@@ -443,7 +457,7 @@ def commit_allocation(
         app = p.application
         cert = {
             "certificate_id": cert_id,
-            "number": next_number(uow.conn, Program.TECH.value, fiscal_year),
+            "number": next(numbers),
             "program": Program.TECH.value,
             "holder_party_id": app["party_id"],
             "original_holder_party_id": app["party_id"],
