@@ -14,6 +14,9 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 WRITE_OPTION = "market_write"
+# On SQLite: send no BEGIN, so a lone SELECT runs in SQLite's autocommit mode, as its own
+# read transaction (see Query.first_autocommit).
+SINGLE_READ_OPTION = "market_single_read"
 
 
 def is_sqlite(engine_or_conn: Engine | Connection) -> bool:
@@ -57,7 +60,7 @@ def _sqlite_engine(url: str, echo: bool) -> Engine:
         # writers at the start of the transaction, so a decision is never taken on state
         # another writer is about to change.
         options = conn.get_execution_options()
-        if options.get("isolation_level") == "AUTOCOMMIT":
+        if options.get("isolation_level") == "AUTOCOMMIT" or options.get(SINGLE_READ_OPTION):
             return
         conn.exec_driver_sql("BEGIN IMMEDIATE" if options.get(WRITE_OPTION) else "BEGIN")
 

@@ -14,6 +14,8 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import Executable
 
+from market.adapters.db import SINGLE_READ_OPTION
+
 Row = dict[str, Any]
 
 
@@ -42,10 +44,13 @@ class Query:
         self, engine: Engine, params: Mapping[str, Any] | None = None
     ) -> Row | None:
         """The first row, read outside a transaction: one statement needing no snapshot
-        shared with another (a bearer token's owner). On PostgreSQL that is one round trip
-        instead of BEGIN, SELECT and ROLLBACK (SQLAlchemy's AUTOCOMMIT isolation level,
-        reset when the connection goes back to the pool)."""
+        shared with another (a bearer token's owner): the SELECT alone, without BEGIN and
+        ROLLBACK. On PostgreSQL with SQLAlchemy's AUTOCOMMIT isolation level (reset when
+        the connection goes back to the pool); on SQLite, whose driver is in autocommit
+        mode already (market.adapters.db), by not sending the BEGIN."""
         with engine.connect() as conn:
-            if engine.dialect.name != "sqlite":
+            if engine.dialect.name == "sqlite":
+                conn.execution_options(**{SINGLE_READ_OPTION: True})
+            else:
                 conn.execution_options(isolation_level="AUTOCOMMIT")
             return self.first(conn, params)
