@@ -16,8 +16,8 @@ from sqlalchemy import (
     BigInteger,
     CheckConstraint,
     Column,
-    Integer,
     Index,
+    Integer,
     MetaData,
     String,
     UniqueConstraint,
@@ -391,7 +391,9 @@ _listings = Listing.__table__  # type: ignore[attr-defined]
 _offers = Offer.__table__  # type: ignore[attr-defined]
 _credit_apps = CreditApplication.__table__  # type: ignore[attr-defined]
 SCALE_INDEXES = (
-    Index("ix_certificates_numbering", _certs.c.program, _certs.c.fiscal_year, _certs.c.is_original),
+    Index(
+        "ix_certificates_numbering", _certs.c.program, _certs.c.fiscal_year, _certs.c.is_original
+    ),
     Index("ix_certificates_holder_seq", _certs.c.holder_party_id, _certs.c.issued_seq),
     Index("ix_certificates_parent_seq", _certs.c.parent_id, _certs.c.issued_seq),
     Index("ix_transfers_buyer_certificate_id", _transfers.c.buyer_certificate_id),
