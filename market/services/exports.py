@@ -141,10 +141,11 @@ def iter_transfer_rows(conn: Connection, batch: int = BATCH) -> Iterator[dict[st
     after: int | None = None
     while True:
         rows = transfer_rows(conn, after, batch)
-        yield from rows
+        if rows:
+            after = rows[-1]["created_seq"]
+        yield from rows  # the caller may change the rows: the cursor is already taken
         if len(rows) < batch:
             return
-        after = rows[-1]["created_seq"]
 
 
 def approved_totals(conn: Connection) -> tuple[int, int]:
