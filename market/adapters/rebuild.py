@@ -1,4 +1,8 @@
-"""Replay (rebuild the projections from the events) and verify (chain + projections)."""
+"""Replay (rebuild the projections from the events) and verify (chain + projections).
+
+Both fold into a `SpillStore` (rows on a temporary file, the recent ones in memory) and
+read the events in batches, so their memory stays flat however long the ledger: verify
+compares each projection table with the fold a thousand rows at a time, in key order."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from sqlalchemy.engine import Connection
 from market.adapters import projections
 from market.adapters.eventstore import GENESIS_HASH, Event, compute_hash, head, iter_events
 from market.adapters.projections.store import MemoryStore, _pk, _table
+from market.adapters.spill_store import SpillStore
 from market.adapters.tables import PROJECTION_TABLES
 
 Progress = Callable[[int], None]
@@ -23,10 +28,15 @@ class FoldError(Exception):
         self.seq = seq
 
 
-def fold(events: Iterator[Event], progress: Progress | None = None) -> MemoryStore:
-    """Fold every event into memory; an event the projections cannot apply (an unknown
-    type, a reference to something that does not exist) raises FoldError naming its seq."""
-    store = MemoryStore()
+BATCH = 1000
+
+
+def fold(events: Iterator[Event], progress: Progress | None = None, store: Any = None) -> Any:
+    """Fold every event into `store` (a new `MemoryStore` by default) and return it; an
+    event the projections cannot apply (an unknown type, a reference to something that
+    does not exist) raises FoldError naming its seq."""
+    if store is None:
+        store = MemoryStore()
     for n, event in enumerate(events, 1):
         store.seq = event.seq
         try:
@@ -38,16 +48,23 @@ def fold(events: Iterator[Event], progress: Progress | None = None) -> MemorySto
     return store
 
 
-def replay(conn: Connection, progress: Progress | None = None, batch: int = 1000) -> int:
-    """Rebuild every projection inside the caller's (write) transaction; returns the event count."""
-    store = fold(iter_events(conn), progress)
-    for name in reversed(PROJECTION_TABLES):
-        conn.execute(_table(name).delete())
-    for name in PROJECTION_TABLES:
-        rows = list(store.iter_rows(name))
-        for start in range(0, len(rows), batch):
-            conn.execute(_table(name).insert(), rows[start : start + batch])
-    return store.seq
+def replay(conn: Connection, progress: Progress | None = None, batch: int = BATCH) -> int:
+    """Rebuild every projection inside the caller's (write) transaction; returns the event
+    count. Nothing is deleted until every event has folded."""
+    with SpillStore() as store:
+        fold(iter_events(conn), progress, store)
+        for name in reversed(PROJECTION_TABLES):
+            conn.execute(_table(name).delete())
+        for name in PROJECTION_TABLES:
+            rows: list[dict[str, Any]] = []
+            for row in store.iter_rows(name):
+                rows.append(row)
+                if len(rows) == batch:
+                    conn.execute(_table(name).insert(), rows)
+                    rows = []
+            if rows:
+                conn.execute(_table(name).insert(), rows)
+        return int(store.seq)
 
 
 @dataclass
@@ -91,10 +108,15 @@ def _checked(events: Iterator[Event], report: VerifyReport) -> Iterator[Event]:
 
 
 def verify(conn: Connection, progress: Progress | None = None) -> VerifyReport:
+    with SpillStore() as store:
+        return _verify(conn, store, progress)
+
+
+def _verify(conn: Connection, store: SpillStore, progress: Progress | None) -> VerifyReport:
     report = VerifyReport(ok=True, events=0, head_hash=GENESIS_HASH)
     checked = _checked(iter_events(conn), report)
     try:
-        store = fold(checked, progress)
+        fold(checked, progress, store)
     except FoldError as e:
         # The chain check goes on to the end; the projections cannot be compared.
         for _ in checked:
@@ -113,20 +135,47 @@ def verify(conn: Connection, progress: Progress | None = None) -> VerifyReport:
     return report
 
 
-def _compare_projections(conn: Connection, store: MemoryStore, report: VerifyReport) -> None:
+def _compare_projections(conn: Connection, store: SpillStore, report: VerifyReport) -> None:
+    """Table by table, the live rows in key order a batch at a time against the fold's;
+    then, if the fold has more rows than the table, the first one the table lacks. One
+    problem per table at most."""
     for name in PROJECTION_TABLES:
-        table = _table(name)
-        pk = _pk(table)
-        live = {r[pk]: dict(r) for r in conn.execute(select(table)).mappings()}
-        rebuilt = store.tables[name]
-        for key in sorted(set(live) | set(rebuilt)):
-            if _normal(live.get(key)) != _normal(rebuilt.get(key)):
-                seq = store.last_seq.get((name, key))
-                where = f" (last written by seq {seq})" if seq else ""
-                report.problems.append(f"{name} {key} differs from the events{where}")
-                if report.first_bad_seq is None and seq is not None:
-                    report.first_bad_seq = seq
-                break
+        bad = _first_difference(conn, store, name)
+        if bad is None:
+            continue
+        seq = store.last_seq_of(name, bad)
+        where = f" (last written by seq {seq})" if seq else ""
+        report.problems.append(f"{name} {bad} differs from the events{where}")
+        if report.first_bad_seq is None and seq is not None:
+            report.first_bad_seq = seq
+
+
+def _first_difference(conn: Connection, store: SpillStore, name: str) -> str | None:
+    table = _table(name)
+    pk = _pk(table)
+    key = table.c[pk]
+    seen, last = 0, None
+    while True:
+        stmt = select(table).order_by(key).limit(BATCH)
+        if last is not None:
+            stmt = stmt.where(key > last)
+        live = [dict(r) for r in conn.execute(stmt).mappings()]
+        rebuilt = store.rows_for(name, [r[pk] for r in live]) if live else {}
+        for row in live:
+            if _normal(row) != _normal(rebuilt.get(row[pk])):
+                return str(row[pk])
+        seen += len(live)
+        if len(live) < BATCH:
+            break
+        last = live[-1][pk]
+    if seen == store.count(name):
+        return None
+    for keys in store.iter_keys(name):
+        present = {r[0] for r in conn.execute(select(key).where(key.in_(keys)))}
+        missing = [k for k in keys if k not in present]
+        if missing:
+            return missing[0]
+    return None
 
 
 def _normal(row: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -10,7 +10,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, page, ruleset
-from market.api.schemas import SeqPageArgs, cents, text
+from market.api.schemas import MAX_CURSOR, SeqPageArgs, cents, text
 from market.domain.rules.activities import MAX_ACTIVITIES, MAX_ACTIVITY_ID_LENGTH
 from market.domain.rules.uth import FINDINGS
 from market.services import certificates, uth_reviews
@@ -61,6 +61,18 @@ class ReviewIn(Schema):
 class LineageOut(Schema):
     ancestors = fields.List(fields.Dict())
     children = fields.List(fields.Dict())
+    children_next = fields.Integer(allow_none=True)  # ?children_after= for the next page
+
+
+class CertificatePageArgs(Schema):
+    """Cursors of the certificate's children and history pages (50 each)."""
+
+    children_after = fields.Integer(
+        strict=False, load_default=None, validate=validate.Range(0, MAX_CURSOR)
+    )
+    history_after = fields.Integer(
+        strict=False, load_default=None, validate=validate.Range(0, MAX_CURSOR)
+    )
 
 
 class CertificateOut(Schema):
@@ -93,6 +105,7 @@ class CertificateOut(Schema):
     ruleset = fields.String()
     lineage = fields.Nested(LineageOut)
     history = fields.List(fields.Dict())
+    history_next = fields.Integer(allow_none=True)  # ?history_after= for the next page
     review = fields.Dict()  # POST .../reviews only: the UTH_REVIEW_RECORDED payload
 
 
@@ -112,12 +125,20 @@ def issue(data: dict[str, Any]) -> ResponseReturnValue:
 
 
 @blp.route("/certificates/<certificate_id>", methods=["GET"])
+@blp.arguments(CertificatePageArgs, location="query")
 @blp.alt_response(200, schema=CertificateOut)
-def get_certificate(certificate_id: str) -> ResponseReturnValue:
-    """A certificate with its lineage and history (holder, authority, auditor)."""
+def get_certificate(args: dict[str, Any], certificate_id: str) -> ResponseReturnValue:
+    """A certificate with its lineage and history (holder, authority, auditor); children
+    and history come 50 at a time (`lineage.children_next`, `history_next`)."""
     actor = current_actor()
     with ReadOnly(engine()) as conn:
-        cert = certificates.get_certificate(conn, actor, certificate_id)
+        cert = certificates.get_certificate(
+            conn,
+            actor,
+            certificate_id,
+            children_after=args["children_after"],
+            history_after=args["history_after"],
+        )
     return jsonify(CertificateOut().dump(cert))
 
 

@@ -27,14 +27,18 @@ def _engine() -> Any:
 @click.option("--output", type=click.Path(dir_okay=False, writable=True), default=None)
 @with_appcontext
 def export(what: str, fmt: str, output: str | None) -> None:
-    """Write the events or the transfers report as CSV or JSON (stdout by default)."""
+    """Write the events or the transfers report as CSV or JSON (stdout by default),
+    streamed: read and written a thousand rows at a time."""
     with ReadOnly(_engine()) as conn:
-        text = exports.export(conn, what, fmt)
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        with open(output, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        chunks = exports.export_chunks(conn, what, fmt)
+        if output is None:
+            for chunk in chunks:
+                click.echo(chunk, nl=False)
+        else:
+            with open(output, "w", encoding="utf-8", newline="") as f:
+                for chunk in chunks:
+                    f.write(chunk)
+    if output is not None:
         click.echo(f"wrote {what} to {output}", err=True)
 
 

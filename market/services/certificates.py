@@ -24,7 +24,7 @@ from datetime import date
 from types import MappingProxyType
 from typing import Any
 
-from sqlalchemy import bindparam, func, or_, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.eventstore import utcnow_iso
@@ -37,6 +37,7 @@ from market.domain.rules.activities import normalize_activity_ids
 from market.domain.rules.credit_use import carryover_last_year
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year as fiscal_year_of
+from market.services import certificate_reads
 from market.services.actor import AUTHORITY, Actor
 from market.services.errors import NotFoundError
 from market.services.numbering import new_id, next_number
@@ -460,80 +461,50 @@ def activity_ids_of(conn: Connection, cert: dict[str, Any]) -> list[str]:
     return list(dict(root or {}).get(ACTIVITY_KEY) or [])
 
 
-def _brief(row: Any) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "number": row["number"],
-        "holder_party_id": row["holder_party_id"],
-        "face_cents": int(row["face_cents"]),
-        "origin": row["origin"],
-    }
-
-
-def certificate_view(conn: Connection, certificate_id: str) -> dict[str, Any]:
+def certificate_view(
+    conn: Connection, certificate_id: str, *, children_after: int | None = None
+) -> dict[str, Any]:
+    """The certificate with its ancestors (up to 50) and a page of its children
+    (`lineage.children_next` is the cursor of the next page, or None)."""
     cert = load_certificate(conn, certificate_id)
     ancestors: list[dict[str, Any]] = []
     parent_id = cert["parent_id"]
     while parent_id is not None and len(ancestors) < 50:
         parent = load_certificate(conn, parent_id)
-        ancestors.append(_brief(parent))
+        ancestors.append(certificate_reads.brief(parent))
         parent_id = parent["parent_id"]
-    children = [
-        _brief(r)
-        for r in conn.execute(
-            select(certs_t)
-            .where(certs_t.c.parent_id == certificate_id)
-            .order_by(certs_t.c.issued_seq)
-        ).mappings()
-    ]
-    cert["lineage"] = {"ancestors": ancestors, "children": children}
+    children, children_next = certificate_reads.children_page(conn, certificate_id, children_after)
+    cert["lineage"] = {
+        "ancestors": ancestors,
+        "children": children,
+        "children_next": children_next,
+    }
     cert[ACTIVITY_KEY] = activity_ids_of(conn, cert)
     return cert
 
 
-def get_certificate(conn: Connection, actor: Actor, certificate_id: str) -> dict[str, Any]:
+def get_certificate(
+    conn: Connection,
+    actor: Actor,
+    certificate_id: str,
+    *,
+    children_after: int | None = None,
+    history_after: int | None = None,
+) -> dict[str, Any]:
+    """The certificate, a page of its children and a page of its history (`history_next`
+    is the seq to ask for the next one from, or None)."""
     cert = load_certificate(conn, certificate_id)
     actor.require_reader_of(cert["holder_party_id"])
-    view = certificate_view(conn, certificate_id)
-    view["history"] = certificate_history(conn, certificate_id)
+    view = certificate_view(conn, certificate_id, children_after=children_after)
+    view["history"], view["history_next"] = certificate_reads.history_page(
+        conn, certificate_id, history_after
+    )
     return view
 
 
 def certificate_history(conn: Connection, certificate_id: str) -> list[dict[str, Any]]:
-    """The certificate's own events, its listings' and offers', and its transfers'."""
-    transfer_ids = [
-        r.id
-        for r in conn.execute(
-            select(transfers_t.c.id).where(
-                or_(
-                    transfers_t.c.certificate_id == certificate_id,
-                    transfers_t.c.buyer_certificate_id == certificate_id,
-                )
-            )
-        )
-    ]
-    listing_ids = [
-        r.id
-        for r in conn.execute(
-            select(listings_t.c.id).where(listings_t.c.certificate_id == certificate_id)
-        )
-    ]
-    streams = [f"certificate-{certificate_id}"]
-    streams += [f"transfer-{t}" for t in transfer_ids]
-    streams += [f"listing-{lid}" for lid in listing_ids]
-    rows = conn.execute(
-        select(events_t).where(events_t.c.stream.in_(streams)).order_by(events_t.c.seq)
-    ).mappings()
-    return [
-        {
-            "seq": int(r["seq"]),
-            "type": r["type"],
-            "recorded_at": r["recorded_at"],
-            "actor": r["actor"],
-            "payload": r["payload"],
-        }
-        for r in rows
-    ]
+    """The first page of the certificate's history (`certificate_reads.history_page`)."""
+    return certificate_reads.history_page(conn, certificate_id)[0]
 
 
 def list_party_certificates(

@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterable, Iterator
+import textwrap
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from typing import Any
 
 from defusedcsv import csv
-from sqlalchemy import select
+from sqlalchemy import Engine, func, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import aliased
 
 from market.adapters.eventstore import iter_events
 from market.adapters.tables import EventRow, Party, Transfer
 from market.services.actor import AUDITOR, AUTHORITY, Actor
+from market.services.uow import ReadOnly
 
 transfers_t = Transfer.__table__  # type: ignore[attr-defined]
 parties_t = Party.__table__  # type: ignore[attr-defined]
@@ -54,6 +56,7 @@ EVENT_COLUMNS = (
     "hash",
 )
 FORMATS = ("csv", "json")
+BATCH = 1000  # rows per query and per chunk written: memory stays flat however many
 
 
 def ratio_text(numerator: int, denominator: int) -> str:
@@ -76,7 +79,34 @@ def ratio_text(numerator: int, denominator: int) -> str:
     return f"{whole}.{frac:0{places}d}" if places else str(whole)
 
 
-def transfer_rows(conn: Connection) -> list[dict[str, Any]]:
+def _transfer_row(r: Any) -> dict[str, Any]:
+    ratio = Fraction(int(r["consideration_cents"]), int(r["amount_cents"]))
+    return {
+        "transfer_id": r["id"],
+        "program": r["program"],
+        "certificate_id": r["certificate_id"],
+        "seller_party_id": r["seller_party_id"],
+        "seller_name": r["seller_name"],
+        "buyer_party_id": r["buyer_party_id"],
+        "buyer_name": r["buyer_name"],
+        "amount_cents": int(r["amount_cents"]),
+        "consideration_cents": int(r["consideration_cents"]),
+        "ratio": ratio_text(int(r["consideration_cents"]), int(r["amount_cents"])),
+        "ratio_fraction": f"{ratio.numerator}/{ratio.denominator}",
+        "status": r["status"],
+        "proposed_at": r["proposed_at"],
+        "decided_at": r["decided_at"],
+        "exchange_date": r["exchange_date"],
+        "buyer_certificate_id": r["buyer_certificate_id"],
+        "reasons": "; ".join(str(x) for x in (r["reasons"] or [])),
+    }
+
+
+def transfer_rows(
+    conn: Connection, after: int | None = None, limit: int | None = None
+) -> list[dict[str, Any]]:
+    """Transfers in the order proposed, after the transfer proposed at seq `after`: the
+    report's rows, with both parties' names and the proposal and decision times."""
     seller = aliased(parties_t)
     buyer = aliased(parties_t)
     proposed = aliased(events_t)
@@ -96,31 +126,67 @@ def transfer_rows(conn: Connection) -> list[dict[str, Any]]:
         .outerjoin(decided, decided.c.seq == t.c.decided_seq)
         .order_by(t.c.created_seq)
     )
-    rows = []
-    for r in conn.execute(stmt).mappings():
-        ratio = Fraction(int(r["consideration_cents"]), int(r["amount_cents"]))
-        rows.append(
-            {
-                "transfer_id": r["id"],
-                "program": r["program"],
-                "certificate_id": r["certificate_id"],
-                "seller_party_id": r["seller_party_id"],
-                "seller_name": r["seller_name"],
-                "buyer_party_id": r["buyer_party_id"],
-                "buyer_name": r["buyer_name"],
-                "amount_cents": int(r["amount_cents"]),
-                "consideration_cents": int(r["consideration_cents"]),
-                "ratio": ratio_text(int(r["consideration_cents"]), int(r["amount_cents"])),
-                "ratio_fraction": f"{ratio.numerator}/{ratio.denominator}",
-                "status": r["status"],
-                "proposed_at": r["proposed_at"],
-                "decided_at": r["decided_at"],
-                "exchange_date": r["exchange_date"],
-                "buyer_certificate_id": r["buyer_certificate_id"],
-                "reasons": "; ".join(str(x) for x in (r["reasons"] or [])),
-            }
+    if after is not None:
+        stmt = stmt.where(t.c.created_seq > after)
+    if limit is not None:
+        stmt = stmt.limit(limit)
+    return [
+        _transfer_row(r) | {"created_seq": int(r["created_seq"])}
+        for r in conn.execute(stmt).mappings()
+    ]
+
+
+def iter_transfer_rows(conn: Connection, batch: int = BATCH) -> Iterator[dict[str, Any]]:
+    """Every transfer row, `batch` at a time (keyset on `created_seq`)."""
+    after: int | None = None
+    while True:
+        rows = transfer_rows(conn, after, batch)
+        if rows:
+            after = rows[-1]["created_seq"]
+        yield from rows  # the caller may change the rows: the cursor is already taken
+        if len(rows) < batch:
+            return
+
+
+def approved_totals(conn: Connection) -> tuple[int, int]:
+    """(face, consideration) of every approved transfer, summed in SQL."""
+    t = transfers_t
+    row = conn.execute(
+        select(
+            func.coalesce(func.sum(t.c.amount_cents), 0),
+            func.coalesce(func.sum(t.c.consideration_cents), 0),
+        ).where(t.c.status == "approved")
+    ).one()
+    return int(row[0] or 0), int(row[1] or 0)
+
+
+def monthly_prices(conn: Connection) -> list[dict[str, Any]]:
+    """Per program and month of exchange, the approved transfers' count, face and price
+    paid (SQL aggregates): the report's chart, however many transfers there are."""
+    t = transfers_t
+    month = func.substr(t.c.exchange_date, 1, 7)
+    stmt = (
+        select(
+            t.c.program,
+            month.label("month"),
+            func.count().label("transfers"),
+            func.sum(t.c.amount_cents).label("amount_cents"),
+            func.sum(t.c.consideration_cents).label("consideration_cents"),
         )
-    return rows
+        .where(t.c.status == "approved", t.c.exchange_date.is_not(None))
+        .group_by(t.c.program, month)
+        .order_by(t.c.program, month)
+    )
+    return [
+        {
+            "program": r.program,
+            "month": r.month,
+            "transfers": int(r.transfers),
+            "amount_cents": int(r.amount_cents),
+            "consideration_cents": int(r.consideration_cents),
+        }
+        for r in conn.execute(stmt)
+    ]
 
 
 def event_rows(conn: Connection) -> Iterator[dict[str, Any]]:
@@ -128,15 +194,36 @@ def event_rows(conn: Connection) -> Iterator[dict[str, Any]]:
         yield event.as_dict()
 
 
-def to_csv(columns: Iterable[str], rows: Iterable[dict[str, Any]]) -> str:
-    """CSV with formula-injection escaping on every cell (defusedcsv)."""
+def iter_csv(
+    columns: Iterable[str], rows: Iterable[dict[str, Any]], batch: int = BATCH
+) -> Iterator[str]:
+    """CSV with formula-injection escaping on every cell (defusedcsv), in chunks of
+    `batch` rows: the header first, then as the rows come."""
     out = io.StringIO()
     cols = list(columns)
     writer = csv.writer(out)
     writer.writerow(cols)
-    for row in rows:
+    for n, row in enumerate(rows, 1):
         writer.writerow([_cell(row.get(c)) for c in cols])
-    return out.getvalue()
+        if n % batch == 0:
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+    yield out.getvalue()
+
+
+def to_csv(columns: Iterable[str], rows: Iterable[dict[str, Any]]) -> str:
+    return "".join(iter_csv(columns, rows))
+
+
+def iter_json(rows: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """The text `json.dumps(list(rows), indent=2)` gives, one row at a time."""
+    first = True
+    for row in rows:
+        body = textwrap.indent(json.dumps(row, indent=2, ensure_ascii=False), "  ")
+        yield ("[\n" if first else ",\n") + body
+        first = False
+    yield "[]\n" if first else "\n]\n"
 
 
 def _cell(value: Any) -> Any:
@@ -145,22 +232,46 @@ def _cell(value: Any) -> Any:
     return value
 
 
+def _report_rows(conn: Connection) -> Iterator[dict[str, Any]]:
+    for row in iter_transfer_rows(conn):
+        row.pop("created_seq")
+        yield row
+
+
 def transfers_report_csv(conn: Connection, actor: Actor) -> str:
     actor.require(AUTHORITY, AUDITOR)
-    return to_csv(TRANSFER_COLUMNS, transfer_rows(conn))
+    return to_csv(TRANSFER_COLUMNS, _report_rows(conn))
 
 
-def export(conn: Connection, what: str, fmt: str) -> str:
-    """`events` or `transfers` as `csv` or `json` (the CLI's export)."""
+def stream_transfers_csv(engine: Engine, actor: Actor) -> Iterator[str]:
+    """The transfers report as CSV chunks, read in batches on a connection of its own that
+    lives as long as the response: a body that is never whole in memory. The role is
+    checked now, before anything is sent."""
+    actor.require(AUTHORITY, AUDITOR)
+
+    def chunks() -> Iterator[str]:
+        with ReadOnly(engine) as conn:
+            yield from iter_csv(TRANSFER_COLUMNS, _report_rows(conn))
+
+    return chunks()
+
+
+def export_chunks(conn: Connection, what: str, fmt: str) -> Iterator[str]:
+    """`events` or `transfers` as `csv` or `json` (the CLI's export), in chunks."""
     columns: tuple[str, ...]
+    rows: Callable[[Connection], Iterator[dict[str, Any]]]
     if what == "events":
-        columns, rows = EVENT_COLUMNS, list(event_rows(conn))
+        columns, rows = EVENT_COLUMNS, event_rows
     elif what == "transfers":
-        columns, rows = TRANSFER_COLUMNS, transfer_rows(conn)
+        columns, rows = TRANSFER_COLUMNS, _report_rows
     else:
         raise ValueError(f"unknown export {what!r}")
     if fmt == "json":
-        return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+        return iter_json(rows(conn))
     if fmt == "csv":
-        return to_csv(columns, rows)
+        return iter_csv(columns, rows(conn))
     raise ValueError(f"unknown format {fmt!r}")
+
+
+def export(conn: Connection, what: str, fmt: str) -> str:
+    return "".join(export_chunks(conn, what, fmt))

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Listing
@@ -13,14 +11,12 @@ from market.domain.errors import (
     InsufficientBalanceError,
     InvalidRequestError,
 )
-from market.domain.programs import Program
 from market.domain.rulesets import Ruleset
 from market.domain.values import format_cents
 from market.services.actor import PARTICIPANT, Actor
-from market.services.certificates import certs_t, load_certificate
+from market.services.certificates import load_certificate
 from market.services.errors import ConflictError, ForbiddenError
 from market.services.numbering import new_id
-from market.services.paging import split_page
 from market.services.parties import load_party
 from market.services.rule_checks import (
     check_balance,
@@ -30,6 +26,7 @@ from market.services.rule_checks import (
     rule_checks,
     unreviewed_in_sale,
 )
+from market.services.trade_lists import listings_page, view_of_listing
 from market.services.trade_views import load_listing, load_offer, offer_view, sold_from_listing
 from market.services.uow import UnitOfWork
 
@@ -39,21 +36,7 @@ listings_t = Listing.__table__  # type: ignore[attr-defined]
 def listing_view(conn: Connection, listing_id: str, ruleset: Ruleset) -> dict[str, Any]:
     listing = load_listing(conn, listing_id)
     cert = load_certificate(conn, listing["certificate_id"])
-    program = Program(cert["program"])
-    sold = sold_from_listing(conn, listing_id)
-    available = max(0, int(listing["amount_cents"]) - sold)
-    # UTH-27 / AMB-18: what a purchase of the rest would take from unreviewed installments.
-    conditional = unreviewed_in_sale(cert, min(available, int(cert["balance_cents"])))
-    return listing | {
-        "program": program.value,
-        "fiscal_year": int(cert["fiscal_year"]),
-        "certificate_number": cert["number"],
-        "price_per_dollar": str(Fraction(int(listing["ask_cents"]), int(listing["amount_cents"]))),
-        "floor_bps": ruleset.min_consideration(program) * 100,
-        "sold_cents": sold,
-        "available_cents": available,
-        "conditional_cents": sum(cents for _, cents in conditional),
-    }
+    return view_of_listing(listing, cert, sold_from_listing(conn, listing_id), ruleset)
 
 
 def create_listing(
@@ -114,22 +97,11 @@ def list_listings(
     after: int | None,
     limit: int,
     ruleset: Ruleset,
+    seller_party_id: str | None = None,
 ) -> tuple[list[dict[str, Any]], int | None]:
-    """Open listings, oldest first; any signed-in user may browse the market."""
-    stmt = (
-        select(listings_t.c.id, listings_t.c.created_seq)
-        .select_from(listings_t.join(certs_t, certs_t.c.id == listings_t.c.certificate_id))
-        .where(listings_t.c.status == "open")
-        .order_by(listings_t.c.created_seq)
-        .limit(limit + 1)
-    )
-    if program:
-        stmt = stmt.where(certs_t.c.program == program)
-    if after is not None:
-        stmt = stmt.where(listings_t.c.created_seq > after)
-    rows = conn.execute(stmt).all()
-    kept, nxt = split_page(rows, limit, lambda r: int(r.created_seq))
-    return [listing_view(conn, r.id, ruleset) for r in kept], nxt
+    """Open listings, oldest first; any signed-in user may browse the market.
+    `seller_party_id` keeps one seller's (its desk)."""
+    return listings_page(conn, program, after, limit, ruleset, seller_party_id)
 
 
 # ---- offers --------------------------------------------------------------------------

@@ -12,15 +12,25 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
-from market.adapters.tables import CreditApplication, Offer, Party, TechApplication
+from market.adapters.tables import (
+    Certificate,
+    CreditApplication,
+    Offer,
+    Party,
+    TechApplication,
+    Transfer,
+)
 from market.domain.programs import TaxType
+from market.domain.rules.affiliation import OwnershipGraph
 from market.domain.rulesets import Ruleset
 from market.services.actor import AUTHORITY, Actor
 from market.services.certificates import load_certificate
-from market.services.parties import affiliation_between, load_party
+from market.services.parties import affiliation_view, load_party, ownership_graph
 from market.services.returns import carryover_window
+from market.services.trade_lists import transfers_page
 from market.services.trading import load_transfer, rule_checks
 
+certs_t = Certificate.__table__  # type: ignore[attr-defined]
 offers_t = Offer.__table__  # type: ignore[attr-defined]
 parties_t = Party.__table__  # type: ignore[attr-defined]
 credit_apps_t = CreditApplication.__table__  # type: ignore[attr-defined]
@@ -37,6 +47,19 @@ def preview_checks(
     cert = load_certificate(conn, t["certificate_id"])
     seller = load_party(conn, t["seller_party_id"])
     buyer = load_party(conn, t["buyer_party_id"])
+    return _preview(conn, t, cert, seller, buyer, ownership_graph(conn), ruleset, on)
+
+
+def _preview(
+    conn: Connection,
+    t: dict[str, Any],
+    cert: dict[str, Any],
+    seller: dict[str, Any],
+    buyer: dict[str, Any],
+    graph: OwnershipGraph,
+    ruleset: Ruleset,
+    on: date,
+) -> dict[str, Any]:
     checks, _failures = rule_checks(
         conn,
         cert,
@@ -48,28 +71,51 @@ def preview_checks(
         on,
         use_of_proceeds=t.get("use_of_proceeds") or [],
     )
-    affiliation = affiliation_between(conn, actor, seller["id"], buyer["id"], ruleset)
+    affiliation = affiliation_view(graph, seller["id"], buyer["id"], ruleset)
     return {"checks": checks, "affiliation": affiliation}
+
+
+def approval_queue(
+    conn: Connection, actor: Actor, ruleset: Ruleset, on: date, after: int | None, limit: int
+) -> tuple[list[dict[str, Any]], int | None]:
+    """A page of pending transfers, oldest first, each with its certificate and its
+    preview: the page's certificates and parties in one query each, the ownership graph
+    built once for the page (not once per row), whatever the number pending."""
+    actor.require(AUTHORITY)
+    pending, nxt = transfers_page(conn, "pending_approval", after, limit)
+    if not pending:
+        return [], None
+    cert_ids = sorted({t["certificate_id"] for t in pending})
+    certs = {
+        r["id"]: dict(r)
+        for r in conn.execute(select(certs_t).where(certs_t.c.id.in_(cert_ids))).mappings()
+    }
+    party_ids = sorted({p for t in pending for p in (t["seller_party_id"], t["buyer_party_id"])})
+    found = {
+        r["id"]: dict(r)
+        for r in conn.execute(select(parties_t).where(parties_t.c.id.in_(party_ids))).mappings()
+    }
+    graph = ownership_graph(conn)
+    for t in pending:
+        cert = certs[t["certificate_id"]]
+        seller, buyer = found[t["seller_party_id"]], found[t["buyer_party_id"]]
+        t["preview"] = _preview(conn, t, cert, seller, buyer, graph, ruleset, on)
+        t["certificate"] = cert
+        t["ready"] = all(c["passed"] for c in t["preview"]["checks"])
+    return pending, nxt
+
+
+def pending_count(conn: Connection) -> int:
+    """Transfers awaiting the Authority (an index count: no row is read)."""
+    t = Transfer.__table__  # type: ignore[attr-defined]
+    found = conn.execute(
+        select(func.count()).select_from(t).where(t.c.status == "pending_approval")
+    ).scalar()
+    return int(found or 0)
 
 
 def party_names(conn: Connection) -> dict[str, str]:
     return {r.id: r.name for r in conn.execute(select(parties_t.c.id, parties_t.c.name))}
-
-
-def offers_for(conn: Connection, party_id: str, side: str) -> list[dict[str, Any]]:
-    """Offers where the party is the seller (`side="seller"`) or the buyer, newest first."""
-    column = offers_t.c.seller_party_id if side == "seller" else offers_t.c.buyer_party_id
-    stmt = select(offers_t).where(column == party_id).order_by(offers_t.c.created_seq.desc())
-    return [dict(r) for r in conn.execute(stmt).mappings()]
-
-
-def credit_applications_of(conn: Connection, party_id: str) -> list[dict[str, Any]]:
-    stmt = (
-        select(credit_apps_t)
-        .where(credit_apps_t.c.party_id == party_id)
-        .order_by(credit_apps_t.c.tax_year.desc(), credit_apps_t.c.id)
-    )
-    return [dict(r) for r in conn.execute(stmt).mappings()]
 
 
 def carryover_last_year(cert: dict[str, Any], ruleset: Ruleset) -> int | None:

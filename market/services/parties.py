@@ -267,7 +267,13 @@ def affiliation_between(
     actor.require(AUTHORITY)
     load_party(conn, a)
     load_party(conn, b)
-    result = affiliation(ownership_graph(conn), a, b, ruleset)
+    return affiliation_view(ownership_graph(conn), a, b, ruleset)
+
+
+def affiliation_view(graph: OwnershipGraph, a: str, b: str, ruleset: Ruleset) -> dict[str, Any]:
+    """`affiliation_between`'s answer on a graph already built (a page deciding many pairs
+    builds it once)."""
+    result = affiliation(graph, a, b, ruleset)
     return {
         "affiliated": result.affiliated,
         "reasons": list(result.reasons),

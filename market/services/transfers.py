@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from sqlalchemy import or_, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Transfer
@@ -30,7 +29,6 @@ from market.services.certificates import (
 from market.services.errors import ConflictError, ForbiddenError
 from market.services.listings import open_offer_for_seller
 from market.services.numbering import derived_number, new_id
-from market.services.paging import split_page
 from market.services.parties import load_party_pair
 from market.services.rule_checks import (
     check_balance,
@@ -39,6 +37,7 @@ from market.services.rule_checks import (
     rule_checks,
     today,
 )
+from market.services.trade_lists import transfers_page
 from market.services.trade_views import (
     held_transfer_view,
     load_listing,
@@ -332,20 +331,6 @@ def get_transfer(conn: Connection, actor: Actor, transfer_id: str) -> dict[str, 
 def list_transfers(
     conn: Connection, actor: Actor, status: str | None, after: int | None, limit: int
 ) -> tuple[list[dict[str, Any]], int | None]:
-    stmt = (
-        select(transfers_t.c.id, transfers_t.c.created_seq)
-        .order_by(transfers_t.c.created_seq)
-        .limit(limit + 1)
-    )
-    if actor.role not in (AUTHORITY, AUDITOR):
-        party = actor.party_id or ""
-        stmt = stmt.where(
-            or_(transfers_t.c.seller_party_id == party, transfers_t.c.buyer_party_id == party)
-        )
-    if status:
-        stmt = stmt.where(transfers_t.c.status == status)
-    if after is not None:
-        stmt = stmt.where(transfers_t.c.created_seq > after)
-    rows = conn.execute(stmt).all()
-    kept, nxt = split_page(rows, limit, lambda r: int(r.created_seq))
-    return [transfer_view(conn, r.id) for r in kept], nxt
+    """Transfers oldest first, a participant's own only; one joined query per page."""
+    party = None if actor.role in (AUTHORITY, AUDITOR) else (actor.party_id or "")
+    return transfers_page(conn, status, after, limit, party=party)

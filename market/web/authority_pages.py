@@ -8,7 +8,15 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from market.services import certificates, pages_queries, parties, recaptures, runner, trading
+from market.services import (
+    certificates,
+    desk_queries,
+    pages_queries,
+    parties,
+    recaptures,
+    runner,
+    trading,
+)
 from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import forms
@@ -22,25 +30,27 @@ FUNDS = {
 }
 
 
-def _queue(conn: Any) -> list[dict[str, Any]]:
-    pending, _ = trading.list_transfers(conn, actor(), "pending_approval", None, 200)
-    on = today()
-    for t in pending:
-        t["preview"] = pages_queries.preview_checks(conn, actor(), t["id"], ruleset(), on)
-        t["certificate"] = certificates.load_certificate(conn, t["certificate_id"])
-        t["ready"] = all(c["passed"] for c in t["preview"]["checks"])
-    return pending
+QUEUE_PAGE = 25
 
 
 def _render(status: int = 200) -> ResponseReturnValue:
+    """The approval queue 25 at a time, oldest first (`?queue_after=` pages on)."""
     with ReadOnly(engine()) as conn:
-        queue = _queue(conn)
-        names = pages_queries.party_names(conn)
+        queue, queue_next = pages_queries.approval_queue(
+            conn, actor(), ruleset(), today(), request.args.get("queue_after", type=int), QUEUE_PAGE
+        )
+        waiting = pages_queries.pending_count(conn)
         party_list, _ = parties.list_parties(conn, actor(), None, 500)
+        names = {p["id"]: p["name"] for p in party_list}
+        names |= desk_queries.names_of(
+            conn, [p for t in queue for p in (t["seller_party_id"], t["buyer_party_id"])]
+        )
     return (
         render_template(
             "authority.html",
             queue=queue,
+            queue_next=queue_next,
+            waiting=waiting,
             names=names,
             parties=party_list,
             issuable=ISSUABLE,

@@ -8,7 +8,7 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from market.services import certificates, pages_queries, parties, returns, runner
+from market.services import desk_queries, pages_queries, parties, returns, runner
 from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import forms
@@ -30,25 +30,29 @@ def limit_in_words(code: str) -> str:
 
 
 def _render(status: int = 200) -> ResponseReturnValue:
+    """Holdings 50 at a time (`?held_after=` for the next page), the form's choices and the
+    latest credit applications: each read bounded, however much the party holds."""
     me, rules = party_id(), ruleset()
     with ReadOnly(engine()) as conn:
-        certs, _ = certificates.list_party_certificates(conn, actor(), me, None, 500)
         party = parties.load_party(conn, me)
-        applied = pages_queries.credit_applications_of(conn, me)
-        names = pages_queries.party_names(conn)
-    held = [c for c in certs if not c["is_original"]]
+        held, held_next = desk_queries.holdings_page(
+            conn, me, request.args.get("held_after", type=int)
+        )
+        usable = desk_queries.usable_certificates(conn, me)
+        applied = desk_queries.credit_applications_page(conn, me)
+        numbers = desk_queries.numbers_of(conn, [a["certificate_id"] for a in applied])
     for c in held:
         c["last_year"] = pages_queries.carryover_last_year(c, rules)
-    numbers = {c["id"]: c["number"] for c in certs}
+    numbers |= {c["id"]: c["number"] for c in held}
     return (
         render_template(
             "buyer.html",
             party=party,
             held=held,
-            usable=[c for c in held if c["balance_cents"] > 0],
+            held_next=held_next,
+            usable=usable,
             applied=applied,
             numbers=numbers,
-            names=names,
             limit_in_words=limit_in_words,
             pass_through=party["entity_type"] in returns.PASS_THROUGH_ENTITIES,
             this_year=today().year,
@@ -109,7 +113,7 @@ def pass_through() -> ResponseReturnValue:
     if not ok:
         return _render(status)
     with ReadOnly(engine()) as conn:
-        names = pages_queries.party_names(conn)
+        names = desk_queries.names_of(conn, [a["party_id"] for a in result["allocations"]])
     shares = "; ".join(
         f"{names.get(a['party_id'], a['party_id'])} {forms.dollars(a['amount_cents'])}"
         for a in result["allocations"]

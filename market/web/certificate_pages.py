@@ -25,7 +25,13 @@ def is_original_uth(cert: dict[str, Any]) -> bool:
 def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturnValue:
     who = actor()
     with ReadOnly(engine()) as conn:
-        cert = certificates.get_certificate(conn, who, certificate_id)
+        cert = certificates.get_certificate(
+            conn,
+            who,
+            certificate_id,
+            children_after=request.args.get("children_after", type=int),
+            history_after=request.args.get("history_after", type=int),
+        )
         holder = load_party(conn, cert["holder_party_id"])
         original = load_party(conn, cert["original_holder_party_id"])
     tranches = certificates.uth_tranches(cert) or []

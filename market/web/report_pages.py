@@ -36,38 +36,45 @@ def caps_report() -> ResponseReturnValue:
     return render_template("caps.html", report=report, chart=chart, fy=fy)
 
 
+REPORT_PAGE = 50
+
+
 @bp.get("/reports/transfers", endpoint="transfers_report")
 @roles_required("authority", "auditor")
 def transfers_report() -> ResponseReturnValue:
+    """Totals and the chart from SQL aggregates (price paid per program and month of
+    exchange), the table 50 transfers at a time (`?after=`); the CSV has every row."""
+    after = request.args.get("after", type=int)
     with ReadOnly(engine()) as conn:
-        rows = exports.transfer_rows(conn)
+        rows = exports.transfer_rows(conn, after, REPORT_PAGE + 1)
+        face, paid = exports.approved_totals(conn)
+        months = exports.monthly_prices(conn)
+    more = len(rows) > REPORT_PAGE
+    rows = rows[:REPORT_PAGE]
     points: dict[str, list[tuple[str, float]]] = defaultdict(list)
-    for r in rows:
-        if r["status"] == "approved":
-            day = r["exchange_date"] or str(r["decided_at"])[:10]
-            ratio = Fraction(r["consideration_cents"], r["amount_cents"]) * 100
-            points[r["program"]].append((day, float(ratio)))  # display only; the table is exact
+    for m in months:
+        ratio = Fraction(m["consideration_cents"], m["amount_cents"]) * 100
+        points[m["program"]].append((m["month"], float(ratio)))  # display only; the table is exact
     chart = charts.dated_points(
-        "Price paid per dollar of credit (approved transfers)", dict(points), "% of face"
+        "Price paid per dollar of credit (approved transfers, by month)", dict(points), "% of face"
     )
-    approved = [r for r in rows if r["status"] == "approved"]
     return render_template(
         "transfers.html",
         rows=rows,
+        next=rows[-1]["created_seq"] if more else None,
         chart=chart,
-        approved_face=sum(r["amount_cents"] for r in approved),
-        approved_paid=sum(r["consideration_cents"] for r in approved),
+        approved_face=face,
+        approved_paid=paid,
     )
 
 
 @bp.get("/reports/transfers.csv", endpoint="transfers_csv")
 @roles_required("authority", "auditor")
 def transfers_csv() -> Response:
-    """The same file as GET /api/v1/reports/transfers.csv, for a signed-in session."""
-    with ReadOnly(engine()) as conn:
-        body = exports.transfers_report_csv(conn, actor())
+    """The same file as GET /api/v1/reports/transfers.csv, for a signed-in session;
+    streamed."""
     return Response(
-        body,
+        exports.stream_transfers_csv(engine(), actor()),
         mimetype="text/csv",
         headers={"Content-Disposition": 'attachment; filename="transfers.csv"'},
     )

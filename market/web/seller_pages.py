@@ -10,7 +10,7 @@ from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
 from market.domain.rules import proceeds
-from market.services import certificates, pages_queries, runner, tech, trading
+from market.services import certificates, desk_queries, runner, tech, trade_lists, trading
 from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import forms
@@ -25,29 +25,47 @@ def party_id() -> str:
 
 
 def _render(status: int = 200) -> ResponseReturnValue:
-    me = party_id()
+    """The seller's certificates, approved sales, listings and offers 50 at a time (the
+    `?certs_after=` and `?paid_after=` cursors page on); the paid total is a SQL sum of
+    every approved sale."""
+    me, who, args = party_id(), actor(), request.args
     with ReadOnly(engine()) as conn:
-        certs, _ = certificates.list_party_certificates(conn, actor(), me, None, 500)
-        listings, _ = trading.list_listings(conn, actor(), None, None, 500, ruleset())
-        offers = pages_queries.offers_for(conn, me, "seller")
-        applications = tech.list_applications(conn, actor(), None, me)
-        approved, _ = trading.list_transfers(conn, actor(), "approved", None, 500)
-        names = pages_queries.party_names(conn)
-    numbers = {c["id"]: c["number"] for c in certs}
-    paid = [t for t in approved if t["seller_party_id"] == me]
+        certs, certs_next = certificates.list_party_certificates(
+            conn, who, me, args.get("certs_after", type=int), 50
+        )
+        usable = desk_queries.usable_certificates(conn, me)
+        listings, _ = trading.list_listings(conn, who, None, None, 50, ruleset(), me)
+        offers, _ = desk_queries.offers_page(conn, me, "seller")
+        applications = tech.list_applications(conn, who, None, me)
+        paid, paid_next = trade_lists.transfers_page(
+            conn, "approved", args.get("paid_after", type=int), 50, seller=me
+        )
+        paid_total, paid_count = desk_queries.paid_summary(conn, me)
+        names = desk_queries.names_of(
+            conn, [me, *(t["buyer_party_id"] for t in paid), *(o["buyer_party_id"] for o in offers)]
+        )
+        numbers = desk_queries.numbers_of(
+            conn, [*(c["parent_id"] for c in certs), *(o["certificate_id"] for o in offers)]
+        )
+        offered = desk_queries.programs_of(conn, [o["certificate_id"] for o in offers])
+    numbers |= {c["id"]: c["number"] for c in certs}
     return (
         render_template(
             "seller.html",
             party_name=names.get(me, me),
             certs=certs,
+            certs_next=certs_next,
+            usable=usable,
             numbers=numbers,
-            attest={c["id"] for c in certs if proceeds.applies(Program(c["program"]))},
+            attest={c for c, program in offered.items() if proceeds.applies(Program(program))},
             uses=proceeds.USES,
-            listings=[x for x in listings if x["seller_party_id"] == me],
+            listings=listings,
             offers=offers,
             applications=applications,
             paid=paid,
-            paid_total=sum(int(t["consideration_cents"]) for t in paid),
+            paid_next=paid_next,
+            paid_count=paid_count,
+            paid_total=paid_total,
             names=names,
             today=today(),
             form=request.form,

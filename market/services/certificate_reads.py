@@ -1,0 +1,123 @@
+"""A certificate's children and history, page by page, in time that does not grow with the
+certificate's lineage (an award sold in ten thousand pieces) or with the ledger.
+
+History is every event of the certificate's own stream, of its listings' streams and of
+the streams of the transfers that sell from it or created it, in seq order. A page after
+`after` needs only the streams whose next event comes soonest: a transfer stream holds its
+TRANSFER_PROPOSED (`created_seq`) and its decision (`decided_seq`), so the `limit`
+transfers proposed first after `after` and the `limit` decided first after it (proposed
+before) are the only transfer streams that can have an event on the page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import and_, or_, select
+from sqlalchemy.engine import Connection
+
+from market.adapters.tables import Certificate, EventRow, Listing, Transfer
+from market.services.paging import split_page
+
+certs_t = Certificate.__table__  # type: ignore[attr-defined]
+transfers_t = Transfer.__table__  # type: ignore[attr-defined]
+listings_t = Listing.__table__  # type: ignore[attr-defined]
+events_t = EventRow.__table__  # type: ignore[attr-defined]
+
+PAGE = 50
+
+
+def brief(row: Any) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "number": row["number"],
+        "holder_party_id": row["holder_party_id"],
+        "face_cents": int(row["face_cents"]),
+        "origin": row["origin"],
+    }
+
+
+def children_page(
+    conn: Connection, certificate_id: str, after: int | None = None, limit: int = PAGE
+) -> tuple[list[dict[str, Any]], int | None]:
+    """Certificates derived from this one, oldest first; the cursor is an `issued_seq`."""
+    c = certs_t
+    stmt = (
+        select(c.c.id, c.c.number, c.c.holder_party_id, c.c.face_cents, c.c.origin, c.c.issued_seq)
+        .where(c.c.parent_id == certificate_id)
+        .order_by(c.c.issued_seq)
+        .limit(limit + 1)
+    )
+    if after is not None:
+        stmt = stmt.where(c.c.issued_seq > after)
+    rows = [dict(r) for r in conn.execute(stmt).mappings()]
+    kept, nxt = split_page(rows, limit, lambda r: int(r["issued_seq"]))
+    return [brief(r) for r in kept], nxt
+
+
+def _transfer_streams(conn: Connection, certificate_id: str, after: int, limit: int) -> list[str]:
+    t = transfers_t
+    proposed = (
+        select(t.c.id)
+        .where(t.c.certificate_id == certificate_id, t.c.created_seq > after)
+        .order_by(t.c.created_seq)
+        .limit(limit)
+    )
+    decided = (
+        select(t.c.id)
+        .where(
+            t.c.certificate_id == certificate_id,
+            t.c.decided_seq > after,
+            t.c.created_seq <= after,
+        )
+        .order_by(t.c.decided_seq)
+        .limit(limit)
+    )
+    # The transfer that created this certificate (as the buyer's), whatever its seq.
+    bought = select(t.c.id).where(
+        t.c.buyer_certificate_id == certificate_id,
+        or_(t.c.created_seq > after, and_(t.c.decided_seq.is_not(None), t.c.decided_seq > after)),
+    )
+    ids: list[str] = []
+    for stmt in (proposed, decided, bought):
+        ids += [r.id for r in conn.execute(stmt)]
+    return [f"transfer-{i}" for i in dict.fromkeys(ids)]
+
+
+def history_page(
+    conn: Connection, certificate_id: str, after: int | None = None, limit: int = PAGE
+) -> tuple[list[dict[str, Any]], int | None]:
+    """The certificate's history after seq `after`, oldest first; the cursor is a seq."""
+    start = after or 0
+    listing_ids = [
+        r.id
+        for r in conn.execute(
+            select(listings_t.c.id).where(listings_t.c.certificate_id == certificate_id)
+        )
+    ]
+    streams = [f"certificate-{certificate_id}"]
+    streams += _transfer_streams(conn, certificate_id, start, limit + 1)
+    streams += [f"listing-{lid}" for lid in listing_ids]
+    rows = conn.execute(
+        select(
+            events_t.c.seq,
+            events_t.c.type,
+            events_t.c.recorded_at,
+            events_t.c.actor,
+            events_t.c.payload,
+        )
+        .where(events_t.c.stream.in_(streams), events_t.c.seq > start)
+        .order_by(events_t.c.seq)
+        .limit(limit + 1)
+    ).mappings()
+    items = [
+        {
+            "seq": int(r["seq"]),
+            "type": r["type"],
+            "recorded_at": r["recorded_at"],
+            "actor": r["actor"],
+            "payload": r["payload"],
+        }
+        for r in rows
+    ]
+    return split_page(items, limit, lambda e: int(e["seq"]))

@@ -1,0 +1,267 @@
+"""Reads at scale: each page and list endpoint at growing ledger sizes, and the memory of
+the CLI's verify, replay and export at the largest.
+
+One SQLite ledger grows through the services (scale_build.py) to each size in turn; at
+each, every page and endpoint is requested `--requests` times in process (Flask's test
+client: the figures are the app's and the database's time, no network) after two warm-up
+requests, as the heavy users (the hot seller and buyer, the Authority). The goal: every
+p95 at the largest size within 2x of the smallest's; transfers.csv streamed (its first
+chunk as fast at every size, the app's traced memory flat); CLI verify, replay and
+export under 300 MB peak RSS at the largest size.
+
+Usage: scripts/bench_scale [--sizes 10000,100000,1000000] [--requests 20] [--db FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import scale_build
+from report import emit
+
+from market import create_app
+from market.adapters.db import make_engine
+from market.adapters.migrate import upgrade
+from market.domain.rulesets import get_ruleset
+
+ROOT = Path(__file__).resolve().parents[2]
+GOAL_RATIO = 2.0
+GOAL_RSS_MB = 300.0
+
+
+def _percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p * (len(ordered) - 1)))]
+
+
+def _sign_in(client: Any, email: str) -> None:
+    page = client.get("/login").data
+    token = re.search(rb'name="csrf_token" value="([^"]+)"', page)
+    assert token, "the login form carries a CSRF token"
+    r = client.post(
+        "/login",
+        data={"email": email, "password": scale_build.PASSWORD, "csrf_token": token.group(1)},
+    )
+    assert r.status_code in (302, 303), f"sign-in as {email} failed: {r.status_code}"
+
+
+def _targets(app: Any, m: scale_build.Market) -> list[tuple[str, Any, str]]:
+    """(name, client, path): the pages as their heavy users, the API as the Authority."""
+    clients = {}
+    for who in ("eda", "seller", "buyer"):
+        clients[who] = app.test_client()
+        _sign_in(clients[who], f"{who}@bench")
+    api = app.test_client()
+    r = api.post(
+        "/api/v1/auth/token", json={"email": "eda@bench", "password": scale_build.PASSWORD}
+    )
+    api.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {r.get_json()['token']}"
+    return [
+        ("page /market", clients["buyer"], "/market"),
+        ("page /seller", clients["seller"], "/seller"),
+        ("page /buyer", clients["buyer"], "/buyer"),
+        ("page /authority", clients["eda"], "/authority"),
+        ("page /certificates/<long lineage>", clients["eda"], f"/certificates/{m.hot_cert}"),
+        ("page /reports/transfers", clients["eda"], "/reports/transfers"),
+        ("page /ledger", clients["eda"], "/ledger"),
+        ("GET /api/v1/transfers", api, "/api/v1/transfers"),
+        ("GET /api/v1/transfers?status=pending", api, "/api/v1/transfers?status=pending_approval"),
+        ("GET /api/v1/listings", api, "/api/v1/listings"),
+        ("GET /api/v1/parties", api, "/api/v1/parties"),
+        ("GET /api/v1/events", api, "/api/v1/events"),
+        ("GET /api/v1/certificates/<long lineage>", api, f"/api/v1/certificates/{m.hot_cert}"),
+        ("GET transfers.csv (first chunk)", api, "/api/v1/reports/transfers.csv"),
+    ]
+
+
+def _time(client: Any, path: str, first_chunk: bool) -> float:
+    start = time.perf_counter()
+    r = client.get(path, buffered=False)
+    assert r.status_code == 200, f"{path}: {r.status_code}"
+    if first_chunk:
+        next(iter(r.response))
+    else:
+        r.get_data()
+    elapsed = time.perf_counter() - start
+    r.close()
+    return elapsed * 1000
+
+
+def measure(app: Any, m: scale_build.Market, requests: int) -> dict[str, dict[str, float]]:
+    found: dict[str, dict[str, float]] = {}
+    for name, client, path in _targets(app, m):
+        chunk = name.endswith("(first chunk)")
+        for _ in range(2):
+            _time(client, path, chunk)
+        times = [_time(client, path, chunk) for _ in range(requests)]
+        found[name] = {"p50": _percentile(times, 0.5), "p95": _percentile(times, 0.95)}
+        print(
+            f"    {name:44} p50 {found[name]['p50']:8.1f} ms  p95 {found[name]['p95']:8.1f} ms",
+            file=sys.stderr,
+        )
+    return found
+
+
+def csv_download(app: Any) -> dict[str, float]:
+    """The whole transfers.csv once: seconds, rows and the app's peak traced memory."""
+    api = app.test_client()
+    r = api.post(
+        "/api/v1/auth/token", json={"email": "eda@bench", "password": scale_build.PASSWORD}
+    )
+    headers = {"Authorization": f"Bearer {r.get_json()['token']}"}
+    tracemalloc.start()
+    start = time.perf_counter()
+    r = api.get("/api/v1/reports/transfers.csv", headers=headers, buffered=False)
+    lines = 0
+    for chunk in r.response:
+        lines += chunk.count(b"\n") if isinstance(chunk, bytes) else chunk.count("\n")
+    elapsed = time.perf_counter() - start
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    r.close()
+    return {"seconds": elapsed, "rows": lines - 1, "peak_mb": peak / 2**20}
+
+
+def cli_rss(url: str, args: list[str]) -> dict[str, float]:
+    """Peak RSS (MB) and seconds of `flask --app market <args>` in a process of its own."""
+    env = dict(os.environ, DATABASE_URL=url)
+    flask = str(Path(sys.executable).with_name("flask"))
+    start = time.perf_counter()
+    with open(os.devnull, "w") as null:
+        proc = subprocess.Popen(
+            [flask, "--app", "market", *args],
+            env=env,
+            stdout=null,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+        )
+        _, status, usage = os.wait4(proc.pid, 0)
+        err = proc.stderr.read().decode() if proc.stderr else ""
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"flask {' '.join(args)} failed: {err[-2000:]}")
+    return {"rss_mb": usage.ru_maxrss / 1024, "seconds": time.perf_counter() - start}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", default="10000,100000,1000000")
+    parser.add_argument("--requests", type=int, default=20)
+    parser.add_argument("--db", default=None, help="SQLite file to build in (default: temp)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    tmp = tempfile.TemporaryDirectory()
+    path = args.db or f"{tmp.name}/scale.db"
+    if os.path.exists(path):
+        os.remove(path)
+    url = f"sqlite:///{path}"
+    engine = make_engine(url)
+    upgrade(engine)
+    market = scale_build.start(engine, get_ruleset("A1178"))
+    app = create_app({"DATABASE_URL": url, "RATELIMIT_ENABLED": False})
+    results: dict[int, dict[str, dict[str, float]]] = {}
+    built: dict[int, float] = {}
+    for size in sizes:
+        start = time.perf_counter()
+        have = scale_build.grow(market, size)
+        built[size] = time.perf_counter() - start
+        print(f"  {have:,} events ({built[size]:.0f} s to grow); measuring", file=sys.stderr)
+        results[size] = measure(app, market, args.requests)
+    csv = csv_download(app)
+    cli = {
+        "verify": cli_rss(url, ["verify"]),
+        "replay": cli_rss(url, ["replay"]),
+        "export events": cli_rss(url, ["export", "events", "--output", os.devnull]),
+        "export transfers": cli_rss(url, ["export", "transfers", "--output", os.devnull]),
+    }
+    cli["verify after replay"] = cli_rss(url, ["verify"])
+    rows = report_rows(sizes, results, csv, cli)
+    if not args.json:
+        print_matrix(sizes, results)
+    emit(rows, args.json)
+    tmp.cleanup()
+
+
+def print_matrix(sizes: list[int], results: dict[int, dict[str, dict[str, float]]]) -> None:
+    head = "".join(f"  p50/p95 ms @ {s:>9,}" for s in sizes)
+    print(f"{'page or endpoint':44}{head}")
+    for name in results[sizes[0]]:
+        cells = "".join(
+            f"  {results[s][name]['p50']:9.1f} /{results[s][name]['p95']:9.1f}" for s in sizes
+        )
+        print(f"{name:44}{cells}")
+    print()
+
+
+def report_rows(
+    sizes: list[int],
+    results: dict[int, dict[str, dict[str, float]]],
+    csv: dict[str, float],
+    cli: dict[str, dict[str, float]],
+) -> list[tuple[Any, ...]]:
+    small, big = sizes[0], sizes[-1]
+    rows: list[tuple[Any, ...]] = []
+    for name in results[small]:
+        base, value = results[small][name]["p95"], results[big][name]["p95"]
+        ratio = value / base if base else None
+        met = ratio is not None and ratio <= GOAL_RATIO
+        rows.append(
+            (
+                f"{name} p95 ms @ {big:,}",
+                value,
+                f"p95 @ {small:,}",
+                base,
+                ratio,
+                f"<= {GOAL_RATIO:g}x",
+                met,
+            )
+        )
+    rows.append(
+        (
+            f"transfers.csv whole ({int(csv['rows']):,} rows), s",
+            csv["seconds"],
+            "-",
+            None,
+            None,
+            "reported",
+            True,
+        )
+    )
+    rows.append(
+        (
+            "transfers.csv app peak traced MB (streamed)",
+            csv["peak_mb"],
+            "-",
+            None,
+            None,
+            "< 50",
+            csv["peak_mb"] < 50,
+        )
+    )
+    for name, r in cli.items():
+        rows.append(
+            (
+                f"CLI {name} peak RSS MB @ {big:,} ({r['seconds']:.0f} s)",
+                r["rss_mb"],
+                "-",
+                None,
+                None,
+                f"< {GOAL_RSS_MB:g}",
+                r["rss_mb"] < GOAL_RSS_MB,
+            )
+        )
+    return rows
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    main()
