@@ -43,4 +43,8 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "SQL_ECHO": os.environ.get("SQL_ECHO") == "1",
         # The business date every rule reading "today" uses (PRODUCT.md 8.4); unset: New York's.
         "MARKET_TODAY": os.environ.get("MARKET_TODAY") or None,
+        # PRODUCT.md 8.1; unset: instance/signing_key (made once) and instance/checkpoints.
+        "SIGNING_KEY_FILE": os.environ.get("SIGNING_KEY_FILE") or None,
+        "CHECKPOINT_DIR": os.environ.get("CHECKPOINT_DIR") or None,
+        "CHECKPOINT_ORIGIN": os.environ.get("CHECKPOINT_ORIGIN") or None,
     }

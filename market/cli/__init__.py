@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from market.cli import demo, export, flows, ledger_commands, users
+from market.cli import demo, export, flows, ledger_commands, trust_commands, users
 from market.cli.allocate import allocate
 
 
@@ -20,5 +20,6 @@ def register_commands(app: Flask) -> None:
         flows.roll_fiscal_year,
         demo.seed_demo,
         demo.demo_logins,
+        trust_commands.checkpoint,
     ):
         app.cli.add_command(command)

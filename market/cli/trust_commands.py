@@ -1,0 +1,49 @@
+"""checkpoint; the checkpoint part of verify and replay (PRODUCT.md 8.1)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+from sqlalchemy import Engine
+
+from market.domain.errors import DomainError
+from market.services import checkpoints, trust_verify
+from market.services.checkpoints import TrustSettings
+
+
+def engine() -> Engine:
+    return current_app.extensions["market.engine"]  # type: ignore[no-any-return]
+
+
+def settings() -> TrustSettings:
+    return TrustSettings.from_config(current_app.config, current_app.instance_path)
+
+
+@click.command("checkpoint")
+@click.option("--json", "as_json", is_flag=True, help="Print the checkpoint as JSON.")
+@with_appcontext
+def checkpoint(as_json: bool) -> None:
+    """Sign the ledger's Merkle tree now and write the checkpoint into CHECKPOINT_DIR."""
+    try:
+        made, created = checkpoints.make_checkpoint(engine(), settings())
+    except DomainError as e:
+        raise click.ClickException(f"{e.message} ({e.code})") from e
+    if as_json:
+        click.echo(json.dumps({**made, "created": created}))
+    elif created:
+        click.echo(f"checkpoint {made['tree_size']} root {made['root_hash']} key {made['key_id']}")
+    else:
+        click.echo(f"no new events: the latest checkpoint is {made['tree_size']}")
+
+
+def check_against_checkpoints() -> trust_verify.CheckpointReport:
+    """For verify and replay: the ledger against every checkpoint we signed."""
+    try:
+        return trust_verify.check_checkpoints(engine(), settings())
+    except DomainError as e:
+        report = trust_verify.CheckpointReport()
+        report.problems.append(f"checkpoints not checked: {e.message}")
+        return report
