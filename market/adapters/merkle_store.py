@@ -107,10 +107,9 @@ def extend(conn: Connection, upto: int | None = None, limit: int | None = None) 
         )
     if limit is not None:
         target = min(target, size + limit)
-    if target <= size:
-        return size
     reader = NodeReader(conn)
     reader.fetch([*merkle.frontier_slots(size), *([(0, size - 1)] if size else [])])
+    target = max(target, size)  # with nothing new, the last leaf is still checked
     frontier = merkle.Frontier.load(size, reader)
     prev = GENESIS_HASH
     rows: list[dict[str, object]] = []

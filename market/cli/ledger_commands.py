@@ -83,7 +83,7 @@ def verify(as_json: bool) -> None:
     elif report.ok:
         click.echo(
             f"ok: {report.events} events, head {report.head_hash}; "
-            f"{len(checked.checked)} checkpoints agree"
+            f"{len(checked.checked)} checkpoint copies (files and stored) agree"
         )
     else:
         for problem in report.problems:
