@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import Engine, select
+from sqlalchemy.engine import Connection
 
 from market.adapters import checkpoint_store, merkle_store
 from market.adapters.eventstore import event_from_row, events_t, head
@@ -137,3 +138,9 @@ def certificate_bundle(
         "hash_rule": "hash = sha256(canonical_json([seq, stream, version, type, payload, "
         "actor, recorded_at, prev_hash])); leaf = sha256(0x00 || hash)",
     }
+
+
+def covering_checkpoint(conn: Connection, history: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The latest checkpoint if it includes every event of `history` (for the page)."""
+    row = checkpoint_store.covering(conn, max((e["seq"] for e in history), default=1))
+    return None if row is None else as_public(row)
