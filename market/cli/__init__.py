@@ -9,6 +9,7 @@ from market.cli.allocate import allocate
 
 
 def register_commands(app: Flask) -> None:
+    ledger_commands.db.add_command(trust_commands.create_runtime_role)
     for command in (
         ledger_commands.db,
         users.users,

@@ -9,6 +9,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy import Engine
 
+from market.adapters import roles
 from market.domain.errors import DomainError
 from market.services import checkpoints, trust_verify
 from market.services.checkpoints import TrustSettings
@@ -47,3 +48,18 @@ def check_against_checkpoints() -> trust_verify.CheckpointReport:
         report = trust_verify.CheckpointReport()
         report.problems.append(f"checkpoints not checked: {e.message}")
         return report
+
+
+@click.command("create-runtime-role")
+@click.option("--name", required=True, help="The role the service will connect as.")
+@click.option("--password", default=None, help="Its password (omit for peer/cert auth).")
+@with_appcontext
+def create_runtime_role(name: str, password: str | None) -> None:
+    """PostgreSQL: a role that owns nothing and may only SELECT/INSERT on events (run as
+    the migration role, again after every upgrade that adds a table)."""
+    try:
+        done = roles.create_runtime_role(engine(), name, password)
+    except roles.RoleError as e:
+        raise click.ClickException(str(e)) from e
+    for line in done:
+        click.echo(line)
