@@ -9,7 +9,6 @@ from market.cli.allocate import allocate
 
 
 def register_commands(app: Flask) -> None:
-    ledger_commands.db.add_command(trust_commands.create_runtime_role)
     for command in (
         ledger_commands.db,
         users.users,
@@ -21,6 +20,6 @@ def register_commands(app: Flask) -> None:
         flows.roll_fiscal_year,
         demo.seed_demo,
         demo.demo_logins,
-        trust_commands.checkpoint,
     ):
         app.cli.add_command(command)
+    trust_commands.register(app)

@@ -1,15 +1,17 @@
-"""checkpoint; the checkpoint part of verify and replay (PRODUCT.md 8.1)."""
+"""checkpoint, backup, restore, db create-runtime-role; the checkpoint part of verify and
+replay (PRODUCT.md 8.1)."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
-from flask import current_app
+from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlalchemy import Engine
 
-from market.adapters import roles
+from market.adapters import backup, roles
 from market.domain.errors import DomainError
 from market.services import checkpoints, trust_verify
 from market.services.checkpoints import TrustSettings
@@ -63,3 +65,35 @@ def create_runtime_role(name: str, password: str | None) -> None:
         raise click.ClickException(str(e)) from e
     for line in done:
         click.echo(line)
+
+
+@click.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@with_appcontext
+def backup_command(file: Path) -> None:
+    """A consistent copy of the database while it serves (SQLite backup API; pg_dump -Fc)."""
+    try:
+        backup.backup(engine(), file)
+    except backup.BackupError as e:
+        raise click.ClickException(str(e)) from e
+    click.echo(f"backed up to {file} ({file.stat().st_size} bytes)")
+
+
+@click.command("restore")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@with_appcontext
+def restore_command(file: Path) -> None:
+    """Restore FILE into this (empty) database; then run `verify`."""
+    try:
+        backup.restore(engine(), file)
+    except backup.BackupError as e:
+        raise click.ClickException(str(e)) from e
+    click.echo(f"restored {file}; now run: flask --app market verify")
+
+
+def register(app: Flask) -> None:
+    db = app.cli.commands["db"]  # the migrations group, registered first
+    assert isinstance(db, click.Group)
+    db.add_command(create_runtime_role)
+    for command in (checkpoint, backup_command, restore_command):
+        app.cli.add_command(command)
