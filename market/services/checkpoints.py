@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from market.adapters import checkpoint_store, merkle_store
+from market.adapters.eventstore import head
 from market.adapters.signing import KeyFileError, Signer, load_signer
 from market.domain.checkpoint_note import Note, Signature, signed_text
 from market.domain.errors import DomainError
@@ -27,6 +28,7 @@ from market.services.paging import split_page
 from market.services.uow import ReadOnly
 
 DEFAULT_ORIGIN = "nj-transfer-certificates/ledger"
+CHUNK = 50_000
 
 
 class SigningKeyUnavailableError(DomainError):
@@ -86,7 +88,10 @@ def make_checkpoint(engine: Engine, settings: TrustSettings) -> tuple[dict[str, 
     """Sign the ledger as it stands; (checkpoint, created). The function `tick` calls."""
     key = signer(settings)
     try:
-        merkle_store.extend_all(engine)
+        with ReadOnly(engine) as conn:
+            backlog = head(conn)[0] - merkle_store.stored_size(conn)
+        if backlog > CHUNK:  # a long backlog in chunks, so the lock is never held long
+            merkle_store.extend_all(engine, CHUNK)
         with merkle_store.trust_transaction(engine) as conn:
             size = merkle_store.extend(conn)
             if size == 0:
