@@ -37,6 +37,8 @@ def instance_secret_key(instance_path: str) -> str:
 def from_environment(instance_path: str) -> dict[str, Any]:
     return {
         "DATABASE_URL": os.environ.get("DATABASE_URL") or default_database_url(instance_path),
+        # The schema owner, for db upgrade/downgrade, create-runtime-role, backup, restore.
+        "MIGRATION_DATABASE_URL": os.environ.get("MIGRATION_DATABASE_URL") or None,
         "SECRET_KEY": os.environ.get("SECRET_KEY"),  # None: create_app keeps one in instance/
         "RULESET": os.environ.get("MARKET_RULESET", "A1178"),
         "TOKEN_TTL_HOURS": int(os.environ.get("TOKEN_TTL_HOURS", "720")),

@@ -29,16 +29,18 @@ def db() -> None:
 @click.argument("revision", default="head")
 @with_appcontext
 def upgrade(revision: str) -> None:
-    migrate.upgrade(_engine(), revision)
-    click.echo(f"database at {migrate.current(_engine())}")
+    owner = trust_commands.owner_engine()  # MIGRATION_DATABASE_URL when set
+    migrate.upgrade(owner, revision)
+    click.echo(f"database at {migrate.current(owner)}")
 
 
 @db.command("downgrade")
 @click.argument("revision", default="-1")
 @with_appcontext
 def downgrade(revision: str) -> None:
-    migrate.downgrade(_engine(), revision)
-    click.echo(f"database at {migrate.current(_engine()) or 'base'}")
+    owner = trust_commands.owner_engine()
+    migrate.downgrade(owner, revision)
+    click.echo(f"database at {migrate.current(owner) or 'base'}")
 
 
 @click.command("replay")

@@ -12,6 +12,7 @@ from flask.cli import with_appcontext
 from sqlalchemy import Engine
 
 from market.adapters import backup, roles
+from market.adapters.db import make_engine
 from market.domain.errors import DomainError
 from market.services import checkpoints, trust_verify
 from market.services.checkpoints import TrustSettings
@@ -19,6 +20,18 @@ from market.services.checkpoints import TrustSettings
 
 def engine() -> Engine:
     return current_app.extensions["market.engine"]  # type: ignore[no-any-return]
+
+
+def owner_engine() -> Engine:
+    """The schema owner's connection (MIGRATION_DATABASE_URL) when one is configured, for
+    what the runtime role may not do: migrations, granting, restoring, backing up whole."""
+    url = current_app.config.get("MIGRATION_DATABASE_URL")
+    if not url:
+        return engine()
+    found = current_app.extensions.get("market.owner_engine")
+    if found is None:
+        found = current_app.extensions["market.owner_engine"] = make_engine(url)
+    return found
 
 
 def settings() -> TrustSettings:
@@ -60,7 +73,7 @@ def create_runtime_role(name: str, password: str | None) -> None:
     """PostgreSQL: a role that owns nothing and may only SELECT/INSERT on events (run as
     the migration role, again after every upgrade that adds a table)."""
     try:
-        done = roles.create_runtime_role(engine(), name, password)
+        done = roles.create_runtime_role(owner_engine(), name, password)
     except roles.RoleError as e:
         raise click.ClickException(str(e)) from e
     for line in done:
@@ -73,7 +86,7 @@ def create_runtime_role(name: str, password: str | None) -> None:
 def backup_command(file: Path) -> None:
     """A consistent copy of the database while it serves (SQLite backup API; pg_dump -Fc)."""
     try:
-        backup.backup(engine(), file)
+        backup.backup(owner_engine(), file)
     except backup.BackupError as e:
         raise click.ClickException(str(e)) from e
     click.echo(f"backed up to {file} ({file.stat().st_size} bytes)")
@@ -85,7 +98,7 @@ def backup_command(file: Path) -> None:
 def restore_command(file: Path) -> None:
     """Restore FILE into this (empty) database; then run `verify`."""
     try:
-        backup.restore(engine(), file)
+        backup.restore(owner_engine(), file)
     except backup.BackupError as e:
         raise click.ClickException(str(e)) from e
     click.echo(f"restored {file}; now run: flask --app market verify")

@@ -60,7 +60,9 @@ def test_the_runtime_role_cannot_switch_the_protection_off(
     runtime_url: tuple[Any, str], tmp_path: Path
 ) -> None:
     owner_app, url = runtime_url
-    app = create_app({"DATABASE_URL": url, "TESTING": True, "SECRET_KEY": "t"})
+    owner_url = owner_app.config["DATABASE_URL"]
+    config = {"DATABASE_URL": url, "MIGRATION_DATABASE_URL": owner_url}
+    app = create_app({**config, "TESTING": True, "SECRET_KEY": "t"})
     app.instance_path = owner_app.instance_path
     client = app.test_client()
     engine = app.extensions["market.engine"]
@@ -84,7 +86,17 @@ def test_the_runtime_role_cannot_switch_the_protection_off(
     with engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM events")).scalar_one() > 0
         conn.rollback()
+    # Granting needs the owner: the commands that do it use MIGRATION_DATABASE_URL.
+    name = make_url(url).username
+    again = runner.invoke(args=["db", "create-runtime-role", "--name", name])
+    assert again.exit_code == 0, again.output
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+    alone = create_app({"DATABASE_URL": url, "TESTING": True, "SECRET_KEY": "t"})
+    refused = alone.test_cli_runner().invoke(args=["db", "create-runtime-role", "--name", name])
+    assert refused.exit_code != 0
+    alone.extensions["market.engine"].dispose()
     engine.dispose()
+    app.extensions["market.owner_engine"].dispose()
 
 
 def test_create_runtime_role_refuses_sqlite_and_odd_names(app: Any) -> None:
