@@ -4,6 +4,7 @@ CHECKPOINT_DIR (a place meant to live outside the database)."""
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -62,8 +63,10 @@ def write_file(directory: Path, name: str, content: str) -> Path:
     one, and an existing file of that name is never replaced."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / name
-    tmp = directory / f".{name}.{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{name}.", dir=directory)
+    tmp = Path(tmp_name)
+    os.fchmod(fd, 0o644)  # a checkpoint is public
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(content)
         f.flush()
         os.fsync(f.fileno())

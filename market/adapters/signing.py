@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,8 +70,9 @@ def create_key_file(path: Path) -> None:
         serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption(),
     )
-    tmp = path.with_name(f".{path.name}.{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    # mkstemp: a name of its own per process and thread, created 0600.
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    tmp = Path(name)
     with os.fdopen(fd, "wb") as f:
         f.write(pem)
         f.flush()

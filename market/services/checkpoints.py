@@ -145,3 +145,15 @@ def checkpoints_page(
         rows = checkpoint_store.page(conn, after, limit + 1)
     kept, nxt = split_page(rows, limit, lambda r: int(r["tree_size"]))
     return [as_public(r) for r in kept], nxt
+
+
+def checkpoint_due(engine: Engine, settings: TrustSettings) -> dict[str, Any] | None:
+    """For a regular job (`tick`): a new checkpoint if the ledger grew, else None; an empty
+    ledger is not an error here. A ledger that contradicts the tree still raises."""
+    try:
+        made, created = make_checkpoint(engine, settings)
+    except ConflictError as e:
+        if e.code == "ledger_empty":
+            return None
+        raise
+    return made if created else None
