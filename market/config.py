@@ -37,10 +37,16 @@ def instance_secret_key(instance_path: str) -> str:
 def from_environment(instance_path: str) -> dict[str, Any]:
     return {
         "DATABASE_URL": os.environ.get("DATABASE_URL") or default_database_url(instance_path),
+        # The schema owner, for db upgrade/downgrade, create-runtime-role, backup, restore.
+        "MIGRATION_DATABASE_URL": os.environ.get("MIGRATION_DATABASE_URL") or None,
         "SECRET_KEY": os.environ.get("SECRET_KEY"),  # None: create_app keeps one in instance/
         "RULESET": os.environ.get("MARKET_RULESET", "A1178"),
         "TOKEN_TTL_HOURS": int(os.environ.get("TOKEN_TTL_HOURS", "720")),
         "SQL_ECHO": os.environ.get("SQL_ECHO") == "1",
         # The business date every rule reading "today" uses (PRODUCT.md 8.4); unset: New York's.
         "MARKET_TODAY": os.environ.get("MARKET_TODAY") or None,
+        # PRODUCT.md 8.1; unset: instance/signing_key (made once) and instance/checkpoints.
+        "SIGNING_KEY_FILE": os.environ.get("SIGNING_KEY_FILE") or None,
+        "CHECKPOINT_DIR": os.environ.get("CHECKPOINT_DIR") or None,
+        "CHECKPOINT_ORIGIN": os.environ.get("CHECKPOINT_ORIGIN") or None,
     }

@@ -18,8 +18,11 @@ from sqlalchemy import (
     Column,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
+    SmallInteger,
     String,
+    Text,
     UniqueConstraint,
 )
 from sqlmodel import Field, SQLModel
@@ -423,3 +426,33 @@ SCALE_INDEXES = (
     Index("ix_offers_buyer_seq", _offers.c.buyer_party_id, _offers.c.created_seq),
     Index("ix_credit_applications_party_year", _credit_apps.c.party_id, _credit_apps.c.tax_year),
 )
+# --- Trust: the Merkle tree over the events and the signed checkpoints (PRODUCT.md 8.1) ---
+# Neither is a projection: replay never touches them, and both are append-only (triggers
+# in migration 0007); `flask verify` recomputes them from the events and the checkpoint
+# files outside the database.
+
+
+class MerkleNode(SQLModel, table=True):
+    """Every complete subtree of the tree over the events: level 0 is the leaves
+    (leaf `idx` = event `seq = idx + 1`), level L index k covers leaves [k*2^L, (k+1)*2^L)."""
+
+    __tablename__ = "merkle_nodes"
+    __table_args__ = (CheckConstraint("level >= 0 AND level < 64 AND idx >= 0", name="slot"),)
+
+    level: int = Field(sa_column=Column(SmallInteger, primary_key=True, autoincrement=False))
+    idx: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    hash: bytes = Field(sa_column=Column(LargeBinary(32), nullable=False))
+
+
+class CheckpointRow(SQLModel, table=True):
+    """A signed checkpoint (C2SP tlog-checkpoint note signed with Ed25519)."""
+
+    __tablename__ = "checkpoints"
+    __table_args__ = (CheckConstraint("tree_size > 0", name="tree_size"),)
+
+    tree_size: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    root_hash: str = Field(max_length=64)
+    timestamp: str = Field(max_length=32)
+    key_id: str = Field(max_length=16)
+    signature: str = Field(max_length=100)
+    note: str = Field(sa_column=Column(Text, nullable=False))

@@ -31,6 +31,7 @@ def init_api(app: Flask) -> Api:
     api.register_blueprint(import_module("market.api.exports").blp)
     api.register_blueprint(import_module("market.api.returns").blp)
     api.register_blueprint(import_module("market.api.tech").blp)
+    api.register_blueprint(import_module("market.api.trust").blp)
     for name in ("certificates", "trading", "reports"):
         api.register_blueprint(import_module(f"market.api.{name}").blp)
     errors.register(app)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from market.cli import demo, export, flows, ledger_commands, users
+from market.cli import demo, export, flows, ledger_commands, trust_commands, users
 from market.cli.allocate import allocate
 
 
@@ -22,3 +22,4 @@ def register_commands(app: Flask) -> None:
         demo.demo_logins,
     ):
         app.cli.add_command(command)
+    trust_commands.register(app)

@@ -12,6 +12,7 @@ from sqlalchemy import Engine
 
 from market.adapters import migrate
 from market.adapters.rebuild import FoldError
+from market.cli import trust_commands
 from market.services import ledger
 
 
@@ -28,22 +29,30 @@ def db() -> None:
 @click.argument("revision", default="head")
 @with_appcontext
 def upgrade(revision: str) -> None:
-    migrate.upgrade(_engine(), revision)
-    click.echo(f"database at {migrate.current(_engine())}")
+    owner = trust_commands.owner_engine()  # MIGRATION_DATABASE_URL when set
+    migrate.upgrade(owner, revision)
+    click.echo(f"database at {migrate.current(owner)}")
 
 
 @db.command("downgrade")
 @click.argument("revision", default="-1")
 @with_appcontext
 def downgrade(revision: str) -> None:
-    migrate.downgrade(_engine(), revision)
-    click.echo(f"database at {migrate.current(_engine()) or 'base'}")
+    owner = trust_commands.owner_engine()
+    migrate.downgrade(owner, revision)
+    click.echo(f"database at {migrate.current(owner) or 'base'}")
 
 
 @click.command("replay")
 @with_appcontext
 def replay() -> None:
-    """Rebuild every projection from the events."""
+    """Rebuild every projection from the events; refused over a ledger that contradicts
+    a signed checkpoint."""
+    checked = trust_commands.check_against_checkpoints()
+    if not checked.ok:
+        for problem in checked.problems:
+            click.echo(problem, err=True)
+        raise click.ClickException("the ledger contradicts a signed checkpoint: not replayed")
     total = ledger.count_events(_engine())
     with click.progressbar(length=total, label="replaying events") as bar:
         try:
@@ -58,14 +67,26 @@ def replay() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @with_appcontext
 def verify(as_json: bool) -> None:
-    """Recompute the hash chain and the projections; exit 1 on the first mismatch."""
+    """Recompute the hash chain and the projections, and check the ledger against every
+    signed checkpoint (CHECKPOINT_DIR and stored); exit 1 on the first mismatch."""
     total = ledger.count_events(_engine())
     with click.progressbar(length=total, label="verifying", file=sys.stderr) as bar:
         report = ledger.verify(_engine(), bar.update)
+    checked = trust_commands.check_against_checkpoints()
+    report.problems += checked.problems
+    if checked.problems:
+        report.ok = False
+        if report.first_bad_seq is None:
+            report.first_bad_seq = checked.first_bad_seq
+    for note in checked.untrusted:
+        click.echo(note, err=True)
     if as_json:
-        click.echo(json.dumps(report.as_dict()))
+        click.echo(json.dumps({**report.as_dict(), "checkpoints": checked.as_dict()}))
     elif report.ok:
-        click.echo(f"ok: {report.events} events, head {report.head_hash}")
+        click.echo(
+            f"ok: {report.events} events, head {report.head_hash}; "
+            f"{len(checked.checked)} checkpoint copies (files and stored) agree"
+        )
     else:
         for problem in report.problems:
             click.echo(problem, err=True)

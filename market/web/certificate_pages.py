@@ -10,7 +10,7 @@ from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
-from market.services import certificates
+from market.services import certificates, proofs
 from market.services.actor import AUTHORITY
 from market.services.parties import load_party
 from market.services.uow import ReadOnly
@@ -34,12 +34,14 @@ def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturn
         )
         holder = load_party(conn, cert["holder_party_id"])
         original = load_party(conn, cert["original_holder_party_id"])
+        proven = proofs.covering_checkpoint(conn, cert["history"])
     tranches = certificates.uth_tranches(cert) or []
     unreviewed = [t["period"] for t in tranches if not t.get("review")]
     return (
         render_template(
             "certificate.html",
             cert=cert,
+            proven=proven,
             holder=holder,
             original=original,
             tranches=tranches,

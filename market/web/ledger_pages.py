@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from flask import render_template, request
+from flask import current_app, render_template, request
 from flask.typing import ResponseReturnValue
 
-from market.services import ledger
+from market.services import ledger, trust_recent
+from market.services.checkpoints import TrustSettings
 from market.web.pages import actor, bp, engine, roles_required
 
 
@@ -15,7 +16,17 @@ def ledger_page() -> ResponseReturnValue:
     after = max(0, request.args.get("after", 0, type=int))
     stream = request.args.get("stream") or None
     items, nxt = ledger.events_page(engine(), actor(), after, 50, stream=stream)
-    report = ledger.verify_for(engine(), actor()) if request.args.get("verify") else None
+    # The incremental check from the last signed checkpoint: never the whole ledger in a
+    # request (that is `flask verify`).
+    report = (
+        trust_recent.verify_recent_for(
+            engine(),
+            actor(),
+            TrustSettings.from_config(current_app.config, current_app.instance_path),
+        )
+        if request.args.get("verify")
+        else None
+    )
     head_seq, head_hash = ledger.head_of(engine())
     return render_template(
         "ledger.html",

@@ -111,6 +111,7 @@ from market.web import (  # noqa: E402,F401
     certificate_pages,
     ledger_pages,
     market_pages,
+    proof_pages,
     report_pages,
     seller_pages,
     uth_review_pages,

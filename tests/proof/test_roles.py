@@ -208,6 +208,12 @@ ROWS = [
         ADMIN,
     ),
     Row("certificate: get", _get(lambda m: f"/api/v1/certificates/{m.cert['id']}"), _readers()),
+    # The same events as the certificate's history, so next to it.
+    Row(
+        "certificate proof",
+        _get(lambda m: f"/api/v1/certificates/{m.cert['id']}/proof"),
+        _readers(other=404),
+    ),
     Row(
         "certificate: pass-through",
         _post(lambda m: f"/api/v1/certificates/{m.cert['id']}/pass-through"),
@@ -341,6 +347,25 @@ ROWS = [
     Row("transfers.csv", _get(lambda m: "/api/v1/reports/transfers.csv"), LEDGER),
     Row("events", _get(lambda m: "/api/v1/events"), LEDGER),
     Row("verify", _get(lambda m: "/api/v1/ledger/verify"), LEDGER),
+    # Trust (PRODUCT.md 8.1): key and checkpoints public, proofs for the ledger's readers.
+    Row("public key", _get(lambda m: "/api/v1/ledger/public-key"), _all(200, anonymous=200)),
+    Row("checkpoint: make", _post(lambda m: "/api/v1/ledger/checkpoints"), ADMIN),
+    Row(
+        "checkpoints",
+        _get(lambda m: "/api/v1/ledger/checkpoints"),
+        _all(200, anonymous=200),
+    ),
+    Row(
+        "checkpoint: latest",
+        _get(lambda m: "/api/v1/ledger/checkpoints/latest"),
+        _all(200, anonymous=200),
+    ),
+    Row("inclusion proof", _get(lambda m: "/api/v1/ledger/proofs/inclusion?seq=1"), LEDGER),
+    Row(
+        "consistency proof",
+        _get(lambda m: "/api/v1/ledger/proofs/consistency?from=1&to=2"),
+        LEDGER,
+    ),
     # Last: it revokes the token each role has used so far.
     Row("token: revoke", _post(lambda m: "/api/v1/auth/revoke"), _all(200)),
     Row("after revoke", _get(lambda m: "/api/v1/reports/caps?fiscal_year=2014"), _all(401)),
@@ -405,6 +430,7 @@ PAGES: dict[str, dict[str, int]] = {
     "/reports/transfers": AUDIT,
     "/reports/transfers.csv": AUDIT,
     "/certificates/{cert}": {**AUDIT, "owner": 200},
+    "/certificates/{cert}/proof.json": {**AUDIT, "owner": 200},
     "/market": SIGNED_IN,
     "/buyer": PARTICIPANTS,
     "/seller": PARTICIPANTS,

@@ -1,0 +1,90 @@
+"""Signed checkpoints: rows in `checkpoints` and, for each, a signed-note file in
+CHECKPOINT_DIR (a place meant to live outside the database)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from market.adapters.tables import CheckpointRow
+
+checkpoints_t = CheckpointRow.__table__  # type: ignore[attr-defined]
+SUFFIX = ".checkpoint"
+
+
+def insert(conn: Connection, row: dict[str, Any]) -> None:
+    conn.execute(checkpoints_t.insert().values(**row))
+
+
+def latest(conn: Connection) -> dict[str, Any] | None:
+    row = (
+        conn.execute(select(checkpoints_t).order_by(checkpoints_t.c.tree_size.desc()).limit(1))
+        .mappings()
+        .first()
+    )
+    return None if row is None else dict(row)
+
+
+def covering(conn: Connection, seq: int) -> dict[str, Any] | None:
+    """The latest checkpoint, if its tree includes `seq`."""
+    found = latest(conn)
+    return found if found is not None and found["tree_size"] >= seq else None
+
+
+def page(conn: Connection, after: int, limit: int) -> list[dict[str, Any]]:
+    stmt = (
+        select(checkpoints_t)
+        .where(checkpoints_t.c.tree_size > after)
+        .order_by(checkpoints_t.c.tree_size)
+        .limit(limit)
+    )
+    return [dict(r) for r in conn.execute(stmt).mappings()]
+
+
+def iter_all(conn: Connection) -> Iterator[dict[str, Any]]:
+    after = 0
+    while rows := page(conn, after, 1000):
+        yield from rows
+        after = rows[-1]["tree_size"]
+
+
+def file_name(tree_size: int, root_hash: str) -> str:
+    return f"{tree_size:012d}-{root_hash[:16]}{SUFFIX}"
+
+
+def write_file(directory: Path, name: str, content: str) -> Path:
+    """Write the file whole (temporary file, fsync, link): a reader never sees half of
+    one, and an existing file of that name is never replaced."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / name
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{name}.", dir=directory)
+    tmp = Path(tmp_name)
+    os.fchmod(fd, 0o644)  # a checkpoint is public
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(content)
+        f.flush()
+        os.fsync(f.fileno())
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        pass
+    finally:
+        tmp.unlink()
+    return path
+
+
+def read_files(directory: Path) -> Iterator[tuple[Path, str | None, str | None]]:
+    """(path, text, error) for every checkpoint file, oldest name first."""
+    if not directory.is_dir():
+        return
+    for path in sorted(directory.glob(f"*{SUFFIX}")):
+        try:
+            yield path, path.read_text(encoding="utf-8"), None
+        except (OSError, UnicodeDecodeError) as e:
+            yield path, None, f"cannot be read: {e}"

@@ -1,0 +1,102 @@
+"""The ledger's Ed25519 signing key: one PKCS#8 PEM file (mode 0600), made once.
+
+Like the session key (`config.instance_secret_key`), a new key is written whole to a
+private temporary file and linked into place, so workers starting together all read the
+same complete key, whichever of them wins the link."""
+
+from __future__ import annotations
+
+import base64
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from market.domain.checkpoint_note import key_hash
+
+
+class KeyFileError(Exception):
+    """The signing key file is missing, unreadable or not an Ed25519 key."""
+
+
+@dataclass(frozen=True)
+class Signer:
+    name: str  # the key name of signed notes: the log's origin
+    private_key: Ed25519PrivateKey
+
+    @property
+    def public_bytes(self) -> bytes:
+        return self.private_key.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+
+    @property
+    def key_hash(self) -> bytes:
+        return key_hash(self.name, self.public_bytes)
+
+    @property
+    def key_id(self) -> str:
+        return self.key_hash.hex()
+
+    def public_key_info(self) -> dict[str, str]:
+        return {
+            "key_id": self.key_id,
+            "algorithm": "ed25519",
+            "public_key": base64.b64encode(self.public_bytes).decode(),
+            "name": self.name,
+        }
+
+    def sign(self, message: bytes) -> bytes:
+        return self.private_key.sign(message)
+
+
+def verify_signature(public_key: bytes, message: bytes, signature: bytes) -> bool:
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+def create_key_file(path: Path) -> None:
+    """Write a new key at `path` unless one is there already (never replaced)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pem = Ed25519PrivateKey.generate().private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    # mkstemp: a name of its own per process and thread, created 0600.
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    tmp = Path(name)
+    with os.fdopen(fd, "wb") as f:
+        f.write(pem)
+        f.flush()
+        os.fsync(f.fileno())
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        pass
+    finally:
+        tmp.unlink()
+
+
+def load_signer(path: Path, name: str, *, create: bool) -> Signer:
+    """The key at `path`; made there first when `create` and it does not exist."""
+    if create and not path.exists():
+        create_key_file(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise KeyFileError(f"cannot read the signing key file {path}: {e.strerror}") from e
+    try:
+        key = serialization.load_pem_private_key(data, password=None)
+    except (ValueError, TypeError) as e:
+        raise KeyFileError(f"{path} is not a PEM private key") from e
+    if not isinstance(key, Ed25519PrivateKey):
+        raise KeyFileError(f"{path} holds a {type(key).__name__}, not an Ed25519 key")
+    return Signer(name, key)

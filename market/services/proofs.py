@@ -1,0 +1,146 @@
+"""Merkle proofs (RFC 9162 2.1.3 and 2.1.4) and a certificate's proof bundle.
+
+A proof for a tree larger than the stored one first extends the stored tree (checked
+event by event, see `merkle_store.extend`); a request for a seq or size the ledger does
+not have writes nothing. A certificate's bundle is proven against the latest checkpoint;
+when that checkpoint does not include the certificate's last event yet, a new checkpoint
+is made first (the bundle must be checkable now, not after the next scheduled one).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, select
+from sqlalchemy.engine import Connection
+
+from market.adapters import checkpoint_store, merkle_store
+from market.adapters.eventstore import event_from_row, events_t, head
+from market.domain import merkle
+from market.domain.errors import DomainError
+from market.services import certificates
+from market.services.actor import AUDITOR, AUTHORITY, Actor
+from market.services.checkpoints import TrustSettings, as_public, make_checkpoint
+from market.services.errors import ConflictError, NotFoundError
+from market.services.uow import ReadOnly
+
+
+class ProofRequestError(DomainError):
+    """A proof asked for something no tree can prove (a seq past the size, from > to)."""
+
+    code = "invalid_proof_request"
+    status = 400
+
+
+def _ensure_tree(engine: Engine, size: int) -> None:
+    with ReadOnly(engine) as conn:
+        stored = merkle_store.stored_size(conn)
+        head_seq, _ = head(conn)
+    if size > head_seq:
+        raise NotFoundError(
+            f"The ledger has {head_seq} events; there is no tree of size {size}.",
+            {"tree_size": size, "events": head_seq},
+        )
+    if stored < size:
+        try:
+            merkle_store.extend_all(engine)
+        except merkle_store.TreeContradiction as e:
+            raise ConflictError(
+                f"No proof: {e}.", {"seq": e.seq}, code="ledger_contradicts_tree"
+            ) from e
+
+
+def _default_size(engine: Engine) -> int:
+    with ReadOnly(engine) as conn:
+        last = checkpoint_store.latest(conn)
+        return int(last["tree_size"]) if last else head(conn)[0]
+
+
+def inclusion(engine: Engine, actor: Actor, seq: int, tree_size: int | None) -> dict[str, Any]:
+    """PATH(seq - 1, D[tree_size]); tree_size defaults to the latest checkpoint's."""
+    actor.require(AUTHORITY, AUDITOR)
+    size = _default_size(engine) if tree_size is None else tree_size
+    if seq > size:
+        raise ProofRequestError(
+            f"seq {seq} is not in a tree of size {size}.", {"seq": seq, "tree_size": size}
+        )
+    _ensure_tree(engine, size)
+    with ReadOnly(engine) as conn:
+        reader = merkle_store.NodeReader(conn)
+        proof = reader.run(lambda nodes: merkle.inclusion_proof(nodes, seq - 1, size))
+        root = reader.run(lambda nodes: merkle.root(nodes, size))
+        leaf = reader.run(lambda nodes: nodes(0, seq - 1))
+    return {
+        "seq": seq,
+        "leaf_index": seq - 1,
+        "tree_size": size,
+        "leaf_hash": leaf.hex(),
+        "proof": [p.hex() for p in proof],
+        "root_hash": root.hex(),
+    }
+
+
+def consistency(engine: Engine, actor: Actor, old: int, new: int) -> dict[str, Any]:
+    """PROOF(old, D[new])."""
+    actor.require(AUTHORITY, AUDITOR)
+    if old > new:
+        raise ProofRequestError(
+            f"from ({old}) must not be greater than to ({new}).", {"from": old, "to": new}
+        )
+    _ensure_tree(engine, new)
+    with ReadOnly(engine) as conn:
+        reader = merkle_store.NodeReader(conn)
+        proof = reader.run(lambda nodes: merkle.consistency_proof(nodes, old, new))
+        old_root = reader.run(lambda nodes: merkle.root(nodes, old))
+        new_root = reader.run(lambda nodes: merkle.root(nodes, new))
+    return {
+        "from": old,
+        "to": new,
+        "proof": [p.hex() for p in proof],
+        "from_root_hash": old_root.hex(),
+        "to_root_hash": new_root.hex(),
+    }
+
+
+def _path_hex(reader: merkle_store.NodeReader, index: int, size: int) -> list[str]:
+    return [p.hex() for p in reader.run(lambda nodes: merkle.inclusion_proof(nodes, index, size))]
+
+
+def certificate_bundle(
+    engine: Engine, actor: Actor, settings: TrustSettings, certificate_id: str
+) -> dict[str, Any]:
+    """The certificate's events (its own, its listings' and its transfers'), each with its
+    inclusion proof against one signed checkpoint: checkable offline with the public key."""
+    with ReadOnly(engine) as conn:
+        cert = certificates.load_certificate(conn, certificate_id)
+        if actor.role not in (AUTHORITY, AUDITOR) and actor.party_id != cert["holder_party_id"]:
+            # The same answer as an unknown id: a stranger learns nothing.
+            raise NotFoundError(
+                f"Certificate {certificate_id} does not exist.", {"certificate_id": certificate_id}
+            )
+        seqs = [e["seq"] for e in certificates.certificate_history(conn, certificate_id)]
+        rows = conn.execute(select(events_t).where(events_t.c.seq.in_(seqs)).order_by("seq"))
+        events = [event_from_row(r).as_dict() for r in rows]
+        checkpoint = checkpoint_store.covering(conn, max(seqs, default=1))
+    if checkpoint is None:
+        made, _ = make_checkpoint(engine, settings)
+    else:
+        made = as_public(checkpoint)
+    size = made["tree_size"]
+    with ReadOnly(engine) as conn:
+        reader = merkle_store.NodeReader(conn)
+        inclusion = [{"seq": s, "proof": _path_hex(reader, s - 1, size)} for s in seqs]
+    return {
+        "certificate_id": certificate_id,
+        "checkpoint": made,
+        "events": events,
+        "inclusion": inclusion,
+        "hash_rule": "hash = sha256(canonical_json([seq, stream, version, type, payload, "
+        "actor, recorded_at, prev_hash])); leaf = sha256(0x00 || hash)",
+    }
+
+
+def covering_checkpoint(conn: Connection, history: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The latest checkpoint if it includes every event of `history` (for the page)."""
+    row = checkpoint_store.covering(conn, max((e["seq"] for e in history), default=1))
+    return None if row is None else as_public(row)

@@ -1,0 +1,26 @@
+"""A certificate's proof bundle for signed-in page users (the API's
+GET /api/v1/certificates/{id}/proof, with the session instead of a bearer token)."""
+
+from __future__ import annotations
+
+from flask import current_app, jsonify
+from flask.typing import ResponseReturnValue
+
+from market.services import certificates, proofs
+from market.services.checkpoints import TrustSettings
+from market.services.uow import ReadOnly
+from market.web.pages import actor, bp, engine, roles_required
+
+
+@bp.get("/certificates/<certificate_id>/proof.json", endpoint="certificate_proof")
+@roles_required("authority", "participant", "auditor")
+def certificate_proof(certificate_id: str) -> ResponseReturnValue:
+    # The certificate page's own access rule first (a stranger gets its 403).
+    with ReadOnly(engine()) as conn:
+        holder = certificates.load_certificate(conn, certificate_id)["holder_party_id"]
+    actor().require_reader_of(holder)
+    settings = TrustSettings.from_config(current_app.config, current_app.instance_path)
+    bundle = proofs.certificate_bundle(engine(), actor(), settings, certificate_id)
+    response = jsonify(bundle)
+    response.headers["Content-Disposition"] = f'attachment; filename="{certificate_id}-proof.json"'
+    return response

@@ -1,0 +1,99 @@
+"""Checkpoints as a job makes them, the signing key made once under concurrent workers,
+and what verify says of checkpoint files that are not ours or not checkpoints at all."""
+
+from __future__ import annotations
+
+import base64
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from market.adapters.signing import load_signer
+from market.domain.checkpoint_note import Note, Signature, key_hash, signed_text
+from market.services.actor import SYSTEM
+from market.services.checkpoints import TrustSettings, checkpoint_due
+from market.services.parties import NewParty, register_party
+from market.services.runner import run
+
+pytestmark = pytest.mark.storage
+
+
+def _settings(app: Any) -> TrustSettings:
+    return TrustSettings.from_config(app.config, app.instance_path)
+
+
+def _party(engine: Any, i: int) -> None:
+    new = NewParty(f"Job Co {i}", f"jc-{i}", "llc", ["CBT"])
+    run(engine, lambda uow: register_party(uow, SYSTEM, new))
+
+
+def test_checkpoint_due_signs_only_a_grown_ledger(app: Any) -> None:
+    engine = app.extensions["market.engine"]
+    assert checkpoint_due(engine, _settings(app)) is None  # empty: nothing to sign
+    _party(engine, 1)
+    made = checkpoint_due(engine, _settings(app))
+    assert made is not None and made["tree_size"] == 1
+    assert checkpoint_due(engine, _settings(app)) is None
+    _party(engine, 2)
+    again = checkpoint_due(engine, _settings(app))
+    assert again is not None and again["tree_size"] == 2
+    out = app.test_cli_runner().invoke(args=["checkpoint", "--json"])
+    assert out.exit_code == 0 and json.loads(out.output)["created"] is False
+
+
+def test_workers_starting_together_share_one_key(tmp_path: Path) -> None:
+    path = tmp_path / "keys" / "signing_key"
+    found: list[bytes] = []
+    lock = threading.Lock()
+
+    def start() -> None:
+        s = load_signer(path, "o", create=True)
+        with lock:
+            found.append(s.public_bytes)
+
+    threads = [threading.Thread(target=start) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(set(found)) == 1 and len(found) == 8
+    assert (path.stat().st_mode & 0o777) == 0o600
+    assert [p.name for p in path.parent.iterdir()] == ["signing_key"]
+
+
+def test_verify_reports_foreign_and_malformed_checkpoint_files(app: Any) -> None:
+    engine = app.extensions["market.engine"]
+    _party(engine, 1)
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["checkpoint"]).exit_code == 0
+    directory = _settings(app).checkpoint_dir
+    # Signed by someone else's key: reported, not trusted, not a failure.
+    other = Ed25519PrivateKey.generate()
+    raw = other.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    origin = "nj-transfer-certificates/ledger"
+    note = Note(origin, 1, b"\x07" * 32).text
+    sig = Signature(origin, key_hash(origin, raw), other.sign(note.encode()))
+    (directory / "000000000001-foreign.checkpoint").write_text(signed_text(note, [sig]))
+    out = runner.invoke(args=["verify"])
+    assert out.exit_code == 0, out.output
+    assert "signed by another key" in out.output and "not trusted" in out.output
+    # Our key hash with a signature that does not verify: a forgery, a failure.
+    ours = load_signer(_settings(app).key_file, origin, create=False)
+    forged = Signature(origin, ours.key_hash, base64.b64decode(base64.b64encode(b"\x00" * 64)))
+    forged_path = directory / "000000000001-forged.checkpoint"
+    forged_path.write_text(signed_text(note, [forged]))
+    out = runner.invoke(args=["verify"])
+    assert out.exit_code == 1 and "does not verify" in out.output and "forged" in out.output
+    forged_path.unlink()
+    # Not a signed note at all: named clearly.
+    (directory / "000000000002-junk.checkpoint").write_text("hello\n")
+    out = runner.invoke(args=["verify", "--json"])
+    assert out.exit_code == 1
+    assert "junk.checkpoint: not a valid signed note" in out.output
+    report = json.loads(out.output.splitlines()[-1])
+    assert report["ok"] is False and report["checkpoints"]["ok"] is False

@@ -1,0 +1,106 @@
+"""The service runs on PostgreSQL as a role that cannot switch the ledger's protection
+off: no UPDATE, DELETE or TRUNCATE on events, no trigger changes, no
+session_replication_role; and the whole service works as it."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
+
+from market import create_app
+from tests.conftest import reset_postgres
+from tests.helpers import replay_equals_live_and_verifies
+from tests.trust_world import build
+
+
+@pytest.fixture
+def runtime_url(pg_database_url: str, tmp_path: Path) -> Iterator[tuple[Any, str]]:
+    reset_postgres(pg_database_url)
+    owner_app = create_app({"DATABASE_URL": pg_database_url, "TESTING": True, "SECRET_KEY": "t"})
+    owner_app.instance_path = str(tmp_path / "instance")
+    name = f"market_rt_{uuid.uuid4().hex[:8]}"
+    result = owner_app.test_cli_runner().invoke(
+        args=["db", "create-runtime-role", "--name", name, "--password", "pw-" + name]
+    )
+    assert result.exit_code == 0, result.output
+    assert "events: SELECT, INSERT" in result.output
+    url = make_url(pg_database_url).set(username=name, password="pw-" + name)
+    yield owner_app, url.render_as_string(hide_password=False)
+    owner_app.extensions["market.engine"].dispose()
+    admin = create_engine(pg_database_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP OWNED BY "{name}"'))
+        conn.execute(text(f'DROP ROLE "{name}"'))
+    admin.dispose()
+
+
+FORBIDDEN = [
+    "UPDATE events SET actor = 'x' WHERE seq = 1",
+    "DELETE FROM events WHERE seq = 1",
+    "TRUNCATE events",
+    "ALTER TABLE events DISABLE TRIGGER USER",
+    "ALTER TABLE events DISABLE TRIGGER events_no_update_delete",
+    "DROP TRIGGER events_no_update_delete ON events",
+    "SET session_replication_role = replica",
+    "UPDATE checkpoints SET root_hash = 'x'",
+    "DELETE FROM merkle_nodes",
+    "DELETE FROM ledger_head",
+    "CREATE TABLE sneaky (id int)",
+]
+
+
+def test_the_runtime_role_cannot_switch_the_protection_off(
+    runtime_url: tuple[Any, str], tmp_path: Path
+) -> None:
+    owner_app, url = runtime_url
+    owner_url = owner_app.config["DATABASE_URL"]
+    config = {"DATABASE_URL": url, "MIGRATION_DATABASE_URL": owner_url}
+    app = create_app({**config, "TESTING": True, "SECRET_KEY": "t"})
+    app.instance_path = owner_app.instance_path
+    client = app.test_client()
+    engine = app.extensions["market.engine"]
+    # The service works as that role: parties, issuance, a sale, a checkpoint, proofs.
+    w = build(client, engine)
+    made = client.post("/api/v1/ledger/checkpoints", headers=w.authority)
+    assert made.status_code == 201, made.json
+    proof = client.get(f"/api/v1/certificates/{w.buyer_certificate_id}/proof", headers=w.buyer)
+    assert proof.status_code == 200
+    assert client.get("/api/v1/ledger/verify", headers=w.auditor).json["ok"] is True
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["verify"]).exit_code == 0
+    replayed = runner.invoke(args=["replay"])
+    assert replayed.exit_code == 0, replayed.output
+    replay_equals_live_and_verifies(engine)
+    for stmt in FORBIDDEN:
+        with pytest.raises(DBAPIError) as caught, engine.begin() as conn:
+            conn.execute(text(stmt))
+        message = str(caught.value.orig).lower()
+        assert "permission denied" in message or "must be owner" in message, (stmt, message)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM events")).scalar_one() > 0
+        conn.rollback()
+    # Granting needs the owner: the commands that do it use MIGRATION_DATABASE_URL.
+    name = make_url(url).username
+    again = runner.invoke(args=["db", "create-runtime-role", "--name", name])
+    assert again.exit_code == 0, again.output
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+    alone = create_app({"DATABASE_URL": url, "TESTING": True, "SECRET_KEY": "t"})
+    refused = alone.test_cli_runner().invoke(args=["db", "create-runtime-role", "--name", name])
+    assert refused.exit_code != 0
+    alone.extensions["market.engine"].dispose()
+    engine.dispose()
+    app.extensions["market.owner_engine"].dispose()
+
+
+def test_create_runtime_role_refuses_sqlite_and_odd_names(app: Any) -> None:
+    runner = app.test_cli_runner()
+    bad = runner.invoke(args=["db", "create-runtime-role", "--name", "x; drop table events"])
+    assert bad.exit_code != 0
+    assert "not a plain role name" in bad.output or "PostgreSQL only" in bad.output
