@@ -82,18 +82,17 @@ def check_balance(cert: dict[str, Any], amount_cents: int) -> None:
         )
 
 
-def _check_buyer_tax_types(program: Program, buyer: dict[str, Any]) -> None:
+def _check_buyer_tax_types(program: Program, buyer: dict[str, Any]) -> str:
+    """§2.7. The words never list the buyer's tax types: the seller reads them (in a
+    refusal, and in the checks of its transfer), and a party's taxes are its own."""
     allowed = sorted(t.value for t in buyer_tax_types(program))
     if not set(buyer["tax_types"]) & set(allowed):
         raise TaxTypeNotAllowedError(
-            f"{buyer['name']} pays none of the taxes a {program} certificate may be used "
-            f"against ({', '.join(allowed)}).",
-            {
-                "program": program.value,
-                "buyer_tax_types": list(buyer["tax_types"]),
-                "allowed": allowed,
-            },
+            f"The buyer pays none of the taxes a {program} certificate may be used against "
+            f"({', '.join(allowed)}; §2.7).",
+            {"program": program.value, "allowed": allowed},
         )
+    return f"The buyer pays a tax a {program} certificate may be used against (§2.7)."
 
 
 def _check_affiliation(
@@ -200,8 +199,7 @@ def rule_checks(
         )
 
     def tax_types() -> str:
-        _check_buyer_tax_types(program, buyer)
-        return f"The buyer pays {', '.join(buyer['tax_types'])}, which {program} allows."
+        return _check_buyer_tax_types(program, buyer)
 
     def affiliated() -> str:
         return _check_affiliation(conn, program, seller["id"], buyer["id"], ruleset)
