@@ -117,3 +117,13 @@ def app(database_url: str, tmp_path: Path) -> Iterator[Any]:
 @pytest.fixture
 def client(app: Any) -> Any:
     return app.test_client()
+
+
+@pytest.fixture
+def market_today() -> Iterator[Any]:
+    """Sets the business date (MARKET_TODAY, PRODUCT.md 8.4) for one test: call it with an
+    ISO date; afterwards the real New York date again."""
+    from market.services import clock
+
+    yield clock.configure
+    clock.configure(None)

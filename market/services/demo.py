@@ -183,6 +183,8 @@ def seed(
         app = tech.NewTechApplication(
             party_id=ids[key],
             received_on=date(2013, 3, 1 + len(key) % 20),
+            # TB-6: the demo's FY 2013 filings are paper ones the Authority records.
+            receipt_reason="Paper filing received by mail (demo)",
             nol_cents=nol_cents,
             allocation_factor=factor,
             seller_tax_regime="CBT",

@@ -24,6 +24,24 @@ def upgrade() -> None:
     with op.batch_alter_table('tech_applications') as batch:
         batch.add_column(sa.Column('received_at', sa.String(length=40), nullable=True))
         batch.add_column(sa.Column('receipt_reason', sa.String(length=500), nullable=True))
+    # What replaying the ledger gives (nothing, on a ledger written before these events).
+    field = (
+        "payload->>'{}'" if op.get_bind().dialect.name == 'postgresql' else "json_extract(payload, '$.{}')"
+    )
+    op.execute(
+        "UPDATE transfers SET confirmed_seq = (SELECT max(seq) FROM events WHERE "
+        "type = 'TRANSFER_CONFIRMED' AND stream = 'transfer-' || transfers.id)"
+    )
+    op.execute(
+        "UPDATE tech_applications SET received_at = (SELECT " + field.format('received_at')
+        + " FROM events WHERE type = 'TECH_APPLICATION_RECEIVED' AND stream = 'tech-' || "
+        "tech_applications.id)"
+    )
+    op.execute(
+        "UPDATE tech_applications SET receipt_reason = (SELECT "
+        + field.format('receipt_reason') + " FROM events WHERE type = 'TECH_RECEIPT_RECORDED' "
+        "AND stream = 'tech-' || tech_applications.id)"
+    )
 
 
 def downgrade() -> None:

@@ -57,6 +57,7 @@ class Matrix:
             {
                 "party_id": self.owner["id"],
                 "received_on": "2013-03-15",
+                "receipt_reason": "Paper filing received by mail",
                 "nol_cents": 0,
                 "allocation_factor": "1",
                 "seller_tax_regime": "CBT",
@@ -260,17 +261,23 @@ ROWS = [
     ),
     Row(
         "tech: apply",
-        _post(
-            lambda m: "/api/v1/tech/applications",
-            lambda m: {
+        # TB-6: only the Authority records a paper filing's receipt; a seller's is stamped.
+        lambda m, role: (
+            "POST",
+            "/api/v1/tech/applications",
+            {
                 "party_id": m.owner["id"],
-                "received_on": "2013-03-16",
                 "nol_cents": 0,
                 "allocation_factor": "1",
                 "seller_tax_regime": "CBT",
                 "rnd_credit_cents": 1_000_000,
                 "in_innovation_zone": False,
-            },
+            }
+            | (
+                {"received_on": "2013-03-16", "receipt_reason": "Paper filing"}
+                if role == "authority"
+                else {}
+            ),
         ),
         {"authority": 201, "auditor": 403, "owner": 201, "other": 403, "anonymous": 401},
     ),
