@@ -44,6 +44,14 @@ class ListingOut(Schema):
         }
     )
     status = fields.String()
+    usable_through = fields.Integer(
+        allow_none=True,
+        metadata={"description": "PRODUCT.md 8.4: the last tax year (UTH: period) usable"},
+    )
+    usable_until = fields.String(
+        allow_none=True,
+        metadata={"description": "the last business date a buyer could still use it"},
+    )
 
 
 class ListingArgs(SeqPageArgs):

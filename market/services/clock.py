@@ -34,6 +34,11 @@ def configure(value: str | date | None) -> None:
     _business_date = value
 
 
+def is_fixed() -> bool:
+    """Whether MARKET_TODAY (or configure) fixes the business date."""
+    return _business_date is not None
+
+
 def now_utc() -> datetime:
     return datetime.now(UTC)
 

@@ -16,6 +16,7 @@ from market.domain.errors import (
 from market.domain.programs import Program
 from market.domain.rulesets import Ruleset
 from market.domain.values import format_cents
+from market.services import sale_windows
 from market.services.actor import PARTICIPANT, Actor
 from market.services.certificates import certs_t, load_certificate
 from market.services.errors import ConflictError, ForbiddenError
@@ -28,6 +29,7 @@ from market.services.rule_checks import (
     check_resale,
     refuse_if_failed,
     rule_checks,
+    today,
     unreviewed_in_sale,
 )
 from market.services.trade_views import load_listing, load_offer, offer_view, sold_from_listing
@@ -44,16 +46,22 @@ def listing_view(conn: Connection, listing_id: str, ruleset: Ruleset) -> dict[st
     available = max(0, int(listing["amount_cents"]) - sold)
     # UTH-27 / AMB-18: what a purchase of the rest would take from unreviewed installments.
     conditional = unreviewed_in_sale(cert, min(available, int(cert["balance_cents"])))
-    return listing | {
-        "program": program.value,
-        "fiscal_year": int(cert["fiscal_year"]),
-        "certificate_number": cert["number"],
-        "price_per_dollar": str(Fraction(int(listing["ask_cents"]), int(listing["amount_cents"]))),
-        "floor_bps": ruleset.min_consideration(program) * 100,
-        "sold_cents": sold,
-        "available_cents": available,
-        "conditional_cents": sum(cents for _, cents in conditional),
-    }
+    return (
+        listing
+        | {
+            "program": program.value,
+            "fiscal_year": int(cert["fiscal_year"]),
+            "certificate_number": cert["number"],
+            "price_per_dollar": str(
+                Fraction(int(listing["ask_cents"]), int(listing["amount_cents"]))
+            ),
+            "floor_bps": ruleset.min_consideration(program) * 100,
+            "sold_cents": sold,
+            "available_cents": available,
+            "conditional_cents": sum(cents for _, cents in conditional),
+        }
+        | sale_windows.window_fields(cert, ruleset)
+    )
 
 
 def create_listing(
@@ -73,6 +81,7 @@ def create_listing(
             {"amount_cents": amount_cents, "ask_cents": ask_cents},
         )
     check_balance(cert, amount_cents)
+    sale_windows.check_sellable(cert, today(), ruleset)
     unreviewed_in_sale(cert, amount_cents, ruleset)
     listing_id = new_id("lst")
     uow.append(
