@@ -83,6 +83,21 @@ def tech_certificate(engine: Any, holder_id: str, face: int) -> str:
     return cert_id
 
 
+def confirm_as_buyer(
+    client: Any, transfer: dict[str, Any], buyer_h: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The buyer confirms a negotiated transfer (`awaiting_buyer` -> `pending_approval`),
+    through the API with its own token (a new one unless `buyer_h` is given)."""
+    assert transfer["status"] == "awaiting_buyer", transfer
+    if buyer_h is None:
+        engine = client.application.extensions["market.engine"]
+        buyer_h = headers_for(client, engine, "participant", transfer["buyer_party_id"])
+    r = client.post(f"/api/v1/transfers/{transfer['id']}/confirm", json={}, headers=buyer_h)
+    assert r.status_code == 200, r.json
+    assert r.json["status"] == "pending_approval", r.json
+    return r.json  # type: ignore[no-any-return]
+
+
 def sell_and_approve(
     client: Any,
     seller_h: dict[str, str],
@@ -92,8 +107,8 @@ def sell_and_approve(
     amount: int,
     consideration: int,
 ) -> str:
-    """A negotiated transfer through the API, approved by the Authority; returns the
-    buyer's new certificate id."""
+    """A negotiated transfer through the API, confirmed by the buyer (PRODUCT.md 8.2) and
+    approved by the Authority; returns the buyer's new certificate id."""
     r = client.post(
         "/api/v1/transfers",
         json={
@@ -105,6 +120,7 @@ def sell_and_approve(
         headers=seller_h,
     )
     assert r.status_code == 201, r.json
+    confirm_as_buyer(client, r.json)
     approved = client.post(
         f"/api/v1/transfers/{r.json['id']}/approve", json={}, headers=authority_h
     )

@@ -279,7 +279,7 @@ class Transfer(SQLModel, table=True):
     buyer_party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
     amount_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
     consideration_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
-    status: str = Field(max_length=20)  # pending_approval | approved | rejected
+    status: str = Field(max_length=20)  # awaiting_buyer | pending_approval | approved | rejected
     buyer_certificate_id: str | None = Field(default=None, max_length=40)
     offer_id: str | None = Field(default=None, max_length=40)
     agreement_ref: str | None = Field(default=None, max_length=200)
@@ -294,6 +294,9 @@ class Transfer(SQLModel, table=True):
     ruleset: str = Field(max_length=20)
     created_seq: int = Field(sa_column=Column(BigInteger, nullable=False))
     decided_seq: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    # PRODUCT.md 8.2: the buyer's confirmation of a negotiated transfer (None: not needed or
+    # not yet given).
+    confirmed_seq: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
 
 
 class TechApplication(SQLModel, table=True):
@@ -303,6 +306,10 @@ class TechApplication(SQLModel, table=True):
     party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
     fiscal_year: int = Field(index=True)
     received_on: str = Field(max_length=10)
+    # TB-6 / CMN-1: the receipt instant (ISO, New York offset); an Authority-recorded paper
+    # filing's reason (None for a receipt the service stamped).
+    received_at: str | None = Field(default=None, max_length=40)
+    receipt_reason: str | None = Field(default=None, max_length=500)
     received_seq: int = Field(sa_column=Column(BigInteger, nullable=False))
     nol_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
     allocation_factor: str = Field(max_length=40)

@@ -34,5 +34,6 @@ def init_api(app: Flask) -> Api:
     api.register_blueprint(import_module("market.api.trust").blp)
     for name in ("certificates", "trading", "reports"):
         api.register_blueprint(import_module(f"market.api.{name}").blp)
+    api.register_blueprint(import_module("market.api.consent").blp)
     errors.register(app)
     return api

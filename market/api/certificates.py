@@ -13,7 +13,7 @@ from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import MAX_CURSOR, SeqPageArgs, cents, text
 from market.domain.rules.activities import MAX_ACTIVITIES, MAX_ACTIVITY_ID_LENGTH
 from market.domain.rules.uth import FINDINGS
-from market.services import certificates, uth_reviews
+from market.services import certificates, sale_windows, uth_reviews
 from market.services.uow import ReadOnly, UnitOfWork
 
 blp = Blueprint("certificates", __name__, url_prefix="/api/v1", description="Transfer certificates")
@@ -99,6 +99,14 @@ class CertificateOut(Schema):
     tax_periods = fields.List(fields.Raw())
     credit_year = fields.Integer(allow_none=True)
     carryover_last_year = fields.Integer(allow_none=True)
+    usable_through = fields.Integer(
+        allow_none=True,
+        metadata={"description": "PRODUCT.md 8.4: the last tax year (UTH: period) usable"},
+    )
+    usable_until = fields.String(
+        allow_none=True,
+        metadata={"description": "the last business date a buyer could still use it"},
+    )
     waiver_statement = fields.String()
     attributes = fields.Dict()
     creditable_activity_ids = fields.List(fields.String())
@@ -139,7 +147,7 @@ def get_certificate(args: dict[str, Any], certificate_id: str) -> ResponseReturn
             children_after=args["children_after"],
             history_after=args["history_after"],
         )
-    return jsonify(CertificateOut().dump(cert))
+    return jsonify(CertificateOut().dump(cert | sale_windows.window_fields(cert, ruleset())))
 
 
 @blp.route("/parties/<party_id>/certificates", methods=["GET"])
@@ -151,6 +159,8 @@ def party_certificates(args: dict[str, Any], party_id: str) -> ResponseReturnVal
         items, nxt = certificates.list_party_certificates(
             conn, actor, party_id, args["after"], args["limit"]
         )
+    rules = ruleset()
+    items = [c | sale_windows.window_fields(c, rules) for c in items]
     return page(items, CertificateOut(), nxt)
 
 

@@ -21,7 +21,16 @@ _YEAR = validate.Range(1990, 2200)
 
 class TechApplicationIn(EntityFacts):
     party_id = text(40)
-    received_on = fields.Date(required=True)
+    # TB-6: stamped by the service; the Authority alone may record a paper filing's receipt
+    # (a date, or a date-time in New York time unless it carries an offset) with its reason.
+    received_on = fields.String(
+        load_default=None,
+        validate=validate.Regexp(
+            r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$"
+        ),
+        metadata={"description": "authority only: a paper filing's receipt (TB-6)"},
+    )
+    receipt_reason = text(500, required=False)
     nol_cents = cents()
     allocation_factor = fields.String(
         required=True, validate=validate.Regexp(r"^\s*(\d+(\.\d+)?|\.\d+|\d+/\d+)\s*$")
@@ -42,7 +51,13 @@ class TechApplicationOut(Schema):
     id = fields.String()
     party_id = fields.String()
     fiscal_year = fields.Integer()
-    received_on = fields.String()
+    received_on = fields.String(metadata={"description": "the New York date of the receipt"})
+    received_at = fields.String(
+        allow_none=True, metadata={"description": "the receipt instant, New York time (TB-6)"}
+    )
+    receipt_reason = fields.String(
+        allow_none=True, metadata={"description": "why the Authority recorded the receipt"}
+    )
     nol_cents = fields.Integer()
     allocation_factor = fields.String()
     seller_tax_regime = fields.String()

@@ -44,6 +44,14 @@ class ListingOut(Schema):
         }
     )
     status = fields.String()
+    usable_through = fields.Integer(
+        allow_none=True,
+        metadata={"description": "PRODUCT.md 8.4: the last tax year (UTH: period) usable"},
+    )
+    usable_until = fields.String(
+        allow_none=True,
+        metadata={"description": "the last business date a buyer could still use it"},
+    )
 
 
 class ListingArgs(SeqPageArgs):
@@ -125,7 +133,9 @@ class RejectIn(Schema):
 class TransferArgs(SeqPageArgs):
     status = fields.String(
         load_default=None,
-        validate=validate.OneOf(["pending_approval", "approved", "rejected"]),
+        validate=validate.OneOf(
+            ["awaiting_buyer", "pending_approval", "approved", "rejected", "declined"]
+        ),
     )
 
 
@@ -206,7 +216,8 @@ def decline_offer(offer_id: str) -> ResponseReturnValue:
 @blp.arguments(TransferIn)
 @blp.alt_response(201, schema=TransferOut)
 def create_transfer(data: dict[str, Any]) -> ResponseReturnValue:
-    """A negotiated transfer without a listing (the seller)."""
+    """A negotiated transfer without a listing (the seller); it awaits the buyer's
+    confirmation (`awaiting_buyer`) before it reaches the Authority."""
     actor, rules = current_actor(), ruleset()
 
     def run(uow: UnitOfWork) -> dict[str, Any]:

@@ -43,7 +43,10 @@ class Ruleset:
     brrag_credit_per_job_cents: int = 150_000
     brrag_fy_cap_cents: int = 20 * _MILLION
     brrag_cap_source: str = "statement"  # AMB-4: the cap exists only in the sponsor's Statement
-    brrag_carryover_years: int = 7  # AMB-7: external (C.34:1B-115.3); placeholder until loaded
+    # BR-11 / AMB-7 (second release): N.J.A.C. 19:31N-1.1(b) - a BRRAG credit is usable in
+    # the tax period of issue (its credit_year) and the next one, then expires, for the seller
+    # and every buyer (replaces the placeholder of 7 years).
+    brrag_use_periods: int = 2
     brrag_min_consideration_all_sellers: bool = True  # AMB-5; False: only relocating sellers
     brrag_print_waiver: bool = True  # AMB-8 / BR-15
 
@@ -115,6 +118,10 @@ class Ruleset:
     # and every direct or indirect owner and owned entity; alternative "same_taxpayer".
     pt1_activity_scope: str = "entity_and_owners"
     resale_allowed: bool = False  # AMB-59
+    # PRODUCT.md 8.4: a credit nobody can use any more is not sold. A tax period labelled L
+    # may run to December 30 of L+1 ("latest_period_end": sellable through December 31 of
+    # L+1); alternative "calendar_year" (through December 31 of L). rules/sale_window.py.
+    sale_window_reading: str = "latest_period_end"
     # BR-14 / TB-25: the seller's attestation that BRRAG and TECH proceeds fund its NJ
     # operating expenses is recorded when given ("record"); "required" refuses approval
     # without it (market/domain/rules/proceeds.py).

@@ -34,8 +34,22 @@ def configure(value: str | date | None) -> None:
     _business_date = value
 
 
+def is_fixed() -> bool:
+    """Whether MARKET_TODAY (or configure) fixes the business date."""
+    return _business_date is not None
+
+
 def now_utc() -> datetime:
     return datetime.now(UTC)
+
+
+def now_business() -> datetime:
+    """The business date at the real New York time of day: the receipt stamp (TB-6). Unset
+    MARKET_TODAY, it is simply now in New York."""
+    now = datetime.now(NEW_YORK)
+    if _business_date is None:
+        return now
+    return datetime.combine(_business_date, now.timetz().replace(tzinfo=None), NEW_YORK)
 
 
 def today() -> date:

@@ -21,6 +21,7 @@ from market.adapters.eventstore import event_count
 from market.domain.rulesets import Ruleset
 from market.services import (
     certificates,
+    clock,
     identity,
     recaptures,
     returns,
@@ -101,6 +102,9 @@ TECH_REQUESTS = [
 ]
 
 
+DEMO_TODAY = "2014-09-01"  # the business date the demo is built for (PRODUCT.md 8.4)
+
+
 def is_seeded(engine: Engine) -> bool:
     with engine.connect() as conn:
         return event_count(conn) > 0
@@ -109,6 +113,20 @@ def is_seeded(engine: Engine) -> bool:
 def seed(
     engine: Engine, ruleset: Ruleset, say: Callable[[str], None] = lambda _: None
 ) -> dict[str, Any]:
+    """The demo market, built on the business date; unless MARKET_TODAY fixes one, on
+    DEMO_TODAY: its credits are the bill's era's, and a credit nobody can use any more is
+    not sold (PRODUCT.md 8.4). Serve it with MARKET_TODAY=DEMO_TODAY to trade on it."""
+    if clock.is_fixed():
+        return _seed(engine, ruleset, say)
+    clock.configure(DEMO_TODAY)
+    say(f"MARKET_TODAY is not set: seeding on the demo's business date {DEMO_TODAY}")
+    try:
+        return _seed(engine, ruleset, say)
+    finally:
+        clock.configure(None)
+
+
+def _seed(engine: Engine, ruleset: Ruleset, say: Callable[[str], None]) -> dict[str, Any]:
     def do(fn: Callable[[UnitOfWork], T]) -> T:
         return run(engine, fn)
 
@@ -183,6 +201,8 @@ def seed(
         app = tech.NewTechApplication(
             party_id=ids[key],
             received_on=date(2013, 3, 1 + len(key) % 20),
+            # TB-6: the demo's FY 2013 filings are paper ones the Authority records.
+            receipt_reason="Paper filing received by mail (demo)",
             nol_cents=nol_cents,
             allocation_factor=factor,
             seller_tax_regime="CBT",

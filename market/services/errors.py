@@ -45,3 +45,13 @@ class RuleRefusedError(DomainError):
     def __init__(self, code: str, message: str, details: dict[str, object] | None = None) -> None:
         super().__init__(message, details)
         self.code = code
+
+
+class BadRequestError(DomainError):
+    """Input the caller may not send (400), with a code naming why."""
+
+    status = 400
+
+    def __init__(self, code: str, message: str, details: dict[str, object] | None = None) -> None:
+        super().__init__(message, details)
+        self.code = code

@@ -13,6 +13,7 @@ from market.domain.errors import (
 )
 from market.domain.rulesets import Ruleset
 from market.domain.values import format_cents
+from market.services import sale_windows
 from market.services.actor import PARTICIPANT, Actor
 from market.services.certificates import load_certificate
 from market.services.errors import ConflictError, ForbiddenError
@@ -24,6 +25,7 @@ from market.services.rule_checks import (
     check_resale,
     refuse_if_failed,
     rule_checks,
+    today,
     unreviewed_in_sale,
 )
 from market.services.trade_lists import listings_page, view_of_listing
@@ -36,7 +38,9 @@ listings_t = Listing.__table__  # type: ignore[attr-defined]
 def listing_view(conn: Connection, listing_id: str, ruleset: Ruleset) -> dict[str, Any]:
     listing = load_listing(conn, listing_id)
     cert = load_certificate(conn, listing["certificate_id"])
-    return view_of_listing(listing, cert, sold_from_listing(conn, listing_id), ruleset)
+    return view_of_listing(
+        listing, cert, sold_from_listing(conn, listing_id), ruleset
+    ) | sale_windows.window_fields(cert, ruleset)
 
 
 def create_listing(
@@ -56,6 +60,7 @@ def create_listing(
             {"amount_cents": amount_cents, "ask_cents": ask_cents},
         )
     check_balance(cert, amount_cents)
+    sale_windows.check_sellable(cert, today(), ruleset)
     unreviewed_in_sale(cert, amount_cents, ruleset)
     listing_id = new_id("lst")
     uow.append(

@@ -1,6 +1,7 @@
 """The rule checks a proposed or approved transfer must pass, each in words.
 
-Minimum consideration (CMN-5), buyer tax types (§2.7), the TECH affiliation bar (TB-20),
+A credit someone can still use (PRODUCT.md 8.4, `carryforward_expired`), minimum
+consideration (CMN-5), buyer tax types (§2.7), the TECH affiliation bar (TB-20),
 balance, no resale (CMN-6), the UTH installments' annual review (UTH-27) and, at approval,
 the TECH seller's eligibility on the date of exchange (TB-1, AMB-50). Offers and transfers
 run them when proposed; approval runs them again inside the unit of work that appends it,
@@ -32,7 +33,7 @@ from market.domain.rules.affiliation import affiliation
 from market.domain.rules.tech_eligibility import TechFacts, check_eligibility
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year_end, format_cents, percent_text
-from market.services import clock
+from market.services import clock, sale_windows
 from market.services.certificates import uth_tranches
 from market.services.parties import ownership_graph
 
@@ -82,18 +83,17 @@ def check_balance(cert: dict[str, Any], amount_cents: int) -> None:
         )
 
 
-def _check_buyer_tax_types(program: Program, buyer: dict[str, Any]) -> None:
+def _check_buyer_tax_types(program: Program, buyer: dict[str, Any]) -> str:
+    """§2.7. The words never list the buyer's tax types: the seller reads them (in a
+    refusal, and in the checks of its transfer), and a party's taxes are its own."""
     allowed = sorted(t.value for t in buyer_tax_types(program))
     if not set(buyer["tax_types"]) & set(allowed):
         raise TaxTypeNotAllowedError(
-            f"{buyer['name']} pays none of the taxes a {program} certificate may be used "
-            f"against ({', '.join(allowed)}).",
-            {
-                "program": program.value,
-                "buyer_tax_types": list(buyer["tax_types"]),
-                "allowed": allowed,
-            },
+            f"The buyer pays none of the taxes a {program} certificate may be used against "
+            f"({', '.join(allowed)}; §2.7).",
+            {"program": program.value, "allowed": allowed},
         )
+    return f"The buyer pays a tax a {program} certificate may be used against (§2.7)."
 
 
 def _check_affiliation(
@@ -200,8 +200,7 @@ def rule_checks(
         )
 
     def tax_types() -> str:
-        _check_buyer_tax_types(program, buyer)
-        return f"The buyer pays {', '.join(buyer['tax_types'])}, which {program} allows."
+        return _check_buyer_tax_types(program, buyer)
 
     def affiliated() -> str:
         return _check_affiliation(conn, program, seller["id"], buyer["id"], ruleset)
@@ -217,8 +216,13 @@ def rule_checks(
             "the Authority's annual review reaches them (UTH-27, AMB-18)."
         )
 
+    def usable() -> str:
+        # PRODUCT.md 8.4: on the date of exchange at approval, the business date before.
+        return sale_windows.check_sellable(cert, exchange_on or today(), ruleset)
+
     steps: list[tuple[str, Callable[[], str]]] = [
         ("balance", balance),
+        ("carryforward_window", usable),
         ("no_resale", no_resale),
         ("minimum_consideration", minimum),
         ("buyer_tax_types", tax_types),

@@ -9,7 +9,7 @@ Every rule is the domain's: eligibility (`tech_eligibility`), the benefit value
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from fractions import Fraction
 from typing import Any
 
@@ -23,12 +23,12 @@ from market.domain.errors import (
     InvalidRequestError,
 )
 from market.domain.programs import Program, TaxType
-from market.domain.rules import tech_benefit, tech_caps
+from market.domain.rules import tech_benefit, tech_caps, tech_receipt
 from market.domain.rules.tech_allocation import Applicant, allocate
 from market.domain.rules.tech_eligibility import TechFacts, check_eligibility
 from market.domain.rulesets import Ruleset
 from market.domain.values import floor_int, parse_ratio
-from market.services import clock
+from market.services import clock, tech_receipts
 from market.services.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
 from market.services.errors import ConflictError, NotFoundError, RuleRefusedError
 from market.services.numbering import new_id, next_numbers
@@ -48,7 +48,7 @@ INELIGIBLE = "ineligible_seller"
 @dataclass(frozen=True)
 class NewTechApplication:
     party_id: str
-    received_on: date
+    received_on: date | datetime | str | None  # the Authority's, for a paper filing (TB-6)
     nol_cents: int
     allocation_factor: str
     seller_tax_regime: str
@@ -65,6 +65,7 @@ class NewTechApplication:
     consolidated_group_positive_noi: bool = False
     hq_in_nj: bool = True
     has_protected_ip: bool = True
+    receipt_reason: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -103,7 +104,7 @@ def _committed(conn: Connection, fiscal_year: int) -> dict[str, Any] | None:
     return dict(row) if row is not None else None
 
 
-def _facts(new: NewTechApplication, party: dict[str, Any]) -> TechFacts:
+def _facts(new: NewTechApplication, party: dict[str, Any], received: date) -> TechFacts:
     """The application's eligibility facts, defaulted from the party record."""
     us = new.us_employees if new.us_employees is not None else party.get("us_employees")
     nj = (
@@ -132,7 +133,7 @@ def _facts(new: NewTechApplication, party: dict[str, Any]) -> TechFacts:
         us_employees=int(us),
         nj_full_time_employees=int(nj),
         formed_on=formed,
-        filed_on=new.received_on,
+        filed_on=received,
         operating_income_cents_by_year={int(y): int(v) for y, v in income.items()},
         parent_positive_noi=new.parent_positive_noi,
         consolidated_group_positive_noi=new.consolidated_group_positive_noi,
@@ -151,17 +152,19 @@ def submit_application(
     party = load_party(uow.conn, new.party_id)
     if new.seller_tax_regime not in REGIMES:
         raise InvalidRequestError("seller_tax_regime must be CBT or GIT.", {})
-    fiscal_year = tech_caps.application_fiscal_year(new.received_on)
+    receipt = tech_receipts.receipt_of(actor, new.received_on, new.receipt_reason)
+    received = receipt.day
+    fiscal_year = tech_caps.application_fiscal_year(received)
     if new.fiscal_year is not None:
-        tech_caps.check_deadline(new.received_on, new.fiscal_year, ruleset)
+        tech_caps.check_deadline(received, new.fiscal_year, ruleset)
     if _committed(uow.conn, fiscal_year) is not None:
         raise ApplicationDeadlinePassedError(
             f"The FY {fiscal_year} allocation has already been committed; its intake is closed.",
-            {"fiscal_year": fiscal_year, "received_on": new.received_on.isoformat()},
+            {"fiscal_year": fiscal_year, "received_on": received.isoformat()},
         )
     factor = parse_ratio(new.allocation_factor)
     regime = TaxType(new.seller_tax_regime)
-    tax_year = new.tax_year if new.tax_year is not None else new.received_on.year
+    tax_year = new.tax_year if new.tax_year is not None else received.year
     benefit = tech_benefit.benefit_cents(
         new.nol_cents, factor, regime, new.rnd_credit_cents, tax_year, ruleset
     )
@@ -175,8 +178,8 @@ def submit_application(
     if tech_caps.lifetime_room_cents(approved, ruleset) == 0:
         tech_caps.check_lifetime_cap(approved, wanted, ruleset)
     requested = tech_caps.clip_request(wanted, benefit, approved, ruleset)
-    facts = _facts(new, party)
-    result = check_eligibility(facts, ruleset, new.received_on)
+    facts = _facts(new, party, received)
+    result = check_eligibility(facts, ruleset, received)
     reasons = [] if result.eligible else [INELIGIBLE, *result.reasons]
     zone = new.in_innovation_zone
     if zone is None:
@@ -186,7 +189,7 @@ def submit_application(
         "application_id": application_id,
         "party_id": new.party_id,
         "fiscal_year": fiscal_year,
-        "received_on": new.received_on.isoformat(),
+        **receipt.payload(),
         "nol_cents": new.nol_cents,
         "allocation_factor": new.allocation_factor.strip(),
         "seller_tax_regime": regime.value,
@@ -218,6 +221,7 @@ def submit_application(
     uow.append(
         f"tech-{application_id}", "TECH_APPLICATION_RECEIVED", payload, actor.label, new_stream=True
     )
+    tech_receipts.record_receipt(uow, actor, application_id, receipt)
     return load_application(uow.conn, application_id)
 
 
@@ -298,9 +302,7 @@ def _plan(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> Plan:
         used[party] += t_i
         key = f"{int(r['received_seq']):015d}"  # ties on the same day: earlier event first
         requests[key] = t_i
-        applicants.append(
-            Applicant(key, t_i, bool(r["in_innovation_zone"]), f"{r['received_on']}T00:00:00")
-        )
+        applicants.append(Applicant(key, t_i, bool(r["in_innovation_zone"]), _receipt_key(r)))
     result = allocate(applicants, ruleset)
     items = [
         Planned(r, requests[a.id], result.amounts[a.id])
@@ -308,6 +310,13 @@ def _plan(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> Plan:
     ]
     excluded = [r["id"] for r in rows if not r["eligible"]]
     return Plan(fiscal_year, result.triggered, result.total_cents, items, excluded)
+
+
+def _receipt_key(application: dict[str, Any]) -> str:
+    """CMN-2 ties: receipt order, by the instant (UTC text sorts); before 0010, the day."""
+    if application.get("received_at"):
+        return tech_receipt.utc_key(datetime.fromisoformat(str(application["received_at"])))
+    return f"{application['received_on']}T00:00:00"
 
 
 def _allocations(plan: Plan, certificate_ids: dict[str, str]) -> list[dict[str, Any]]:

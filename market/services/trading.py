@@ -23,7 +23,9 @@ from market.services.trade_views import (
 from market.services.transfers import (
     accept_offer,
     approve_transfer,
+    confirm_transfer,
     create_transfer,
+    decline_transfer,
     get_transfer,
     list_transfers,
     reject_transfer,
@@ -32,9 +34,11 @@ from market.services.transfers import (
 __all__ = [
     "accept_offer",
     "approve_transfer",
+    "confirm_transfer",
     "create_listing",
     "create_transfer",
     "decline_offer",
+    "decline_transfer",
     "get_transfer",
     "list_listings",
     "list_transfers",

@@ -19,7 +19,7 @@ from market.domain.programs import Program, buyer_tax_types
 from market.domain.rules import proceeds, uth
 from market.domain.rules.recapture import hq_window_end
 from market.domain.rulesets import Ruleset
-from market.services.actor import AUDITOR, AUTHORITY, Actor
+from market.services.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
 from market.services.certificates import (
     activity_ids_of,
     certificate_status,
@@ -108,6 +108,8 @@ def _propose(
 ) -> None:
     # BR-14 / TB-25: recorded only when attested, so other proposals keep their shape.
     attested = {"use_of_proceeds": use_of_proceeds} if use_of_proceeds else {}
+    # PRODUCT.md 8.2: a negotiated transfer waits for the buyer; an offer was the buyer's.
+    consent = {"awaiting_buyer": True} if offer_id is None else {}
     uow.append(
         f"transfer-{transfer_id}",
         "TRANSFER_PROPOSED",
@@ -123,7 +125,8 @@ def _propose(
             "agreement_ref": agreement_ref,
             "ruleset": ruleset.name,
         }
-        | attested,
+        | attested
+        | consent,
         actor.label,
         new_stream=True,
     )
@@ -140,8 +143,9 @@ def create_transfer(
     ruleset: Ruleset,
     use_of_proceeds: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """A negotiated transfer (no listing), awaiting the Authority's approval; the seller
-    may attest the use of the proceeds (BR-14, TB-25)."""
+    """A negotiated transfer (no listing): it waits for the buyer's confirmation
+    (`awaiting_buyer`, PRODUCT.md 8.2), then for the Authority's approval; the seller may
+    attest the use of the proceeds (BR-14, TB-25)."""
     uses = proceeds.normalize_uses(use_of_proceeds)
     cert = load_certificate(uow.conn, certificate_id)
     actor.require_party(cert["holder_party_id"])
@@ -170,16 +174,84 @@ def create_transfer(
     return held_transfer_view(uow, transfer_id)
 
 
-def _pending(uow: UnitOfWork, transfer_id: str) -> dict[str, Any]:
+def _undecided(uow: UnitOfWork, transfer_id: str, statuses: tuple[str, ...]) -> dict[str, Any]:
     t = load_transfer(uow.conn, transfer_id)
-    if t["status"] != "pending_approval":
+    if t["status"] == "awaiting_buyer" and "awaiting_buyer" not in statuses:
+        raise ConflictError(
+            f"Transfer {transfer_id} is awaiting the buyer's confirmation; the Authority "
+            "decides on it once the buyer has confirmed (PRODUCT.md 8.2).",
+            {"transfer_id": transfer_id, "status": t["status"]},
+            code="awaiting_buyer",
+        )
+    if t["status"] not in statuses:
         raise ConflictError(
             f"Transfer {transfer_id} is already {t['status']}.",
             {"transfer_id": transfer_id, "status": t["status"]},
         )
-    # While pending, TRANSFER_PROPOSED is the stream's only event.
-    uow.events.note_version(f"transfer-{transfer_id}", 1)
+    # Until decided, the stream holds TRANSFER_PROPOSED and, once given, TRANSFER_CONFIRMED.
+    uow.events.note_version(f"transfer-{transfer_id}", 1 if t.get("confirmed_seq") is None else 2)
     return t
+
+
+def _pending(uow: UnitOfWork, transfer_id: str) -> dict[str, Any]:
+    return _undecided(uow, transfer_id, ("pending_approval",))
+
+
+def _awaiting_this_buyer(uow: UnitOfWork, actor: Actor, transfer_id: str) -> dict[str, Any]:
+    """The transfer, locked, if the actor is its buyer's user (consent is the buyer's own:
+    not even the Authority gives it) and it awaits that buyer."""
+    buyer = load_transfer(uow.conn, transfer_id)["buyer_party_id"]
+    if actor.role != PARTICIPANT or actor.party_id != buyer:
+        raise ForbiddenError("Only the buyer may confirm or decline this transfer.", {})
+    t = _undecided(uow, transfer_id, ("awaiting_buyer",))
+    uow.store.remember("transfers", t)
+    return t
+
+
+def confirm_transfer(
+    uow: UnitOfWork, actor: Actor, transfer_id: str, ruleset: Ruleset
+) -> dict[str, Any]:
+    """The buyer consents to a negotiated transfer (PRODUCT.md 8.2): the rules a proposal
+    passes are run again on today's state, then it goes to the Authority."""
+    t = _awaiting_this_buyer(uow, actor, transfer_id)
+    cert = load_certificate(uow.conn, t["certificate_id"])
+    seller, buyer = load_party_pair(uow.conn, t["seller_party_id"], t["buyer_party_id"])
+    checks, failures = rule_checks(
+        uow.conn,
+        cert,
+        seller,
+        buyer,
+        int(t["amount_cents"]),
+        int(t["consideration_cents"]),
+        ruleset,
+        None,
+    )
+    refuse_if_failed(checks, failures)
+    uow.append(
+        f"transfer-{transfer_id}",
+        "TRANSFER_CONFIRMED",
+        {"transfer_id": transfer_id, "buyer_party_id": t["buyer_party_id"], "checks": checks},
+        actor.label,
+    )
+    return held_transfer_view(uow, transfer_id)
+
+
+def decline_transfer(
+    uow: UnitOfWork, actor: Actor, transfer_id: str, reason: str | None
+) -> dict[str, Any]:
+    """The buyer refuses a negotiated transfer it has not confirmed (PRODUCT.md 8.2)."""
+    t = _awaiting_this_buyer(uow, actor, transfer_id)
+    uow.append(
+        f"transfer-{transfer_id}",
+        "TRANSFER_DECLINED",
+        {
+            "transfer_id": transfer_id,
+            "buyer_party_id": t["buyer_party_id"],
+            "reasons": [reason.strip()] if reason and reason.strip() else [],
+        },
+        actor.label,
+    )
+    return held_transfer_view(uow, transfer_id)
 
 
 def _split_tranches(cert: dict[str, Any], amount_cents: int) -> tuple[list[Any], list[Any]]:
@@ -305,8 +377,9 @@ def approve_transfer(
 
 
 def reject_transfer(uow: UnitOfWork, actor: Actor, transfer_id: str, reason: str) -> dict[str, Any]:
+    """The Authority refuses a transfer, before or after the buyer's confirmation."""
     actor.require(AUTHORITY)
-    _pending(uow, transfer_id)
+    _undecided(uow, transfer_id, ("awaiting_buyer", "pending_approval"))
     if not reason.strip():
         raise InvalidRequestError("A rejection needs a reason.", {})
     uow.append(

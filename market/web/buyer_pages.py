@@ -1,4 +1,5 @@
-"""The buyer's desk: holdings with their carryover windows, applying a credit to a return
+"""The buyer's desk: negotiated transfers waiting for its consent (confirm or decline,
+PRODUCT.md 8.2), holdings with their carryover windows, applying a credit to a return
 (which limit binds and what carries forward), and pass-through to owners."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from market.services import desk_queries, pages_queries, parties, returns, runner
+from market.services import desk_queries, pages_queries, parties, returns, runner, trading
 from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import forms
@@ -41,6 +42,7 @@ def _render(status: int = 200) -> ResponseReturnValue:
         usable = desk_queries.usable_certificates(conn, me)
         applied = desk_queries.credit_applications_page(conn, me)
         numbers = desk_queries.numbers_of(conn, [a["certificate_id"] for a in applied])
+        waiting, _ = trading.list_transfers(conn, actor(), "awaiting_buyer", None, 200)
     for c in held:
         c["last_year"] = pages_queries.carryover_last_year(c, rules)
     numbers |= {c["id"]: c["number"] for c in held}
@@ -51,6 +53,7 @@ def _render(status: int = 200) -> ResponseReturnValue:
             held=held,
             held_next=held_next,
             usable=usable,
+            awaiting=[t for t in waiting if t["buyer_party_id"] == me],
             applied=applied,
             numbers=numbers,
             limit_in_words=limit_in_words,
@@ -122,4 +125,33 @@ def pass_through() -> ResponseReturnValue:
         result["director_review"]
     )
     flash(f"Passed {forms.dollars(result['amount_cents'])} through: {shares}.{review}", "success")
+    return redirect(url_for("pages.buyer"))
+
+
+@bp.post("/buyer/transfers/<transfer_id>/<decision>", endpoint="buyer_consent")
+@roles_required("participant")
+def buyer_consent(transfer_id: str, decision: str) -> ResponseReturnValue:
+    """Confirm (it goes to the Authority) or decline a negotiated transfer."""
+    who, rules = actor(), ruleset()
+    if decision not in ("confirm", "decline"):
+        return _render(404)
+
+    def act() -> Any:
+        if decision == "confirm":
+            return runner.run(
+                engine(), lambda uow: trading.confirm_transfer(uow, who, transfer_id, rules)
+            )
+        return runner.run(
+            engine(), lambda uow: trading.decline_transfer(uow, who, transfer_id, None)
+        )
+
+    ok, result, status = forms.attempt(act)
+    if not ok:
+        return _render(status)
+    done = (
+        "confirmed; it now awaits the Authority's approval"
+        if decision == "confirm"
+        else "declined; nothing was transferred"
+    )
+    flash(f"Transfer of {forms.dollars(result['amount_cents'])} {done}.", "success")
     return redirect(url_for("pages.buyer"))

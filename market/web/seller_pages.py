@@ -152,7 +152,7 @@ def apply_tech() -> ResponseReturnValue:
     def act() -> Any:
         new = tech.NewTechApplication(
             party_id=me,
-            received_on=forms.day(form, "received_on", "The date received"),
+            received_on=None,  # TB-6: the service stamps the receipt
             nol_cents=forms.required_cents(form, "nol", "The net operating loss"),
             allocation_factor=forms.required_text(form, "allocation_factor", "The factor"),
             seller_tax_regime=forms.required_text(form, "regime", "The tax regime"),

@@ -48,7 +48,7 @@ def test_brrag_issuance_charges_the_fiscal_year_cap_and_refuses_an_overrun(clien
     assert cert["tax_types"] == ["CBT", "GIT", "IPT"]
     assert "Hudson Media waives" in cert["waiver_statement"]
     assert cert["ruleset"] == "A1178"
-    assert cert["carryover_last_year"] == 2020
+    assert cert["carryover_last_year"] == 2014  # BR-11: the period of issue (2013) and the next
 
     before = events(engine)
     r = _issue(

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import Engine
 
 from market.services.exports import ratio_text
-from tests.helpers import create_party, headers_for
+from tests.helpers import confirm_as_buyer, create_party, headers_for
 
 
 @pytest.fixture
@@ -50,6 +50,7 @@ def _market(client: Any, engine: Engine, h: dict[str, str]) -> dict[str, Any]:
             headers=sh,
         )
         assert r.status_code == 201, r.json
+        confirm_as_buyer(client, r.json)
         made.append(r.json["id"])
     ok = client.post(f"/api/v1/transfers/{made[0]}/approve", json={}, headers=h)
     assert ok.status_code in (200, 201), ok.json

@@ -126,13 +126,13 @@ def test_the_seller_sees_what_it_has_been_paid(app: Any) -> None:
     assert "$800,000.00</span> received for 1 approved transfer" in html
 
 
-def test_the_seller_applies_for_tech_and_sees_the_status(app: Any) -> None:
+def test_the_seller_applies_for_tech_and_sees_the_status(app: Any, market_today: Any) -> None:
+    market_today("2013-03-15")  # the receipt is stamped on the business date (TB-6)
     api = app.test_client()
     m = make_market(app)
     startup = create_party(api, m.eda, name="Hoboken Quantum", **TECH_FACTS)
     seller = browser(app, "participant", startup["id"])
     data = {
-        "received_on": "2013-03-15",
         "nol": "0",
         "allocation_factor": "1",
         "regime": "CBT",
@@ -252,6 +252,7 @@ def test_the_allocation_page_previews_commits_and_charts_the_cap(app: Any) -> No
         {
             "party_id": startup["id"],
             "received_on": "2014-03-15",
+            "receipt_reason": "Paper filing received by mail",
             "nol_cents": 0,
             "allocation_factor": "1",
             "seller_tax_regime": "CBT",

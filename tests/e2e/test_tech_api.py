@@ -35,6 +35,7 @@ def apply(client: Any, h: dict[str, str], party_id: str, **kw: Any) -> Any:
     body: dict[str, Any] = {
         "party_id": party_id,
         "received_on": "2013-03-15",
+        "receipt_reason": "Paper filing received by mail",
         "nol_cents": 0,
         "allocation_factor": "1",
         "seller_tax_regime": "CBT",
@@ -42,7 +43,8 @@ def apply(client: Any, h: dict[str, str], party_id: str, **kw: Any) -> Any:
         "in_innovation_zone": False,
     }
     body.update(kw)
-    return client.post("/api/v1/tech/applications", json=body, headers=h)
+    sent = {k: v for k, v in body.items() if v is not None}  # None: leave the field out
+    return client.post("/api/v1/tech/applications", json=sent, headers=h)
 
 
 def test_example_n1_cbt_seller_benefit_is_217400(client: Any, authority: dict[str, str]) -> None:
@@ -281,11 +283,11 @@ def test_roles_and_parties(client: Any, authority: dict[str, str], engine: Engin
     other = seller(client, authority, name="Other")
     me = headers_for(client, engine, "participant", mine["id"])
     auditor = headers_for(client, engine, "auditor")
-    r = apply(client, me, mine["id"])
-    assert r.status_code == 201
+    r = apply(client, me, mine["id"], received_on=None, receipt_reason=None)  # stamped
+    assert r.status_code == 201, r.json
     theirs = apply(client, authority, other["id"]).json
     before = events(engine)
-    assert apply(client, me, other["id"]).status_code == 403
+    assert apply(client, me, other["id"], received_on=None, receipt_reason=None).status_code == 403
     assert apply(client, auditor, mine["id"]).status_code == 403
     assert client.get(f"/api/v1/tech/applications/{theirs['id']}", headers=me).status_code == 403
     assert client.get(f"/api/v1/tech/applications/{r.json['id']}", headers=me).status_code == 200

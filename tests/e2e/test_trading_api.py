@@ -65,6 +65,13 @@ class Market:
             },
         )
 
+    def confirm(self, transfer: dict[str, Any]) -> dict[str, Any]:
+        """The buyer consents to a negotiated transfer (PRODUCT.md 8.2)."""
+        assert transfer["status"] == "awaiting_buyer", transfer
+        r = self.post(f"/api/v1/transfers/{transfer['id']}/confirm", self.buyer_h)
+        assert r.status_code == 200 and r.json["status"] == "pending_approval", r.json
+        return r.json  # type: ignore[no-any-return]
+
     def cert(self, cert_id: str) -> dict[str, Any]:
         r = self.get(f"/api/v1/certificates/{cert_id}")
         assert r.status_code == 200, r.json
@@ -125,6 +132,7 @@ def test_brrag_listing_offer_accept_approve_end_to_end(client: Any) -> None:
     # Selling the rest exhausts the certificate.
     rest = m.negotiate(cert["id"], 3 * M, 225 * 10**6)
     assert rest.status_code == 201, rest.json
+    m.confirm(rest.json)
     assert m.post(f"/api/v1/transfers/{rest.json['id']}/approve", m.auth).status_code == 200
     assert m.cert(cert["id"])["status"] == "exhausted"
     assert verify(m.engine).ok
@@ -215,7 +223,8 @@ def test_dm_git_negotiated_transfer_and_buyer_tax_types(client: Any) -> None:
 
     r = m.negotiate(cert["id"], 40 * 10**6, 30 * 10**6)  # M-4: 75% of the portion sold
     assert r.status_code == 201, r.json
-    assert r.json["status"] == "pending_approval" and r.json["offer_id"] is None
+    assert r.json["status"] == "awaiting_buyer" and r.json["offer_id"] is None
+    m.confirm(r.json)
     approved = m.post(f"/api/v1/transfers/{r.json['id']}/approve", m.auth).json
     buyer_cert = m.cert(approved["buyer_certificate_id"])
     assert buyer_cert["program"] == "DM_GIT" and buyer_cert["tax_types"] == ["CBT", "GIT"]
@@ -225,7 +234,7 @@ def test_dm_git_negotiated_transfer_and_buyer_tax_types(client: Any) -> None:
 def test_a_buyer_cannot_resell(client: Any) -> None:
     m = Market(client)
     cert = m.issue(program="BRRAG", face_cents=M, fiscal_year=2014)
-    t = m.negotiate(cert["id"], M, M).json
+    t = m.confirm(m.negotiate(cert["id"], M, M).json)
     buyer_cert_id = m.post(f"/api/v1/transfers/{t['id']}/approve", m.auth).json[
         "buyer_certificate_id"
     ]
@@ -292,6 +301,7 @@ def test_tech_seller_ineligible_at_exchange_blocks_approval(client: Any) -> None
     cert_id = tech_certificate(m.engine, m.seller["id"], M)
     transfer = m.negotiate(cert_id, M, 80 * 10**6)
     assert transfer.status_code == 201, transfer.json
+    m.confirm(transfer.json)
     before = events(m.engine)
     r = m.post(f"/api/v1/transfers/{transfer.json['id']}/approve", m.auth)
     assert r.status_code == 422
@@ -307,8 +317,8 @@ def test_tech_seller_ineligible_at_exchange_blocks_approval(client: Any) -> None
 def test_approval_rechecks_the_balance_and_rejection_records_reasons(client: Any) -> None:
     m = Market(client)
     cert = m.issue(program="BRRAG", face_cents=M, fiscal_year=2014)
-    first = m.negotiate(cert["id"], 60 * 10**6, 60 * 10**6).json
-    second = m.negotiate(cert["id"], 60 * 10**6, 60 * 10**6).json
+    first = m.confirm(m.negotiate(cert["id"], 60 * 10**6, 60 * 10**6).json)
+    second = m.confirm(m.negotiate(cert["id"], 60 * 10**6, 60 * 10**6).json)
     assert m.post(f"/api/v1/transfers/{first['id']}/approve", m.auth).status_code == 200
     before = events(m.engine)
     r = m.post(f"/api/v1/transfers/{second['id']}/approve", m.auth)
@@ -391,7 +401,7 @@ def test_roles_for_transfers(client: Any) -> None:
         ).status_code
         == 403
     )
-    t = m.negotiate(cert["id"], M, M).json
+    t = m.confirm(m.negotiate(cert["id"], M, M).json)
     count = events(m.engine)
     assert count > before
     for h in (m.seller_h, m.buyer_h, auditor):

@@ -59,6 +59,7 @@ def test_an_attested_brrag_sale_records_the_uses_and_the_approval_says_them(
     assert r.status_code == 201, r.json
     assert r.json["use_of_proceeds"] == ["working_capital", "salaries"]  # BR-14's order
     assert proposed_payload(m, r.json["id"])["use_of_proceeds"] == ["working_capital", "salaries"]
+    m.confirm(r.json)
     approved = m.post(f"/api/v1/transfers/{r.json['id']}/approve", m.auth)
     assert approved.status_code == 200, approved.json
     said = check(approved.json, "use_of_proceeds")
@@ -129,7 +130,7 @@ def test_an_unknown_use_is_refused_and_writes_nothing(client: Any) -> None:
 def test_the_required_reading_refuses_approval_without_an_attestation(client: Any) -> None:
     m = Market(client)
     cert = m.issue(program="BRRAG", face_cents=2 * M, fiscal_year=2014)
-    bare = m.negotiate(cert["id"], M // 2, M // 2).json
+    bare = m.confirm(m.negotiate(cert["id"], M // 2, M // 2).json)
     before = events(m.engine)
     with pytest.raises(UseOfProceedsMissingError) as refused:
         run(m.engine, lambda uow: approve_transfer(uow, SYSTEM, bare["id"], REQUIRED))
@@ -147,6 +148,7 @@ def test_the_required_reading_refuses_approval_without_an_attestation(client: An
             "use_of_proceeds": ["fixed_assets"],
         },
     ).json
+    m.confirm(attested)
     done = run(m.engine, lambda uow: approve_transfer(uow, SYSTEM, attested["id"], REQUIRED))
     assert done["status"] == "approved"
 
@@ -154,7 +156,7 @@ def test_the_required_reading_refuses_approval_without_an_attestation(client: An
 def test_uth_and_digital_media_sales_have_no_use_of_proceeds_check(client: Any) -> None:
     m = Market(client)
     cert = m.issue(program="UTH", face_cents=24 * M, fiscal_year=2014, tax_periods=[2013])
-    t = m.negotiate(cert["id"], M, M).json
+    t = m.confirm(m.negotiate(cert["id"], M, M).json)
     approved = m.post(f"/api/v1/transfers/{t['id']}/approve", m.auth).json
     assert approved["status"] == "approved"
     assert check(approved, "use_of_proceeds") is None

@@ -23,6 +23,7 @@ from market.services.transfers import create_transfer
 from tests.e2e.test_returns_api import partnership
 from tests.e2e.test_uth_reviews_api import TRANCHE, Hub
 from tests.helpers import (
+    confirm_as_buyer,
     events,
     headers_for,
     replay_equals_live_and_verifies,
@@ -60,6 +61,7 @@ def test_unreviewed_tranches_are_sold_as_conditional_and_usable_once_reviewed(
         headers=h.seller_h,
     )
     assert proposed.status_code == 201, proposed.json
+    confirm_as_buyer(client, proposed.json, h.buyer_h)
     approved = client.post(
         f"/api/v1/transfers/{proposed.json['id']}/approve", json={}, headers=h.auth
     )
@@ -140,7 +142,7 @@ def test_the_reviewed_only_reading_refuses_to_sell_unreviewed_tranches(client: A
         )
     assert events(h.engine) == before
     # The reviewed tranche alone may be sold.
-    assert transfer(TRANCHE)["status"] == "pending_approval"
+    assert transfer(TRANCHE)["status"] == "awaiting_buyer"
 
 
 def test_a_pass_through_shares_each_tranche_among_the_owners_with_its_flags(

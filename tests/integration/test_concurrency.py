@@ -18,7 +18,7 @@ from market.adapters.tables import CapUsage, Certificate
 from market.domain.errors import DomainError
 from market.domain.rulesets import get_ruleset
 from market.services import certificates, trading
-from market.services.actor import SYSTEM
+from market.services.actor import PARTICIPANT, SYSTEM, Actor
 from market.services.ledger import verify
 from market.services.parties import NewParty, record_ownership, register_party
 from market.services.runner import run
@@ -39,6 +39,13 @@ def _party(engine: Engine, name: str) -> str:
 def _issue(engine: Engine, program: str, holder: str, face: int, fy: int = 2014) -> Any:
     new = certificates.NewCertificate(program, holder, face, fy)
     return run(engine, lambda uow: certificates.issue_certificate(uow, SYSTEM, new, RULES))
+
+
+def _negotiated(uow: Any, cert_id: str, buyer: str, amount: int, price: int) -> Any:
+    """A negotiated transfer its buyer has confirmed (PRODUCT.md 8.2), in one unit of work."""
+    t = trading.create_transfer(uow, SYSTEM, cert_id, buyer, amount, price, None, RULES)
+    consent = Actor(user_id=f"buyer-{buyer}", role=PARTICIPANT, party_id=buyer)
+    return trading.confirm_transfer(uow, consent, t["id"], RULES)
 
 
 def _race(engine: Engine, jobs: list[Callable[[], Any]]) -> tuple[int, list[str]]:
@@ -101,9 +108,7 @@ def test_concurrent_approvals_of_60_percent_sell_the_certificate_once(
     pending = [
         run(
             engine,
-            lambda uow: trading.create_transfer(
-                uow, SYSTEM, cert["id"], buyer, 6 * M, 5 * M, None, RULES
-            ),
+            lambda uow: _negotiated(uow, cert["id"], buyer, 6 * M, 5 * M),
         )["id"]
         for _ in range(THREADS)
     ]
@@ -167,7 +172,7 @@ def test_rows_first_approvals_racing_head_first_rejections_decide_each_transfer_
     pending = [
         run(
             engine,
-            lambda uow: trading.create_transfer(uow, SYSTEM, cert["id"], buyer, M, M, None, RULES),
+            lambda uow: _negotiated(uow, cert["id"], buyer, M, M),
             rows_first=True,
         )["id"]
         for _ in range(THREADS // 2)
@@ -227,7 +232,7 @@ def test_a_tech_approval_never_follows_the_ownership_edge_that_affiliates_its_pa
     for buyer in buyers:
         transfer_id = run(
             engine,
-            lambda uow, b=buyer: trading.create_transfer(uow, SYSTEM, cert, b, M, M, None, RULES),
+            lambda uow, b=buyer: _negotiated(uow, cert, b, M, M),
             rows_first=True,
         )["id"]
         _race(

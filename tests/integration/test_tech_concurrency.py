@@ -33,6 +33,7 @@ def _application(engine: Engine, i: int, dollars: int) -> None:
     application = tech.NewTechApplication(
         party_id=party_id,
         received_on=date(2013, 5, 1 + i),
+        receipt_reason="Paper filing received by mail",
         nol_cents=0,
         allocation_factor="1",
         seller_tax_regime="CBT",

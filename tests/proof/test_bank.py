@@ -33,6 +33,7 @@ class Books:
         self.lock = threading.Lock()
         self.listings: list[dict[str, Any]] = []
         self.offers: list[dict[str, Any]] = []
+        self.awaiting: list[dict[str, Any]] = []  # negotiated, not yet confirmed by the buyer
         self.pending: list[dict[str, Any]] = []
         self.buyer_certs: list[dict[str, Any]] = []  # {id, holder}
         self.approved: dict[str, int] = defaultdict(int)  # seller certificate -> cents
@@ -54,7 +55,18 @@ def _client_loop(app: Any, w: World, hot: list[dict[str, Any]], books: Books, se
     rng = random.Random(seed)
     c = app.test_client()
     buyers = [b["id"] for b in w.buyers]
-    ops = ["list", "offer", "accept", "negotiate", "approve", "approve", "reject", "apply", "read"]
+    ops = [
+        "list",
+        "offer",
+        "accept",
+        "negotiate",
+        "confirm",
+        "approve",
+        "approve",
+        "reject",
+        "apply",
+        "read",
+    ]
     for _ in range(SCALE.bank_ops):
         op = rng.choice(ops)
         r: Any = None
@@ -98,6 +110,17 @@ def _client_loop(app: Any, w: World, hot: list[dict[str, Any]], books: Books, se
             amount = rng.randint(2, 20) * FACE // 100
             r = w.negotiate(c, cert, rng.choice(buyers), amount, amount * 3 // 4)
             if r.status_code == 201:
+                books.add(books.awaiting, r.json)
+        elif op == "confirm":
+            t = books.pick(books.awaiting, rng)
+            if t is None:
+                continue
+            # The rules run again at confirmation: approvals meanwhile may have spent it (422).
+            r = w.confirm(c, t)
+            with books.lock:
+                if t in books.awaiting:
+                    books.awaiting.remove(t)
+            if r.status_code == 200:
                 books.add(books.pending, r.json)
         elif op in ("approve", "reject"):
             t = books.pick(books.pending, rng)

@@ -152,6 +152,14 @@ def _load(
             if r.status_code != 201:
                 continue
             t = r.json()
+            # The buyer consents first (PRODUCT.md 8.2); a refusal (422) leaves it awaiting.
+            r = http.post(
+                f"{base}/api/v1/transfers/{t['id']}/confirm", json={}, headers=headers[buyer]
+            )
+            if r.status_code != 200:
+                if r.status_code not in (409, 422):
+                    acks.unexpected.append(f"confirm {r.status_code} {r.text[:200]}")
+                continue
             r = http.post(
                 f"{base}/api/v1/transfers/{t['id']}/approve", json={}, headers=headers["auth"]
             )
@@ -220,6 +228,7 @@ def test_acknowledged_transfers_survive_sigkill(database_url: str, tmp_path: Pat
             certs.append(run(engine, lambda uow, n=issue: _issue(uow, n)))
         headers = {s: _token(engine, "participant", s) for s in sellers}
         headers["auth"] = _token(engine, "authority")
+        headers[buyer] = _token(engine, "participant", buyer)
         server = Server(database_url, tmp_path / "gunicorn.log")
         acks = Acks()
         for kill in range(SCALE.crash_kills):

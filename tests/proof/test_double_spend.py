@@ -28,8 +28,8 @@ def test_only_one_of_many_simultaneous_approvals_spends_the_certificate(app: Any
         cert = w.issue(seller, FACE)
         transfers = []
         for i in range(n):
-            r = w.negotiate(client, cert, w.buyers[i % 2]["id"], SIXTY, SIXTY)
-            assert r.status_code == 201, r.json
+            r = w.negotiate_confirmed(client, cert, w.buyers[i % 2]["id"], SIXTY, SIXTY)
+            assert r.status_code == 200 and r.json["status"] == "pending_approval", r.json
             transfers.append(r.json["id"])
         clients = [app.test_client() for _ in transfers]
         results = race(

@@ -34,6 +34,21 @@ def test_retried_transfer_and_approval_write_once_and_answer_the_same(client: An
     assert [t["id"] for t in transfers] == [answers[0].json["id"]]
 
     transfer_id = answers[0].json["id"]
+    assert answers[0].json["status"] == "awaiting_buyer"
+    k1 = key()
+    before = event_count(w.engine)
+    confirmations = [
+        client.post(
+            f"/api/v1/transfers/{transfer_id}/confirm",
+            json={},
+            headers=w.h[buyer] | {"Idempotency-Key": k1},
+        )
+        for _ in range(SCALE.idem_retries)
+    ]
+    assert {a.status_code for a in confirmations} == {200}
+    assert all(a.json == confirmations[0].json for a in confirmations)
+    assert confirmations[0].json["status"] == "pending_approval"
+    assert event_count(w.engine) == before + 1  # TRANSFER_CONFIRMED, once
     k2 = key()
     before = event_count(w.engine)
     approvals = [

@@ -60,7 +60,7 @@ class Pending:
     buyer: str
     amount: int
     price: int
-    status: str = "pending_approval"
+    status: str = "awaiting_buyer"  # a negotiated transfer waits for its buyer (PRODUCT 8.2)
 
 
 @dataclass
@@ -168,8 +168,53 @@ def _machine(url: str, template: Path | None, workdir: Path) -> type[RuleBasedSt
                 ),
             )
             if t is not None:
-                assert t["status"] == "pending_approval"
+                assert t["status"] == "awaiting_buyer"
                 self.model.transfers[t["id"]] = Pending(cert_id, buyer, amount, price)
+
+        def buyer_of(self, t: Pending) -> Actor:
+            return Actor(user_id=f"model-{t.buyer}", role=PARTICIPANT, party_id=t.buyer)
+
+        @precondition(lambda self: self.model.transfers)
+        @rule(data=st.data())
+        def confirm(self, data: st.DataObject) -> None:
+            """The buyer's consent re-runs the proposal's rules on today's balance."""
+            transfer_id = data.draw(st.sampled_from(list(self.model.transfers)))
+            t = self.model.transfers[transfer_id]
+            if t.status != "awaiting_buyer":
+                code: str | None = "conflict"
+            elif t.amount > self.model.certs[t.cert].balance:
+                code = "insufficient_balance"
+            else:
+                code = None
+            done = _expect(
+                code,
+                lambda: run(
+                    self.engine,
+                    lambda uow: trading.confirm_transfer(uow, self.buyer_of(t), transfer_id, RULES),
+                ),
+            )
+            if done is not None:
+                assert done["status"] == "pending_approval"
+                t.status = "pending_approval"
+
+        @precondition(lambda self: self.model.transfers)
+        @rule(data=st.data())
+        def decline(self, data: st.DataObject) -> None:
+            transfer_id = data.draw(st.sampled_from(list(self.model.transfers)))
+            t = self.model.transfers[transfer_id]
+            code = None if t.status == "awaiting_buyer" else "conflict"
+            done = _expect(
+                code,
+                lambda: run(
+                    self.engine,
+                    lambda uow: trading.decline_transfer(
+                        uow, self.buyer_of(t), transfer_id, "model"
+                    ),
+                ),
+            )
+            if done is not None:
+                assert done["status"] == "declined"
+                t.status = "declined"
 
         @precondition(lambda self: self.model.transfers)
         @rule(data=st.data())
@@ -177,8 +222,10 @@ def _machine(url: str, template: Path | None, workdir: Path) -> type[RuleBasedSt
             transfer_id = data.draw(st.sampled_from(list(self.model.transfers)))
             t = self.model.transfers[transfer_id]
             cert = self.model.certs[t.cert]
-            if t.status != "pending_approval":
-                code: str | None = "conflict"
+            if t.status == "awaiting_buyer":
+                code: str | None = "awaiting_buyer"
+            elif t.status != "pending_approval":
+                code = "conflict"
             elif t.amount > cert.balance:
                 code = "insufficient_balance"
             else:
@@ -204,7 +251,7 @@ def _machine(url: str, template: Path | None, workdir: Path) -> type[RuleBasedSt
         def reject(self, data: st.DataObject) -> None:
             transfer_id = data.draw(st.sampled_from(list(self.model.transfers)))
             t = self.model.transfers[transfer_id]
-            code = None if t.status == "pending_approval" else "conflict"
+            code = None if t.status in ("awaiting_buyer", "pending_approval") else "conflict"
             done = _expect(
                 code,
                 lambda: run(

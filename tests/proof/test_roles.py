@@ -57,6 +57,7 @@ class Matrix:
             {
                 "party_id": self.owner["id"],
                 "received_on": "2013-03-15",
+                "receipt_reason": "Paper filing received by mail",
                 "nol_cents": 0,
                 "allocation_factor": "1",
                 "seller_tax_regime": "CBT",
@@ -85,14 +86,22 @@ class Matrix:
         body = {"amount_cents": M // 10, "price_cents": M // 10}
         return self.post(f"/api/v1/listings/{listing['id']}/offers", self.buyer_h, body)
 
-    def new_transfer(self) -> dict[str, Any]:
+    def new_transfer(self, confirmed: bool = True) -> dict[str, Any]:
+        """A negotiated transfer to B; confirmed by B (PRODUCT.md 8.2) unless asked not."""
         body = {
             "certificate_id": self.cert["id"],
             "buyer_party_id": self.buyer["id"],
             "amount_cents": M // 100,
             "consideration_cents": M // 100,
         }
-        return self.post("/api/v1/transfers", self.headers["owner"], body)
+        proposed = self.post("/api/v1/transfers", self.headers["owner"], body)
+        if not confirmed:
+            return proposed
+        r = self.client.post(
+            f"/api/v1/transfers/{proposed['id']}/confirm", json={}, headers=self.buyer_h
+        )
+        assert r.status_code == 200, r.json
+        return r.json  # type: ignore[no-any-return]
 
     def secrets_hidden_from(self, role: str, market: bool) -> list[str]:
         """What must not appear in a participant's response: any uninvolved party's data.
@@ -141,8 +150,12 @@ def _post(path: Callable[[Matrix], str], body: Callable[[Matrix], Any] = lambda 
     return lambda m, role: ("POST", path(m), body(m))
 
 
-def _fresh_transfer(action: str, body: Any) -> Request:
-    return lambda m, role: ("POST", f"/api/v1/transfers/{m.new_transfer()['id']}/{action}", body)
+def _fresh_transfer(action: str, body: Any, confirmed: bool = True) -> Request:
+    return lambda m, role: (
+        "POST",
+        f"/api/v1/transfers/{m.new_transfer(confirmed)['id']}/{action}",
+        body,
+    )
 
 
 def _fresh_offer(action: str) -> Request:
@@ -254,17 +267,23 @@ ROWS = [
     ),
     Row(
         "tech: apply",
-        _post(
-            lambda m: "/api/v1/tech/applications",
-            lambda m: {
+        # TB-6: only the Authority records a paper filing's receipt; a seller's is stamped.
+        lambda m, role: (
+            "POST",
+            "/api/v1/tech/applications",
+            {
                 "party_id": m.owner["id"],
-                "received_on": "2013-03-16",
                 "nol_cents": 0,
                 "allocation_factor": "1",
                 "seller_tax_regime": "CBT",
                 "rnd_credit_cents": 1_000_000,
                 "in_innovation_zone": False,
-            },
+            }
+            | (
+                {"received_on": "2013-03-16", "receipt_reason": "Paper filing"}
+                if role == "authority"
+                else {}
+            ),
         ),
         {"authority": 201, "auditor": 403, "owner": 201, "other": 403, "anonymous": 401},
     ),
@@ -337,6 +356,18 @@ ROWS = [
         "transfer: approve",
         _fresh_transfer("approve", {}),
         {"authority": 200, "auditor": 403, "owner": 403, "other": 403, "anonymous": 401},
+    ),
+    # The buyer's consent is its own: not the seller's, not even the Authority's (B alone,
+    # outside this matrix's roles, may give it; tests/e2e/test_buyer_consent_api.py).
+    Row(
+        "transfer: confirm",
+        _fresh_transfer("confirm", {}, confirmed=False),
+        {"authority": 403, "auditor": 403, "owner": 403, "other": 403, "anonymous": 401},
+    ),
+    Row(
+        "transfer: decline",
+        _fresh_transfer("decline", {}, confirmed=False),
+        {"authority": 403, "auditor": 403, "owner": 403, "other": 403, "anonymous": 401},
     ),
     Row(
         "transfer: reject",
@@ -512,6 +543,7 @@ FORMS: dict[str, tuple[str, ...]] = {
     "/authority/recaptures": ("authority",),
     "/buyer/returns": ("owner", "other"),
     "/buyer/pass-through": ("owner", "other"),
+    "/buyer/transfers/{transfer}/{decision}": ("owner", "other"),
     "/market/offers": ("owner", "other"),
     "/seller/listings": ("owner", "other"),
     "/seller/listings/{listing}/withdraw": ("owner", "other"),
@@ -523,6 +555,7 @@ OWNERS_ONLY = {
     "/seller/listings/{listing}/withdraw",
     "/seller/offers/{offer}/accept",
     "/seller/offers/{offer}/decline",
+    "/buyer/transfers/{transfer}/{decision}",  # the buyer's consent: B's, not X's
 }
 
 
@@ -540,6 +573,7 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
         .replace("{listing}", "<listing_id>")
         .replace("{offer}", "<offer_id>")
         .replace("{certificate}", "<certificate_id>")
+        .replace("{decision}", "<decision>")
         for f in FORMS
     }
     assert form_rules == named, form_rules ^ named
@@ -560,6 +594,7 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
                 .replace("{listing}", m.listing["id"])
                 .replace("{offer}", m.offer["id"])
                 .replace("{certificate}", m.cert["id"])
+                .replace("{decision}", "confirm")
             )
             before = event_count(m.engine)
             r = browser.post(path, data={"csrf_token": token[1], "reason": "matrix"})

@@ -13,7 +13,7 @@ from sqlalchemy.exc import DBAPIError
 
 from market.domain.rulesets import get_ruleset
 from market.services import certificates, trading
-from market.services.actor import SYSTEM
+from market.services.actor import PARTICIPANT, SYSTEM, Actor
 from market.services.ledger import verify
 from market.services.parties import NewParty, register_party
 from market.services.runner import run
@@ -50,7 +50,12 @@ def _build_ledger(engine: Engine, target: int) -> None:
                 uow, SYSTEM, c["id"], b, a, a, None, RULES
             ),
         )
+        buyer_actor = Actor(user_id=f"tamper-{buyer}", role=PARTICIPANT, party_id=buyer)
         if rng.random() < 0.7:
+            run(
+                engine,
+                lambda uow, t=t, b=buyer_actor: trading.confirm_transfer(uow, b, t["id"], RULES),
+            )
             run(engine, lambda uow, t=t: trading.approve_transfer(uow, SYSTEM, t["id"], RULES))
         else:
             run(engine, lambda uow, t=t: trading.reject_transfer(uow, SYSTEM, t["id"], "no"))

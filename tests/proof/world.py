@@ -107,9 +107,29 @@ class World:
         assert r.status_code == 201, r.json
         return r.json  # type: ignore[no-any-return]
 
+    def confirm(self, client: Any, transfer: dict[str, Any]) -> Any:
+        """The buyer's confirmation of a negotiated transfer (PRODUCT.md 8.2)."""
+        return client.post(
+            f"/api/v1/transfers/{transfer['id']}/confirm",
+            json={},
+            headers=self.h[transfer["buyer_party_id"]],
+        )
+
+    def negotiate_confirmed(
+        self, client: Any, cert: dict[str, Any], buyer_id: str, amount: int, price: int
+    ) -> Any:
+        """A negotiated transfer its buyer then confirms: the seller's answer if it was
+        refused (not 201), else the buyer's (200 and `pending_approval` when confirmed)."""
+        r = self.negotiate(client, cert, buyer_id, amount, price)
+        if r.status_code != 201:
+            return r
+        assert r.json["status"] == "awaiting_buyer", r.json
+        return self.confirm(client, r.json)
+
     def negotiate(
         self, client: Any, cert: dict[str, Any], buyer_id: str, amount: int, price: int
     ) -> Any:
+        """The seller's proposal: it awaits the buyer (`awaiting_buyer`)."""
         return client.post(
             "/api/v1/transfers",
             json={

@@ -203,7 +203,8 @@ def test_carryover_windows_per_program() -> None:
     assert carryover_last_year(Program.UTH, TaxType.IPT, 3, A1178) == 23
     assert carryover_last_year(Program.TECH, TaxType.GIT, 2010, A1178) == 2017
     assert carryover_last_year(Program.TECH, TaxType.GIT, 2010, A1178, field_15_year=True) == 2025
-    assert carryover_last_year(Program.BRRAG, TaxType.CBT, 2013, A1178) == 2020
+    # BR-11: N.J.A.C. 19:31N-1.1(b), the tax period of issue and the next.
+    assert carryover_last_year(Program.BRRAG, TaxType.CBT, 2013, A1178) == 2014
 
 
 def test_with_no_cbt_minimum_the_liability_is_named_as_the_binding_limit() -> None:

@@ -18,6 +18,8 @@ def tech_application_received(store: Store, event: Event) -> None:
             "party_id": p["party_id"],
             "fiscal_year": p["fiscal_year"],
             "received_on": p["received_on"],
+            "received_at": p.get("received_at"),  # absent before migration 0010
+            "receipt_reason": None,
             "received_seq": event.seq,
             "nol_cents": p["nol_cents"],
             "allocation_factor": p["allocation_factor"],
@@ -34,6 +36,18 @@ def tech_application_received(store: Store, event: Event) -> None:
             "certificate_id": None,
             "ruleset": p["ruleset"],
         },
+    )
+
+
+@handles("TECH_RECEIPT_RECORDED")
+def tech_receipt_recorded(store: Store, event: Event) -> None:
+    """Payload: application_id, received_on, received_at, receipt_reason, recorded_at (the
+    Authority's record of a paper filing's receipt, TB-6)."""
+    p = event.payload
+    store.update(
+        "tech_applications",
+        p["application_id"],
+        {"received_at": p["received_at"], "receipt_reason": p["receipt_reason"]},
     )
 
 

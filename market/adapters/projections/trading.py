@@ -66,7 +66,8 @@ def offer_accepted(store: Store, event: Event) -> None:
 def transfer_proposed(store: Store, event: Event) -> None:
     """Payload: transfer_id, certificate_id, program, seller_party_id, buyer_party_id,
     amount_cents, consideration_cents, offer_id, agreement_ref, ruleset; use_of_proceeds
-    (BR-14, TB-25) when the seller attested it."""
+    (BR-14, TB-25) when the seller attested it; awaiting_buyer (PRODUCT.md 8.2) true for a
+    negotiated transfer the buyer has to confirm (absent in ledgers written before it)."""
     p = event.payload
     store.insert(
         "transfers",
@@ -78,7 +79,7 @@ def transfer_proposed(store: Store, event: Event) -> None:
             "buyer_party_id": p["buyer_party_id"],
             "amount_cents": p["amount_cents"],
             "consideration_cents": p["consideration_cents"],
-            "status": "pending_approval",
+            "status": "awaiting_buyer" if p.get("awaiting_buyer") else "pending_approval",
             "buyer_certificate_id": None,
             "offer_id": p.get("offer_id"),
             "agreement_ref": p.get("agreement_ref"),
@@ -90,6 +91,21 @@ def transfer_proposed(store: Store, event: Event) -> None:
             "ruleset": p["ruleset"],
             "created_seq": event.seq,
             "decided_seq": None,
+            "confirmed_seq": None,
+        },
+    )
+
+
+@handles("TRANSFER_CONFIRMED")
+def transfer_confirmed(store: Store, event: Event) -> None:
+    """Payload: transfer_id, buyer_party_id, checks (the rules re-run at confirmation)."""
+    store.update(
+        "transfers",
+        event.payload["transfer_id"],
+        {
+            "status": "pending_approval",
+            "confirmed_seq": event.seq,
+            "checks": event.payload["checks"],
         },
     )
 
@@ -125,6 +141,17 @@ def transfer_approved(store: Store, event: Event) -> None:
     )
     if p.get("listing_id") and p.get("listing_status"):
         store.update("listings", p["listing_id"], {"status": p["listing_status"]})
+
+
+@handles("TRANSFER_DECLINED")
+def transfer_declined(store: Store, event: Event) -> None:
+    """Payload: transfer_id, buyer_party_id, reasons (the buyer's, possibly none)."""
+    p = event.payload
+    store.update(
+        "transfers",
+        p["transfer_id"],
+        {"status": "declined", "reasons": p["reasons"], "decided_seq": event.seq},
+    )
 
 
 @handles("TRANSFER_REJECTED")

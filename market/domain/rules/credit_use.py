@@ -105,4 +105,5 @@ def carryover_last_year(
             else ruleset.git_rnd_carryover_years
         )
         return credit_year + years
-    return credit_year + ruleset.brrag_carryover_years
+    # BR-11: the tax period of issue and the next (N.J.A.C. 19:31N-1.1(b)).
+    return credit_year + ruleset.brrag_use_periods - 1

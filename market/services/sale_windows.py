@@ -1,0 +1,35 @@
+"""How long a certificate's credit stays usable, for the market (PRODUCT.md 8.4): a
+credit nobody can use any more is not sold (`carryforward_expired` at listing, offer,
+confirmation and approval), and listings and holdings show "usable through"."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from market.domain.programs import TaxType
+from market.domain.rules import sale_window
+from market.domain.rulesets import Ruleset
+from market.services.certificates import uth_tranches
+from market.services.returns import carryover_window
+
+
+def usable_through(cert: dict[str, Any], ruleset: Ruleset) -> int | None:
+    """The last tax year (UTH: tax period) in which the certificate's credit may be used:
+    the window credit applications use (returns.carryover_window), or for UTH the latest
+    window of an installment still held."""
+    tranches = uth_tranches(cert)
+    if tranches is not None:
+        return sale_window.usable_through(None, tranches)
+    return carryover_window(cert, TaxType(sorted(cert["tax_types"])[0]), ruleset)
+
+
+def window_fields(cert: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
+    """`usable_through` and `usable_until` (the last business date a buyer could use it)."""
+    last = usable_through(cert, ruleset)
+    until = sale_window.usable_until(last, ruleset)
+    return {"usable_through": last, "usable_until": until.isoformat() if until else None}
+
+
+def check_sellable(cert: dict[str, Any], on: date, ruleset: Ruleset) -> str:
+    return sale_window.check_sellable(usable_through(cert, ruleset), on, ruleset)
