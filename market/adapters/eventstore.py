@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from json.encoder import encode_basestring
@@ -198,6 +198,22 @@ class EventStore:
         """The caller knows the stream's current version from state it holds (the head
         lock); the unique (stream, version) still refuses a wrong guess."""
         self._versions[stream] = version
+
+    def read_versions(self, streams: Iterable[str]) -> None:
+        """Read the current version of each of these streams not known yet, CHUNK at a time
+        in one grouped query, for a unit of work about to append to each of many streams
+        (instead of one query per stream at its first append)."""
+        wanted = sorted({s for s in streams if s not in self._versions})
+        for start in range(0, len(wanted), CHUNK):
+            chunk = wanted[start : start + CHUNK]
+            found = dict.fromkeys(chunk, 0)
+            rows = self.conn.execute(
+                select(events_t.c.stream, func.max(events_t.c.version))
+                .where(events_t.c.stream.in_(chunk))
+                .group_by(events_t.c.stream)
+            ).all()
+            found.update({stream: int(version) for stream, version in rows})
+            self._versions.update(found)
 
     def stream_version(self, stream: str) -> int:
         found = self.conn.execute(_STREAM_VERSION, {"stream": stream}).scalar()
