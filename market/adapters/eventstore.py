@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from json.encoder import encode_basestring
@@ -27,17 +27,43 @@ GENESIS_HASH = "0" * 64
 events_t = EventRow.__table__  # type: ignore[attr-defined]
 head_t = LedgerHead.__table__  # type: ignore[attr-defined]
 
-# Built once: an append reads the head and, for a stream it has not seen, its version.
-_LOCK_HEAD = select(head_t.c.seq, head_t.c.hash).where(head_t.c.id == 1).with_for_update()
+# Built once: an append reads, for a stream it has not seen, its version.
 _STREAM_VERSION = select(func.max(events_t.c.version)).where(
     events_t.c.stream == bindparam("stream")
 )
-_INSERT_EVENT = events_t.insert()
-_MOVE_HEAD = (
-    head_t.update()
-    .where(head_t.c.id == 1)
-    .values(seq=bindparam("new_seq"), hash=bindparam("new_hash"))
+_COLUMNS = (
+    "seq",
+    "stream",
+    "version",
+    "type",
+    "payload",
+    "actor",
+    "recorded_at",
+    "prev_hash",
+    "hash",
 )
+
+
+class _Sql:
+    """The three statements every write runs, as plain SQL for `Connection.exec_driver_sql`
+    (SQLAlchemy's public API, without building and compiling a Core statement for each
+    run): the payload goes in as the canonical JSON already encoded for its hash."""
+
+    def __init__(self, sqlite: bool) -> None:
+        def p(name: str) -> str:
+            return f":{name}" if sqlite else f"%({name})s"
+
+        self.lock_head = "SELECT seq, hash FROM ledger_head WHERE id = 1" + (
+            "" if sqlite else " FOR UPDATE"
+        )
+        self.insert_event = (
+            f"INSERT INTO events ({', '.join(_COLUMNS)}) "
+            f"VALUES ({', '.join(p(c) for c in _COLUMNS)})"
+        )
+        self.move_head = f"UPDATE ledger_head SET seq = {p('seq')}, hash = {p('hash')} WHERE id = 1"
+
+
+_SQL = {True: _Sql(sqlite=True), False: _Sql(sqlite=False)}
 
 # Rows per INSERT executemany call at commit: bounded memory per call, and far below any
 # driver's bind-parameter limit however SQLAlchemy batches them (9 columns a row).
@@ -45,9 +71,14 @@ CHUNK = 1000
 
 
 def insert_many(conn: Connection, stmt: Any, rows: list[dict[str, Any]]) -> None:
-    """`stmt` (a Core INSERT) for every row, CHUNK rows per executemany call."""
+    """`stmt` (a Core INSERT, or SQL text for the driver) for every row, CHUNK rows per
+    executemany call."""
     for start in range(0, len(rows), CHUNK):
-        conn.execute(stmt, rows[start : start + CHUNK])
+        chunk = rows[start : start + CHUNK]
+        if isinstance(stmt, str):
+            conn.exec_driver_sql(stmt, chunk if len(chunk) > 1 else chunk[0])
+        else:
+            conn.execute(stmt, chunk)
 
 
 def utcnow_iso() -> str:
@@ -152,9 +183,10 @@ class EventStore:
         self._moved = False
         self._versions: dict[str, int] = {}
         self._rows: list[dict[str, Any]] = []
+        self._sql = _SQL[conn.dialect.name == "sqlite"]
 
     def lock_head(self) -> tuple[int, str]:
-        row = self.conn.execute(_LOCK_HEAD).first()
+        row = self.conn.exec_driver_sql(self._sql.lock_head).first()
         if row is None:
             self.conn.execute(head_t.insert().values(id=1, seq=0, hash=GENESIS_HASH))
             self._head = (0, GENESIS_HASH)
@@ -166,6 +198,22 @@ class EventStore:
         """The caller knows the stream's current version from state it holds (the head
         lock); the unique (stream, version) still refuses a wrong guess."""
         self._versions[stream] = version
+
+    def read_versions(self, streams: Iterable[str]) -> None:
+        """Read the current version of each of these streams not known yet, CHUNK at a time
+        in one grouped query, for a unit of work about to append to each of many streams
+        (instead of one query per stream at its first append)."""
+        wanted = sorted({s for s in streams if s not in self._versions})
+        for start in range(0, len(wanted), CHUNK):
+            chunk = wanted[start : start + CHUNK]
+            found = dict.fromkeys(chunk, 0)
+            rows = self.conn.execute(
+                select(events_t.c.stream, func.max(events_t.c.version))
+                .where(events_t.c.stream.in_(chunk))
+                .group_by(events_t.c.stream)
+            ).all()
+            found.update({stream: int(version) for stream, version in rows})
+            self._versions.update(found)
 
     def stream_version(self, stream: str) -> int:
         found = self.conn.execute(_STREAM_VERSION, {"stream": stream}).scalar()
@@ -194,7 +242,7 @@ class EventStore:
         payload = json.loads(encoded)
         digest = hash_encoded(seq, stream, version, type_, encoded, actor, recorded_at, prev_hash)
         event = Event(seq, stream, version, type_, payload, actor, recorded_at, prev_hash, digest)
-        self._rows.append(event.as_dict())
+        self._rows.append(event.as_dict() | {"payload": encoded})
         self._head = (seq, digest)
         self._moved = True
         return event
@@ -204,9 +252,11 @@ class EventStore:
         however many events this transaction appended (the row is locked until commit, so
         nobody sees it between appends)."""
         rows, self._rows = self._rows, []
-        insert_many(self.conn, _INSERT_EVENT, rows)
+        insert_many(self.conn, self._sql.insert_event, rows)
         if self._moved and self._head is not None:
-            self.conn.execute(_MOVE_HEAD, {"new_seq": self._head[0], "new_hash": self._head[1]})
+            self.conn.exec_driver_sql(
+                self._sql.move_head, {"seq": self._head[0], "hash": self._head[1]}
+            )
             self._moved = False
 
 

@@ -1,7 +1,21 @@
-"""The API's Blueprint: flask-smorest's own, imported from here by every API module."""
+"""flask-smorest's Blueprint, with each argument schema built once, when the view is
+declared.
+
+webargs builds a new schema for every request when it is given a schema class (a deep copy
+of every field, which cost more than the load itself); given an instance, it uses that
+instance. Both are documented uses of `Blueprint.arguments`, and a marshmallow 4 schema
+keeps no per-request state, so one instance per view serves every request."""
 
 from __future__ import annotations
 
-from flask_smorest import Blueprint
+from typing import Any
 
-__all__ = ["Blueprint"]
+import flask_smorest
+from marshmallow import Schema
+
+
+class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
+    def arguments(self, schema: type[Schema] | Schema, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(schema, type):
+            schema = schema()
+        return super().arguments(schema, *args, **kwargs)

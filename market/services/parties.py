@@ -38,9 +38,7 @@ MAX_BPS = 10_000
 
 _PARTY_BY_ID = Query(select(parties_t).where(parties_t.c.id == bindparam("party_id")))
 _PARTY_BY_TAX_ID = select(parties_t.c.id).where(parties_t.c.tax_id == bindparam("tax_id"))
-_PARTY_PAIR = Query(
-    select(parties_t).where(parties_t.c.id.in_([bindparam("a"), bindparam("b")]))
-)
+_PARTY_PAIR = Query(select(parties_t).where(parties_t.c.id.in_([bindparam("a"), bindparam("b")])))
 
 
 @dataclass(frozen=True)

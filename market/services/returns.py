@@ -339,7 +339,9 @@ def expire_carryforwards(
         .where(certs_t.c.balance_cents > 0, certs_t.c.is_original.is_(False))
         .order_by(certs_t.c.issued_seq)
     ).mappings()
-    for cert in [dict(r) for r in rows]:
+    held = [dict(r) for r in rows]
+    uow.events.read_versions(_stream(c["id"]) for c in held)  # one query per 1,000, not each
+    for cert in held:
         uow.store.remember("certificates", cert)  # read under the head lock: no second read
         tax_type = TaxType(sorted(cert["tax_types"])[0])
         last = carryover_window(cert, tax_type, ruleset)

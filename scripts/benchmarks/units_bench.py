@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import tempfile
 import time
 import uuid
@@ -198,18 +199,21 @@ def main() -> None:
                 small, small_cpu = measure(backend, tmp, setup, command, args.small)
                 large, large_cpu = measure(backend, tmp, setup, command, args.large)
                 for what, lo, hi in (("CPU s", small_cpu, large_cpu), ("wall s", small, large)):
-                    rows.append(
-                        (
-                            f"{backend}: {name}, {args.large:,} in one unit of work, {what}",
-                            hi,
-                            f"{args.small:,}, {what}",
-                            lo,
-                            hi / lo,
-                            f"ratio <= {1.5 * linear:g} (linear {linear:g})",
-                            hi / lo <= 1.5 * linear,
-                        )
+                    row = (
+                        f"{backend}: {name}, {args.large:,} in one unit of work, {what}",
+                        hi,
+                        f"{args.small:,}, {what}",
+                        lo,
+                        hi / lo,
+                        f"ratio <= {1.5 * linear:g} (linear {linear:g})",
+                        hi / lo <= 1.5 * linear,
                     )
-    emit(rows, args.json)
+                    rows.append(row)
+                    if not args.json:  # progress: each figure as soon as it is measured
+                        emit([row], False)
+                        sys.stdout.flush()
+    if args.json:
+        emit(rows, True)
 
 
 if __name__ == "__main__":

@@ -147,3 +147,18 @@ def test_one_writer_at_a_time_holds_the_ledger_head(engine: Engine) -> None:
         uow.commit()
     t.join()
     assert seen == [1]
+
+
+def test_versions_read_in_bulk_continue_each_stream(engine: Engine) -> None:
+    with UnitOfWork(engine) as uow:
+        for _ in range(2):
+            uow.events.append("known", "BULK_TEST", {}, SYSTEM.label)
+        uow.commit()
+    with UnitOfWork(engine) as uow:
+        uow.events.read_versions(["known", "fresh", "known"])
+        assert uow.events.append("known", "BULK_TEST", {}, SYSTEM.label).version == 3
+        assert uow.events.append("fresh", "BULK_TEST", {}, SYSTEM.label).version == 1
+        uow.commit()
+    with engine.connect() as conn:
+        found = conn.execute(text("select stream, version from events order by seq")).all()
+    assert [tuple(r) for r in found] == [("known", 1), ("known", 2), ("known", 3), ("fresh", 1)]
