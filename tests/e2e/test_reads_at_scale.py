@@ -17,7 +17,7 @@ EDA = Actor(user_id="test-eda", role=AUTHORITY)
 RULES = get_ruleset("A1178")
 
 
-def _sell_many(
+def sell_many(
     m: Market, n: int, buyers: list[str], approve: bool = True, cert_id: str | None = None
 ) -> list[dict[str, Any]]:
     """`n` sales of $10 for $9 from the seller's certificate, in one unit of work."""
@@ -45,8 +45,8 @@ def _sell_many(
 
 def test_the_paid_total_counts_every_one_of_501_sales(app: Any) -> None:
     m = make_market(app)
-    _sell_many(m, 501, [m.buyer["id"]])
-    _sell_many(m, 3, [m.buyer["id"]], approve=False)  # pending: not paid
+    sell_many(m, 501, [m.buyer["id"]])
+    sell_many(m, 3, [m.buyer["id"]], approve=False)  # pending: not paid
     with ReadOnly(app.extensions["market.engine"]) as conn:
         assert desk_queries.paid_summary(conn, m.seller["id"]) == (501 * 900, 501)
     html = browser(app, "participant", m.seller["id"]).get("/seller").get_data(as_text=True)
@@ -66,7 +66,7 @@ def _pages(client: Any, path: str, cursor: str) -> list[str]:
 
 def test_all_501_holdings_are_reachable_page_by_page(app: Any) -> None:
     m = make_market(app)
-    bought = _sell_many(m, 501, [m.buyer["id"]])
+    bought = sell_many(m, 501, [m.buyer["id"]])
     with ReadOnly(app.extensions["market.engine"]) as conn:
         numbers = desk_queries.numbers_of(conn, [t["buyer_certificate_id"] for t in bought])
     pages = _pages(browser(app, "participant", m.buyer["id"]), "/buyer", "held_after")
@@ -78,7 +78,7 @@ def test_all_501_holdings_are_reachable_page_by_page(app: Any) -> None:
 def test_the_seller_reaches_every_sale_page_by_page(app: Any) -> None:
     m = make_market(app)
     buyers = [m.buyer["id"], create_party(m.api, m.eda, name="Trenton Mutual")["id"]]
-    _sell_many(m, 120, buyers)
+    sell_many(m, 120, buyers)
     pages = _pages(browser(app, "participant", m.seller["id"]), "/seller", "paid_after")
     assert len(pages) == 3
     rows = sum(html.count('<td class="nowrap">') for html in pages)
@@ -87,7 +87,7 @@ def test_the_seller_reaches_every_sale_page_by_page(app: Any) -> None:
 
 def test_the_authority_queue_pages_every_pending_transfer(app: Any) -> None:
     m = make_market(app)
-    pending = _sell_many(m, 60, [m.buyer["id"]], approve=False)
+    pending = sell_many(m, 60, [m.buyer["id"]], approve=False)
     pages = _pages(browser(app, "authority"), "/authority", "queue_after")
     assert len(pages) == 3  # 25 a page
     shown = [i for html in pages for i in re.findall(r'id="transfer-(trf_\w+)"', html)]
@@ -97,7 +97,7 @@ def test_the_authority_queue_pages_every_pending_transfer(app: Any) -> None:
 
 def test_transfers_and_listings_pages_cover_every_row_once(app: Any) -> None:
     m = make_market(app)
-    sold = _sell_many(m, 7, [m.buyer["id"]], approve=False)
+    sold = sell_many(m, 7, [m.buyer["id"]], approve=False)
     listings = [m.listing(amount=100_000, ask=90_000) for _ in range(5)]
     seen: list[str] = []
     for path, want in (("/api/v1/transfers", sold), ("/api/v1/listings", listings)):
