@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, true
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Certificate
@@ -26,7 +26,9 @@ def next_number(conn: Connection, program: str, fiscal_year: int) -> str:
         .where(
             certs_t.c.program == program,
             certs_t.c.fiscal_year == fiscal_year,
-            certs_t.c.is_original.is_(True),
+            # `= true`, not `IS TRUE`: PostgreSQL can look equality up in the index
+            # (program, fiscal_year, is_original); it cannot look up IS TRUE.
+            certs_t.c.is_original == true(),
         )
     ).scalar()
     return f"{program}-{fiscal_year}-{int(count or 0) + 1:06d}"
