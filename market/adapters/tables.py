@@ -173,7 +173,8 @@ class Certificate(SQLModel, table=True):
 
     id: str = Field(primary_key=True, max_length=40)
     number: str = Field(max_length=40, unique=True)
-    program: str = Field(max_length=10, index=True)
+    # Indexed with fiscal_year and is_original (ix_certificates_numbering, migration 0012).
+    program: str = Field(max_length=10)
     holder_party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
     original_holder_party_id: str = Field(foreign_key="parties.id", max_length=40)
     parent_id: str | None = Field(

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from itertools import count
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, true
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Certificate
@@ -34,7 +34,9 @@ def next_numbers(conn: Connection, program: str, fiscal_year: int) -> Iterator[s
         .where(
             certs_t.c.program == program,
             certs_t.c.fiscal_year == fiscal_year,
-            certs_t.c.is_original.is_(True),
+            # `= true`, not `IS TRUE`: PostgreSQL can look equality up in the index
+            # (program, fiscal_year, is_original); it cannot look up IS TRUE.
+            certs_t.c.is_original == true(),
         )
     ).scalar()
     for n in count(int(issued or 0) + 1):

@@ -2,7 +2,8 @@
 listings, offers, holdings and a certificate's children; the transfers naming a buyer
 certificate (a certificate's history); a seller's approved sales (the paid total); the
 count behind a new certificate's number (it used the program index, so it counted every
-certificate of the program); a party's credit applications by tax year
+certificate of the program: that index is replaced); a party's credit applications by
+tax year
 
 Revision ID: 0012
 Revises: 0005
@@ -37,11 +38,16 @@ INDEXES = [
 
 
 def upgrade() -> None:
-    # Plain CREATE INDEX (no batch): SQLite adds an index in place, without a table rebuild.
+    # Plain CREATE/DROP INDEX (no batch): SQLite does both in place, without a table rebuild.
     for table, name, columns in INDEXES:
         op.create_index(name, table, columns, unique=False)
+    # ix_certificates_numbering leads with program: the old index only let PostgreSQL's
+    # planner pick it for the numbering count, which then read every certificate of the
+    # program.
+    op.drop_index('ix_certificates_program', table_name='certificates')
 
 
 def downgrade() -> None:
+    op.create_index('ix_certificates_program', 'certificates', ['program'], unique=False)
     for table, name, _columns in reversed(INDEXES):
         op.drop_index(name, table_name=table)

@@ -1,0 +1,78 @@
+"""The reads that must not grow with the ledger use the indexes of migration 0012, on
+SQLite and PostgreSQL: the statements a read runs are captured and each is explained
+(PostgreSQL with sequential scans discouraged, so an index is taken whenever one serves;
+without the index the plan is a scan and the test fails)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, event
+
+from market.services import certificate_reads, desk_queries, numbering, trade_lists
+from market.services.uow import ReadOnly
+
+
+def _plans(engine: Engine, read: Callable[[Any], object]) -> str:
+    """Every plan of every statement `read` runs, as one text."""
+    captured: list[tuple[str, Any]] = []
+
+    def keep(conn: Any, cursor: Any, statement: str, params: Any, *_: Any) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            captured.append((statement, params))
+
+    with ReadOnly(engine) as conn:
+        event.listen(engine, "before_cursor_execute", keep)
+        try:
+            read(conn)
+        finally:
+            event.remove(engine, "before_cursor_execute", keep)
+        raw = conn.connection.dbapi_connection
+        assert raw is not None
+        cursor = raw.cursor()
+        sqlite = engine.dialect.name == "sqlite"
+        if not sqlite:
+            cursor.execute("SET enable_seqscan = off")
+        lines = []
+        for statement, params in captured:
+            cursor.execute(("EXPLAIN QUERY PLAN " if sqlite else "EXPLAIN ") + statement, params)
+            lines += [" ".join(str(c) for c in row) for row in cursor.fetchall()]
+        if not sqlite:
+            cursor.execute("RESET enable_seqscan")
+        return "\n".join(lines)
+
+
+READS: dict[str, tuple[Callable[[Any], object], str]] = {
+    "a new certificate's number counts its program and year only": (
+        lambda conn: numbering.next_number(conn, "BRRAG", 2014),
+        "ix_certificates_numbering",
+    ),
+    "the paid total sums the seller's approved sales": (
+        lambda conn: desk_queries.paid_summary(conn, "pty_x"),
+        "ix_transfers_seller_status_seq",
+    ),
+    "a certificate's history finds the transfer that created it": (
+        lambda conn: certificate_reads.history_page(conn, "crt_x"),
+        "ix_transfers_buyer_certificate_id",
+    ),
+    "a certificate's children page walks its parent index": (
+        lambda conn: certificate_reads.children_page(conn, "crt_x"),
+        "ix_certificates_parent_seq",
+    ),
+    "the approval queue walks the pending transfers in order": (
+        lambda conn: trade_lists.transfers_page(conn, "pending_approval", None, 25),
+        "ix_transfers_status_seq",
+    ),
+    "holdings page walks the holder's certificates in order": (
+        lambda conn: desk_queries.holdings_page(conn, "pty_x"),
+        "ix_certificates_holder_seq",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(READS))
+def test_each_flat_read_uses_its_index(engine: Engine, name: str) -> None:
+    read, index = READS[name]
+    assert index in _plans(engine, read)
