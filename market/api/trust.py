@@ -81,6 +81,7 @@ def list_checkpoints(args: dict[str, Any]) -> ResponseReturnValue:
 
 @blp.route("/ledger/checkpoints", methods=["POST"])
 @blp.alt_response(201, schema=CheckpointOut)
+@blp.alt_response(200, schema=CheckpointOut)
 def make() -> ResponseReturnValue:
     """Sign the ledger now (authority); 200 with the latest if the ledger has not grown."""
     current_actor().require(AUTHORITY)
