@@ -154,7 +154,7 @@ def extend(conn: Connection, upto: int | None = None, limit: int | None = None) 
     return frontier.size
 
 
-def extend_all(engine: Engine, chunk: int = 50_000) -> int:
+def extend_all(engine: Engine, chunk: int = 5_000) -> int:
     """Bring the stored tree up to the ledger head, `chunk` leaves per transaction (a first
     build over a large ledger never holds the lock for long)."""
     while True:

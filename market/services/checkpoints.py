@@ -29,7 +29,7 @@ from market.services.paging import split_page
 from market.services.uow import ReadOnly
 
 DEFAULT_ORIGIN = "nj-transfer-certificates/ledger"
-CHUNK = 50_000
+CHUNK = 5_000  # leaves per transaction: on SQLite its lock holds writers back
 
 
 class SigningKeyUnavailableError(DomainError):
