@@ -85,7 +85,9 @@ def list_checkpoints(args: dict[str, Any]) -> ResponseReturnValue:
 def make() -> ResponseReturnValue:
     """Sign the ledger now (authority); 200 with the latest if the ledger has not grown."""
     current_actor().require(AUTHORITY)
-    made, created = checkpoints.make_checkpoint(engine(), settings())
+    made, created = checkpoints.make_checkpoint(
+        engine(), settings(), max_backlog=checkpoints.REQUEST_BACKLOG
+    )
     return jsonify(made), 201 if created else 200
 
 

@@ -29,6 +29,7 @@ from market.services.paging import split_page
 from market.services.uow import ReadOnly
 
 DEFAULT_ORIGIN = "nj-transfer-certificates/ledger"
+REQUEST_BACKLOG = 100_000
 CHUNK = 5_000  # leaves per transaction: on SQLite its lock holds writers back
 
 
@@ -94,8 +95,11 @@ def _check_last(conn: Connection, last: dict[str, Any]) -> None:
         )
 
 
-def make_checkpoint(engine: Engine, settings: TrustSettings) -> tuple[dict[str, Any], bool]:
-    """Sign the ledger as it stands; (checkpoint, created). The function `tick` calls."""
+def make_checkpoint(
+    engine: Engine, settings: TrustSettings, *, max_backlog: int | None = None
+) -> tuple[dict[str, Any], bool]:
+    """Sign the ledger as it stands; (checkpoint, created). A request passes `max_backlog`
+    (REQUEST_BACKLOG): a tree far behind is built by the CLI, not inside a request."""
     key = signer(settings)
     try:
         with ReadOnly(engine) as conn:
@@ -107,6 +111,13 @@ def make_checkpoint(engine: Engine, settings: TrustSettings) -> tuple[dict[str, 
                 _check_last(conn, last)
                 return as_public(last), False
             backlog = head_seq - stored
+        if max_backlog is not None and backlog > max_backlog:
+            raise ConflictError(
+                f"The Merkle tree is {backlog} events behind the ledger; build it with "
+                "`flask --app market checkpoint` first (too long for a request).",
+                {"behind": backlog},
+                code="merkle_tree_behind",
+            )
         if backlog > CHUNK:  # a long backlog in chunks, so the lock is never held long
             merkle_store.extend_all(engine, CHUNK)
         with merkle_store.trust_transaction(engine) as conn:

@@ -146,3 +146,20 @@ def test_a_missing_configured_key_file_is_a_clear_error(client: Any, app: Any) -
     assert _error(r, 503) == "signing_key_unavailable"
     assert "nowhere" in r.json["error"]["message"]
     assert client.get("/api/v1/ledger/checkpoints").json["items"] == []
+
+
+def test_a_tree_far_behind_is_built_by_the_cli_not_in_a_request(
+    client: Any, app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from market.services import checkpoints, proofs
+
+    engine = app.extensions["market.engine"]
+    w = build(client, engine)
+    monkeypatch.setattr(checkpoints, "REQUEST_BACKLOG", 2)
+    monkeypatch.setattr(proofs, "REQUEST_BACKLOG", 2)
+    r = client.post("/api/v1/ledger/checkpoints", headers=w.authority)
+    assert _error(r, 409) == "merkle_tree_behind"
+    r = client.get("/api/v1/ledger/proofs/inclusion?seq=1", headers=w.auditor)
+    assert _error(r, 409) == "merkle_tree_behind"
+    assert app.test_cli_runner().invoke(args=["checkpoint"]).exit_code == 0
+    assert client.get("/api/v1/ledger/proofs/inclusion?seq=1", headers=w.auditor).status_code == 200
