@@ -163,3 +163,17 @@ def test_a_tree_far_behind_is_built_by_the_cli_not_in_a_request(
     assert _error(r, 409) == "merkle_tree_behind"
     assert app.test_cli_runner().invoke(args=["checkpoint"]).exit_code == 0
     assert client.get("/api/v1/ledger/proofs/inclusion?seq=1", headers=w.auditor).status_code == 200
+
+
+def test_before_any_checkpoint_a_long_ledger_is_checked_at_its_end_only(
+    client: Any, app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from market.services import trust_recent
+
+    engine = app.extensions["market.engine"]
+    w = build(client, engine)
+    monkeypatch.setattr(trust_recent, "REQUEST_BACKLOG", 3)
+    v = client.get("/api/v1/ledger/verify", headers=w.auditor).json
+    n = events(engine)
+    assert v["ok"] is True and v["checked_events"] == 3 and v["checked_from_seq"] == n - 2
+    assert "no checkpoint yet" in v["checked"][0]
