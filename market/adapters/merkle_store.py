@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
-from sqlalchemy import Engine, func, select, text
+from sqlalchemy import Engine, and_, func, or_, select, text
 from sqlalchemy.engine import Connection
 
 from market.adapters.db import WRITE_OPTION, is_sqlite
@@ -77,20 +77,17 @@ class NodeReader:
 
     def fetch(self, slots: list[tuple[int, int]]) -> None:
         missing = sorted({s for s in slots if s not in self.cache})
-        by_level: dict[int, list[int]] = {}
-        for level, index in missing:
-            by_level.setdefault(level, []).append(index)
-        # One level per statement: `level = ? AND idx IN (...)` is a primary-key range on
-        # both databases (a row-value IN is not, on SQLite).
-        for level, indexes in by_level.items():
-            for start in range(0, len(indexes), 500):
-                rows = self.conn.execute(
-                    select(nodes_t.c.idx, nodes_t.c.hash).where(
-                        nodes_t.c.level == level, nodes_t.c.idx.in_(indexes[start : start + 500])
-                    )
+        # `(level = ? AND idx = ?) OR ...`: one primary-key lookup per slot on both
+        # databases (SQLite scans the table for a row-value IN).
+        for start in range(0, len(missing), 100):
+            part = missing[start : start + 100]
+            rows = self.conn.execute(
+                select(nodes_t.c.level, nodes_t.c.idx, nodes_t.c.hash).where(
+                    or_(*(and_(nodes_t.c.level == lv, nodes_t.c.idx == ix) for lv, ix in part))
                 )
-                for r in rows:
-                    self.cache[level, r.idx] = bytes(r.hash)
+            )
+            for r in rows:
+                self.cache[r.level, r.idx] = bytes(r.hash)
         absent = [s for s in missing if s not in self.cache]
         if absent:
             raise LookupError(f"merkle_nodes lacks the subtrees {absent[:5]}")
@@ -157,7 +154,7 @@ def extend(conn: Connection, upto: int | None = None, limit: int | None = None) 
     return frontier.size
 
 
-def extend_all(engine: Engine, chunk: int = 50_000) -> int:
+def extend_all(engine: Engine, chunk: int = 5_000) -> int:
     """Bring the stored tree up to the ledger head, `chunk` leaves per transaction (a first
     build over a large ledger never holds the lock for long)."""
     while True:

@@ -81,10 +81,13 @@ def list_checkpoints(args: dict[str, Any]) -> ResponseReturnValue:
 
 @blp.route("/ledger/checkpoints", methods=["POST"])
 @blp.alt_response(201, schema=CheckpointOut)
+@blp.alt_response(200, schema=CheckpointOut)
 def make() -> ResponseReturnValue:
     """Sign the ledger now (authority); 200 with the latest if the ledger has not grown."""
     current_actor().require(AUTHORITY)
-    made, created = checkpoints.make_checkpoint(engine(), settings())
+    made, created = checkpoints.make_checkpoint(
+        engine(), settings(), max_backlog=checkpoints.REQUEST_BACKLOG
+    )
     return jsonify(made), 201 if created else 200
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine
+from sqlalchemy.engine import Connection
 
 from market.adapters import checkpoint_store, merkle_store
 from market.adapters.eventstore import head
@@ -28,7 +29,8 @@ from market.services.paging import split_page
 from market.services.uow import ReadOnly
 
 DEFAULT_ORIGIN = "nj-transfer-certificates/ledger"
-CHUNK = 50_000
+REQUEST_BACKLOG = 100_000
+CHUNK = 5_000  # leaves per transaction: on SQLite its lock holds writers back
 
 
 class SigningKeyUnavailableError(DomainError):
@@ -84,12 +86,38 @@ def as_public(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def make_checkpoint(engine: Engine, settings: TrustSettings) -> tuple[dict[str, Any], bool]:
-    """Sign the ledger as it stands; (checkpoint, created). The function `tick` calls."""
+def _check_last(conn: Connection, last: dict[str, Any]) -> None:
+    if merkle_store.stored_root(conn, last["tree_size"]).hex() != last["root_hash"]:
+        raise ConflictError(
+            f"The stored Merkle tree disagrees with checkpoint {last['tree_size']}.",
+            {"tree_size": last["tree_size"]},
+            code="ledger_contradicts_checkpoint",
+        )
+
+
+def make_checkpoint(
+    engine: Engine, settings: TrustSettings, *, max_backlog: int | None = None
+) -> tuple[dict[str, Any], bool]:
+    """Sign the ledger as it stands; (checkpoint, created). A request passes `max_backlog`
+    (REQUEST_BACKLOG): a tree far behind is built by the CLI, not inside a request."""
     key = signer(settings)
     try:
         with ReadOnly(engine) as conn:
-            backlog = head(conn)[0] - merkle_store.stored_size(conn)
+            head_seq, stored = head(conn)[0], merkle_store.stored_size(conn)
+            last = checkpoint_store.latest(conn)
+            if last is not None and last["tree_size"] == head_seq == stored:
+                # Nothing new: checked without the write lock (extend writes nothing here).
+                merkle_store.extend(conn)
+                _check_last(conn, last)
+                return as_public(last), False
+            backlog = head_seq - stored
+        if max_backlog is not None and backlog > max_backlog:
+            raise ConflictError(
+                f"The Merkle tree is {backlog} events behind the ledger; build it with "
+                "`flask --app market checkpoint` first (too long for a request).",
+                {"behind": backlog},
+                code="merkle_tree_behind",
+            )
         if backlog > CHUNK:  # a long backlog in chunks, so the lock is never held long
             merkle_store.extend_all(engine, CHUNK)
         with merkle_store.trust_transaction(engine) as conn:
@@ -98,12 +126,7 @@ def make_checkpoint(engine: Engine, settings: TrustSettings) -> tuple[dict[str, 
                 raise ConflictError("The ledger has no events to sign yet.", code="ledger_empty")
             last = checkpoint_store.latest(conn)
             if last is not None:
-                if merkle_store.stored_root(conn, last["tree_size"]).hex() != last["root_hash"]:
-                    raise ConflictError(
-                        f"The stored Merkle tree disagrees with checkpoint {last['tree_size']}.",
-                        {"tree_size": last["tree_size"]},
-                        code="ledger_contradicts_checkpoint",
-                    )
+                _check_last(conn, last)
                 if last["tree_size"] == size:
                     return as_public(last), False
             root = merkle_store.stored_root(conn, size)

@@ -20,7 +20,12 @@ from market.domain import merkle
 from market.domain.errors import DomainError
 from market.services import certificates
 from market.services.actor import AUDITOR, AUTHORITY, Actor
-from market.services.checkpoints import TrustSettings, as_public, make_checkpoint
+from market.services.checkpoints import (
+    REQUEST_BACKLOG,
+    TrustSettings,
+    as_public,
+    make_checkpoint,
+)
 from market.services.errors import ConflictError, NotFoundError
 from market.services.uow import ReadOnly
 
@@ -40,6 +45,13 @@ def _ensure_tree(engine: Engine, size: int) -> None:
         raise NotFoundError(
             f"The ledger has {head_seq} events; there is no tree of size {size}.",
             {"tree_size": size, "events": head_seq},
+        )
+    if size - stored > REQUEST_BACKLOG:
+        raise ConflictError(
+            f"The Merkle tree is {size - stored} events behind; build it with "
+            "`flask --app market checkpoint` first (too long for a request).",
+            {"behind": size - stored},
+            code="merkle_tree_behind",
         )
     if stored < size:
         try:
@@ -123,7 +135,7 @@ def certificate_bundle(
         events = [event_from_row(r).as_dict() for r in rows]
         checkpoint = checkpoint_store.covering(conn, max(seqs, default=1))
     if checkpoint is None:
-        made, _ = make_checkpoint(engine, settings)
+        made, _ = make_checkpoint(engine, settings, max_backlog=REQUEST_BACKLOG)
     else:
         made = as_public(checkpoint)
     size = made["tree_size"]

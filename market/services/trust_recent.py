@@ -25,7 +25,7 @@ from market.adapters.eventstore import GENESIS_HASH, compute_hash, head, iter_ev
 from market.domain import merkle
 from market.domain.checkpoint_note import NoteError, Signature, parse_signed
 from market.services.actor import AUDITOR, AUTHORITY, Actor
-from market.services.checkpoints import TrustSettings, signer
+from market.services.checkpoints import REQUEST_BACKLOG, TrustSettings, signer
 from market.services.trust_verify import CheckpointReport, Trusted, judge
 from market.services.uow import ReadOnly
 
@@ -43,7 +43,11 @@ def verify_recent(engine: Engine, settings: TrustSettings) -> dict[str, Any]:
             "head_hash": head_hash,
             "checkpoint": None,
         }
-        start, prev, bad = 1, GENESIS_HASH, None
+        # Before the first checkpoint: the whole chain, or its last REQUEST_BACKLOG events
+        # (their links to one another) when it is longer than a request should read.
+        start = max(1, head_seq - REQUEST_BACKLOG + 1)
+        prev: str | None = GENESIS_HASH if start == 1 else None
+        bad = None
         if anchor is not None:
             size = anchor.note.tree_size
             out["checkpoint"] = {
@@ -52,61 +56,65 @@ def verify_recent(engine: Engine, settings: TrustSettings) -> dict[str, Any]:
                 "root_hash": anchor.note.root.hex(),
             }
             bad = _check_anchor(conn, anchor, head_seq, report)
-            start = size
+            start, prev = size, None
         checked = 0
         if bad is None:
-            for e in iter_events(conn, after=start - 1):
-                checked += 1
-                if anchor is not None and e.seq == start:
-                    leaf = merkle_store.NodeReader(conn).run(lambda n: n(0, start - 1))
-                    if merkle.leaf_hash(bytes.fromhex(e.hash)) != leaf:
-                        report.problems.append(
-                            f"seq {e.seq} is not the event checkpoint {anchor.name} signed"
-                        )
-                        bad = e.seq
-                        break
-                elif e.seq != start + checked - 1 or e.prev_hash != prev:
-                    report.problems.append(f"seq {e.seq}: does not follow seq {e.seq - 1}")
-                    bad = e.seq
-                    break
-                elif (
-                    compute_hash(
-                        e.seq,
-                        e.stream,
-                        e.version,
-                        e.type,
-                        e.payload,
-                        e.actor,
-                        e.recorded_at,
-                        e.prev_hash,
-                    )
-                    != e.hash
-                ):
-                    report.problems.append(f"seq {e.seq}: hash does not match its contents")
-                    bad = e.seq
-                    break
-                prev = e.hash
-            if bad is None and prev != head_hash and head_seq > 0:
+            checked, bad, last = _check_chain(conn, anchor, start, prev, report)
+            if bad is None and head_seq > 0 and last != head_hash:
                 report.problems.append(
                     f"the ledger head does not match the chain at seq {head_seq}"
                 )
                 bad = head_seq
+    if anchor is not None:
+        checked_what = [
+            "the last checkpoint's signature by the ledger key",
+            "the stored Merkle tree has the checkpoint's root at its size",
+            "the event at the checkpoint's size is the leaf it signed",
+            "every later event's hash and link to its predecessor, up to the head",
+        ]
+    elif start == 1:
+        checked_what = ["every event's hash and link (no checkpoint yet)"]
+    else:
+        checked_what = [
+            f"the last {REQUEST_BACKLOG} events' hashes and links only: no checkpoint yet "
+            "(run flask --app market checkpoint; flask verify checks everything)"
+        ]
     out.update(
         ok=not report.problems,
         first_bad_seq=bad,
         problems=report.problems + report.untrusted,
         checked_from_seq=start,
         checked_events=checked,
-        checked=[
-            "the last checkpoint's signature by the ledger key",
-            "the stored Merkle tree has the checkpoint's root at its size",
-            "the event at the checkpoint's size is the leaf it signed",
-            "every later event's hash and link to its predecessor, up to the head",
-        ]
-        if anchor is not None
-        else ["every event's hash and link (no checkpoint yet)"],
+        checked=checked_what,
     )
     return out
+
+
+def _check_chain(
+    conn: Connection, anchor: Trusted | None, start: int, prev: str | None, report: CheckpointReport
+) -> tuple[int, int | None, str | None]:
+    """Events from `start` to the head: (how many, first bad seq, the last hash). With an
+    anchor, the event at `start` must be the leaf its checkpoint signed."""
+    checked = 0
+    for e in iter_events(conn, after=start - 1):
+        checked += 1
+        if anchor is not None and e.seq == start:
+            leaf = merkle_store.NodeReader(conn).run(lambda n: n(0, start - 1))
+            if merkle.leaf_hash(bytes.fromhex(e.hash)) != leaf:
+                report.problems.append(
+                    f"seq {e.seq} is not the event checkpoint {anchor.name} signed"
+                )
+                return checked, e.seq, prev
+        elif e.seq != start + checked - 1 or (prev is not None and e.prev_hash != prev):
+            report.problems.append(f"seq {e.seq}: does not follow seq {e.seq - 1}")
+            return checked, e.seq, prev
+        elif e.hash != compute_hash(
+            e.seq, e.stream, e.version, e.type, e.payload, e.actor, e.recorded_at, e.prev_hash
+        ):
+            report.problems.append(f"seq {e.seq}: hash does not match its contents")
+            return checked, e.seq, prev
+        prev = e.hash
+    return checked, None, prev
 
 
 def _latest_trusted(

@@ -146,3 +146,34 @@ def test_a_missing_configured_key_file_is_a_clear_error(client: Any, app: Any) -
     assert _error(r, 503) == "signing_key_unavailable"
     assert "nowhere" in r.json["error"]["message"]
     assert client.get("/api/v1/ledger/checkpoints").json["items"] == []
+
+
+def test_a_tree_far_behind_is_built_by_the_cli_not_in_a_request(
+    client: Any, app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from market.services import checkpoints, proofs
+
+    engine = app.extensions["market.engine"]
+    w = build(client, engine)
+    monkeypatch.setattr(checkpoints, "REQUEST_BACKLOG", 2)
+    monkeypatch.setattr(proofs, "REQUEST_BACKLOG", 2)
+    r = client.post("/api/v1/ledger/checkpoints", headers=w.authority)
+    assert _error(r, 409) == "merkle_tree_behind"
+    r = client.get("/api/v1/ledger/proofs/inclusion?seq=1", headers=w.auditor)
+    assert _error(r, 409) == "merkle_tree_behind"
+    assert app.test_cli_runner().invoke(args=["checkpoint"]).exit_code == 0
+    assert client.get("/api/v1/ledger/proofs/inclusion?seq=1", headers=w.auditor).status_code == 200
+
+
+def test_before_any_checkpoint_a_long_ledger_is_checked_at_its_end_only(
+    client: Any, app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from market.services import trust_recent
+
+    engine = app.extensions["market.engine"]
+    w = build(client, engine)
+    monkeypatch.setattr(trust_recent, "REQUEST_BACKLOG", 3)
+    v = client.get("/api/v1/ledger/verify", headers=w.auditor).json
+    n = events(engine)
+    assert v["ok"] is True and v["checked_events"] == 3 and v["checked_from_seq"] == n - 2
+    assert "no checkpoint yet" in v["checked"][0]

@@ -19,6 +19,7 @@ from market.services.actor import SYSTEM
 from market.services.checkpoints import TrustSettings, checkpoint_due
 from market.services.parties import NewParty, register_party
 from market.services.runner import run
+from tests.helpers import events
 
 pytestmark = pytest.mark.storage
 
@@ -97,3 +98,48 @@ def test_verify_reports_foreign_and_malformed_checkpoint_files(app: Any) -> None
     assert "junk.checkpoint: not a valid signed note" in out.output
     report = json.loads(out.output.splitlines()[-1])
     assert report["ok"] is False and report["checkpoints"]["ok"] is False
+
+
+def test_checkpoints_made_while_writes_go_on_all_verify(app: Any) -> None:
+    engine = app.extensions["market.engine"]
+    _party(engine, 0)
+    stop = threading.Event()
+
+    def write() -> None:
+        i = 1
+        while not stop.is_set():
+            _party(engine, i)
+            i += 1
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    sizes = []
+    try:
+        for _ in range(4):
+            grown = events(engine) + 3
+            while events(engine) < grown:
+                stop.wait(0.005)
+            made = checkpoint_due(engine, _settings(app))
+            assert made is not None
+            sizes.append(made["tree_size"])
+    finally:
+        stop.set()
+        writer.join()
+    assert sizes == sorted(set(sizes)) and len(sizes) == 4
+    out = app.test_cli_runner().invoke(args=["verify"])
+    assert out.exit_code == 0, out.output
+
+
+def test_a_missing_or_broken_key_file_is_a_clear_cli_message(app: Any, tmp_path: Path) -> None:
+    _party(app.extensions["market.engine"], 1)
+    runner = app.test_cli_runner()
+    app.config["SIGNING_KEY_FILE"] = str(tmp_path / "absent")
+    out = runner.invoke(args=["checkpoint"])
+    assert out.exit_code != 0 and "cannot read the signing key file" in out.output
+    broken = tmp_path / "broken"
+    broken.write_text("not a key")
+    app.config["SIGNING_KEY_FILE"] = str(broken)
+    out = runner.invoke(args=["checkpoint"])
+    assert out.exit_code != 0 and "is not a PEM private key" in out.output
+    assert not (tmp_path / "absent").exists()
+    assert not list(_settings(app).checkpoint_dir.glob("*.checkpoint"))

@@ -151,3 +151,20 @@ def test_bad_requests_raise_and_empty_proofs_fail() -> None:
     assert not merkle.verify_consistency(3, 5, [], REF.mth(0, 3), REF.mth(0, 5))
     assert merkle.root(TREE, 0) == hashlib.sha256(b"").digest()
     assert merkle.frontier_slots(6) == [(2, 0), (1, 2)]
+
+
+def test_verifiers_refuse_impossible_sizes_and_overlong_proofs() -> None:
+    top = REF.mth(0, 8)
+    path = merkle.inclusion_proof(TREE, 3, 8)
+    assert not merkle.verify_inclusion(LEAVES[3], 8, 8, path, top)  # index past the tree
+    assert not merkle.verify_inclusion(LEAVES[3], -1, 8, path, top)
+    assert not merkle.verify_inclusion(LEAVES[3], 3, 8, [*path, path[0]], top)  # too long
+    proof = merkle.consistency_proof(TREE, 3, 8)
+    assert not merkle.verify_consistency(0, 8, proof, REF.mth(0, 3), top)
+    assert not merkle.verify_consistency(9, 8, proof, REF.mth(0, 3), top)
+    assert not merkle.verify_consistency(3, 8, [*proof, proof[0]], REF.mth(0, 3), top)
+    assert merkle.verify_consistency(8, 8, [], top, top)
+    assert not merkle.verify_consistency(8, 8, [top], top, top)
+    with pytest.raises(ValueError):
+        merkle.range_hash(TREE, 4, 4)
+    assert merkle.Frontier().root() == merkle.EMPTY_ROOT
