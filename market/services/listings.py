@@ -8,12 +8,15 @@ from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Listing
 from market.domain.errors import (
+    BelowMinimumConsiderationError,
     InsufficientBalanceError,
     InvalidRequestError,
 )
+from market.domain.programs import Program
+from market.domain.rules import consideration
 from market.domain.rulesets import Ruleset
 from market.domain.values import format_cents
-from market.services import sale_windows
+from market.services import commitments, sale_windows
 from market.services.actor import PARTICIPANT, Actor
 from market.services.certificates import load_certificate
 from market.services.errors import ConflictError, ForbiddenError
@@ -43,6 +46,19 @@ def listing_view(conn: Connection, listing_id: str, ruleset: Ruleset) -> dict[st
     ) | sale_windows.window_fields(cert, ruleset)
 
 
+def _check_ask(cert: dict[str, Any], amount_cents: int, ask_cents: int, ruleset: Ruleset) -> None:
+    """A listing may not ask less than the program's floor for its amount: no buyer could
+    pay it (CMN-5, BR-8, UTH-23, DMG-11, DMC-9, TB-22)."""
+    program = Program(cert["program"])
+    try:
+        consideration.check_minimum_consideration(program, ask_cents, amount_cents, ruleset)
+    except BelowMinimumConsiderationError as exc:
+        raise BelowMinimumConsiderationError(
+            f"The ask is below the floor, so no buyer could pay it: {exc.message} (CMN-5).",
+            exc.details,
+        ) from None
+
+
 def create_listing(
     uow: UnitOfWork,
     actor: Actor,
@@ -60,9 +76,11 @@ def create_listing(
             {"amount_cents": amount_cents, "ask_cents": ask_cents},
         )
     check_balance(cert, amount_cents)
+    _check_ask(cert, amount_cents, ask_cents, ruleset)
     sale_windows.check_sellable(cert, today(), ruleset)
     unreviewed_in_sale(cert, amount_cents, ruleset)
     listing_id = new_id("lst")
+    commitments.check_new_listing(uow.conn, cert, listing_id, amount_cents)
     uow.append(
         f"listing-{listing_id}",
         "LISTING_CREATED",

@@ -19,6 +19,7 @@ from market.domain.programs import Program, buyer_tax_types
 from market.domain.rules import proceeds, uth
 from market.domain.rules.recapture import hq_window_end
 from market.domain.rulesets import Ruleset
+from market.services import commitments
 from market.services.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
 from market.services.certificates import (
     activity_ids_of,
@@ -70,6 +71,7 @@ def accept_offer(
         )
     cert = load_certificate(uow.conn, offer["certificate_id"])
     check_balance(cert, int(offer["amount_cents"]))
+    commitments.check_new_transfer(uow.conn, cert, listing["id"], int(offer["amount_cents"]))
     transfer_id = new_id("trf")
     uow.append(
         f"listing-{listing['id']}",
@@ -147,7 +149,8 @@ def create_transfer(
     (`awaiting_buyer`, PRODUCT.md 8.2), then for the Authority's approval; the seller may
     attest the use of the proceeds (BR-14, TB-25)."""
     uses = proceeds.normalize_uses(use_of_proceeds)
-    cert = load_certificate(uow.conn, certificate_id)
+    # Locked: what the balance is promised to is decided on it (commitments).
+    cert = load_certificate(uow.conn, certificate_id, for_update=True)
     actor.require_party(cert["holder_party_id"])
     seller, buyer = load_party_pair(uow.conn, cert["holder_party_id"], buyer_party_id)
     check_other_party(cert, buyer_party_id)
@@ -157,6 +160,7 @@ def create_transfer(
         uow.conn, cert, seller, buyer, amount_cents, consideration_cents, ruleset, None
     )
     refuse_if_failed(checks, failures)
+    commitments.check_new_transfer(uow.conn, cert, None, amount_cents)
     transfer_id = new_id("trf")
     _propose(
         uow,

@@ -63,8 +63,8 @@ def test_a_negotiated_transfer_waits_for_the_buyer_then_the_authority(client: An
 def test_only_the_buyer_may_confirm_and_the_rules_run_again(client: Any) -> None:
     m = Market(client)
     cert = _cert(m)
-    first = m.negotiate(cert["id"], 3 * M // 2, 3 * M // 2).json
-    second = m.negotiate(cert["id"], 3 * M // 2, 3 * M // 2).json
+    first = m.negotiate(cert["id"], M, M).json
+    second = m.negotiate(cert["id"], M, M).json
     outsider = create_party(client, m.auth, name="Outsider")
     outsider_h = headers_for(client, m.engine, "participant", outsider["id"])
     before = events(m.engine)
@@ -76,8 +76,15 @@ def test_only_the_buyer_may_confirm_and_the_rules_run_again(client: Any) -> None
 
     m.confirm(first)
     assert m.post(f"/api/v1/transfers/{first['id']}/approve", m.auth).status_code == 200
-    # The second no longer fits the balance: the buyer's confirmation is refused (422),
-    # in the error shape with the checks, and writes nothing.
+    recapture = {
+        "party_id": m.seller["id"],
+        "certificate_id": cert["id"],
+        "amount_cents": M // 2,
+        "reason": "Jobs not retained",
+    }
+    assert m.post("/api/v1/recaptures", m.auth, recapture).status_code == 201
+    # After the recapture the second no longer fits the balance: the buyer's confirmation
+    # is refused (422), in the error shape with the checks, and writes nothing.
     before = events(m.engine)
     late = m.post(f"/api/v1/transfers/{second['id']}/confirm", m.buyer_h)
     assert late.status_code == 422, late.json

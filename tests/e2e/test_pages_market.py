@@ -42,7 +42,7 @@ def test_a_uth_listing_says_how_much_is_conditional(app: Any) -> None:
         "tax_periods": [2013],
     }
     uth = m.post("/api/v1/certificates", m.eda, body)
-    listing = {"certificate_id": uth["id"], "amount_cents": 3 * M // 2, "ask_cents": M}
+    listing = {"certificate_id": uth["id"], "amount_cents": 3 * M // 2, "ask_cents": 9 * M // 8}
     assert m.post("/api/v1/listings", m.seller_h, listing)["conditional_cents"] == 3 * M // 2
     html = browser(app, "participant", m.buyer["id"]).get("/market?program=UTH")
     assert "$1,500,000.00 conditional" in html.get_data(as_text=True)

@@ -317,8 +317,16 @@ def test_tech_seller_ineligible_at_exchange_blocks_approval(client: Any) -> None
 def test_approval_rechecks_the_balance_and_rejection_records_reasons(client: Any) -> None:
     m = Market(client)
     cert = m.issue(program="BRRAG", face_cents=M, fiscal_year=2014)
-    first = m.confirm(m.negotiate(cert["id"], 60 * 10**6, 60 * 10**6).json)
-    second = m.confirm(m.negotiate(cert["id"], 60 * 10**6, 60 * 10**6).json)
+    first = m.confirm(m.negotiate(cert["id"], 40 * 10**6, 40 * 10**6).json)
+    second = m.confirm(m.negotiate(cert["id"], 40 * 10**6, 40 * 10**6).json)
+    # The two are within the balance when proposed; a recapture then takes 30% of it.
+    recapture = {
+        "party_id": m.seller["id"],
+        "certificate_id": cert["id"],
+        "amount_cents": 30 * 10**6,
+        "reason": "Jobs not retained",
+    }
+    assert m.post("/api/v1/recaptures", m.auth, recapture).status_code == 201
     assert m.post(f"/api/v1/transfers/{first['id']}/approve", m.auth).status_code == 200
     before = events(m.engine)
     r = m.post(f"/api/v1/transfers/{second['id']}/approve", m.auth)

@@ -45,7 +45,11 @@ def test_unreviewed_tranches_are_sold_as_conditional_and_usable_once_reviewed(
     # A listing of 2.5 tranches: 2013 is reviewed, 2014 and half of 2015 are not.
     listing = client.post(
         "/api/v1/listings",
-        json={"certificate_id": h.award["id"], "amount_cents": 5 * TRANCHE // 2, "ask_cents": 0},
+        json={
+            "certificate_id": h.award["id"],
+            "amount_cents": 5 * TRANCHE // 2,
+            "ask_cents": 5 * TRANCHE // 2 * 3 // 4,  # the floor (a listing asks at least it)
+        },
         headers=h.seller_h,
     )
     assert listing.status_code == 201, listing.json

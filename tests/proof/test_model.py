@@ -148,6 +148,11 @@ def _machine(url: str, template: Path | None, workdir: Path) -> type[RuleBasedSt
             cert = self.model.certs[cert_id]
             amount = max(1, cert.face * share_bps // 10_000)
             price = amount * price_pct // 100
+            committed = sum(
+                t.amount
+                for t in self.model.transfers.values()
+                if t.cert == cert_id and t.status in ("awaiting_buyer", "pending_approval")
+            )
             if buyer == cert.holder:
                 code: str | None = "invalid_request"
             elif amount > cert.balance:
@@ -156,6 +161,9 @@ def _machine(url: str, template: Path | None, workdir: Path) -> type[RuleBasedSt
                 code = "resale_not_allowed"
             elif 100 * price < floor_pct * amount:
                 code = "below_minimum_consideration"
+            elif committed + amount > cert.balance:
+                # Pending transfers never promise more than the balance (commitments).
+                code = "insufficient_balance"
             else:
                 code = None
             t = _expect(

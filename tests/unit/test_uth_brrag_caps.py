@@ -1,6 +1,8 @@
 """UTH-7 to UTH-13, BR-6, BR-12 and the shared cap check."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from market.domain.errors import CapExceededError, InvalidRequestError
 from market.domain.rules import brrag, uth
@@ -8,11 +10,30 @@ from market.domain.rules.caps import check_cap, remaining_cents
 from market.domain.rulesets import A1178
 
 
-def test_a_uth_credit_is_taken_one_tenth_per_period_with_the_odd_cents_last() -> None:
+def test_a_uth_credit_is_taken_one_tenth_per_period_with_the_odd_cents_spread() -> None:
+    """UTH-7 / CMN-2: the leftover cents go one each to the earliest installments."""
     plan = uth.installments(100_000_007, 2013, A1178)
-    assert plan[0] == (2013, 10_000_000)
-    assert plan[-1] == (2022, 10_000_007)
+    assert plan[:7] == [(2013 + i, 10_000_001) for i in range(7)]
+    assert plan[7:] == [(2020, 10_000_000), (2021, 10_000_000), (2022, 10_000_000)]
     assert len(plan) == 10 and sum(c for _, c in plan) == 100_000_007
+
+
+@given(st.integers(0, 10**15))
+def test_no_installment_is_more_than_a_cent_above_another(total: int) -> None:
+    cents = [c for _, c in uth.installments(total, 2013, A1178)]
+    assert sum(cents) == total and max(cents) - min(cents) <= 1
+    assert cents == sorted(cents, reverse=True)
+
+
+def test_an_award_just_under_the_cumulative_cap_fits_every_fiscal_year_cap() -> None:
+    """$1,499,999,999.99: nine installments of exactly $150,000,000.00 and one a cent less;
+    with every leftover cent on the last one it would be $150,000,000.08, over the FY cap."""
+    total = A1178.uth_cumulative_cap_cents - 1
+    plan = uth.installments(total, 2013, A1178)
+    assert [c for _, c in plan] == [A1178.uth_fy_cap_cents] * 9 + [A1178.uth_fy_cap_cents - 1]
+    for _, cents in plan:
+        uth.check_fy_cap(0, cents, A1178)
+    uth.check_cumulative_cap(0, total, A1178)
 
 
 def test_a_negative_uth_credit_is_refused() -> None:

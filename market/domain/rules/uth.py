@@ -28,14 +28,16 @@ FORFEITURES: frozenset[str] = frozenset(
 
 
 def installments(total_cents: int, first_period: int, ruleset: Ruleset) -> list[tuple[int, int]]:
-    """Equal shares per tax period; the cents that do not divide evenly go on the last one."""
+    """One tenth per tax period (UTH-7), exact to the cent (CMN-2): each installment is the
+    share rounded down, and the leftover cents go one each to the earliest installments
+    (every remainder is equal, so the tie goes to the earlier period), so no installment is
+    more than a cent above another and none exceeds the FY cap that the total fits ten times."""
     if total_cents < 0:
         raise InvalidRequestError("a credit must not be negative", {"total_cents": total_cents})
     fraction = ruleset.uth_installment_fraction
     count = fraction.denominator // fraction.numerator
-    share = total_cents * fraction.numerator // fraction.denominator
-    amounts = [share] * count
-    amounts[-1] += total_cents - share * count
+    share, leftover = divmod(total_cents, count)
+    amounts = [share + (1 if i < leftover else 0) for i in range(count)]
     return [(first_period + i, cents) for i, cents in enumerate(amounts)]
 
 
