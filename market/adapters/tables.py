@@ -378,3 +378,12 @@ PROJECTION_TABLES: list[str] = [
     "credit_applications",
     "recaptures",
 ]
+
+
+# ---- security (issue 15): failed sign-ins, page sessions, TOTP --------------------------
+from market.adapters.security_tables import (  # noqa: E402,F401
+    LoginFailure,
+    MfaCredential,
+    MfaRecoveryCode,
+    WebSession,
+)

@@ -400,6 +400,8 @@ AUDIT = {"anonymous": 302, "authority": 200, "auditor": 200, "owner": 403, "othe
 PAGES: dict[str, dict[str, int]] = {
     "/": dict.fromkeys(ROLES, 302),  # to /login, or to the role's home page
     "/login": dict.fromkeys(ROLES, 200),
+    "/login/code": dict.fromkeys(ROLES, 302),  # no password step pending: to /login or home
+    "/account": SIGNED_IN,
     "/ledger": AUDIT,
     "/reports/caps": SIGNED_IN,
     "/reports/transfers": AUDIT,
@@ -492,6 +494,9 @@ FORMS: dict[str, tuple[str, ...]] = {
     "/seller/offers/{offer}/accept": ("owner", "other"),
     "/seller/offers/{offer}/decline": ("owner", "other"),
     "/seller/tech": ("owner", "other"),
+    "/account/password": ("authority", "auditor", "owner", "other"),
+    "/account/mfa": ("authority", "auditor", "owner", "other"),
+    "/account/mfa/confirm": ("authority", "auditor", "owner", "other"),
 }
 OWNERS_ONLY = {
     "/seller/listings/{listing}/withdraw",
