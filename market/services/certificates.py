@@ -38,7 +38,7 @@ from market.domain.rules.credit_use import carryover_last_year
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year as fiscal_year_of
 from market.services.actor import AUTHORITY, Actor
-from market.services.errors import NotFoundError
+from market.services.errors import NotFoundError, not_found
 from market.services.numbering import new_id, next_number
 from market.services.paging import split_page
 from market.services.parties import load_party
@@ -500,7 +500,9 @@ def certificate_view(conn: Connection, certificate_id: str) -> dict[str, Any]:
 
 def get_certificate(conn: Connection, actor: Actor, certificate_id: str) -> dict[str, Any]:
     cert = load_certificate(conn, certificate_id)
-    actor.require_reader_of(cert["holder_party_id"])
+    actor.require_reader_of(
+        cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
+    )
     view = certificate_view(conn, certificate_id)
     view["history"] = certificate_history(conn, certificate_id)
     return view
@@ -547,7 +549,7 @@ def list_party_certificates(
     conn: Connection, actor: Actor, party_id: str, after: int | None, limit: int
 ) -> tuple[list[dict[str, Any]], int | None]:
     load_party(conn, party_id)
-    actor.require_reader_of(party_id)
+    actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
     stmt = (
         select(certs_t)
         .where(certs_t.c.holder_party_id == party_id)
