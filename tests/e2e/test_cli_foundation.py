@@ -21,8 +21,11 @@ def test_users_create_makes_a_user_who_can_sign_in(app: Any) -> None:
     assert actor.role == "authority"
     # --password still works (PRODUCT.md section 5) but warns that others can read it.
     again = runner.invoke(
-        args=["users", "create", "--email", "eda@example.com", "--role", "auditor"]
-        + ["--password", "s3cret-passphrase"]
+        args=[
+            *["users", "create", "--email", "eda@example.com", "--role", "auditor"],
+            "--password",
+            "s3cret-passphrase",
+        ]
     )
     assert again.exit_code != 0 and "already exists" in again.output
     assert "warning: --password exposes the password" in again.output
