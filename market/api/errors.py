@@ -144,6 +144,12 @@ def register(app: Flask) -> None:
     app.before_request(guard_request)
     app.register_error_handler(OperationalError, handle_outage)
     app.register_error_handler(InterfaceError, handle_outage)
+    # engine.raw_connection() (the prepared statements' path) raises the driver's own
+    # errors unwrapped: a refused connection is psycopg's or sqlite3's OperationalError.
+    dbapi = app.extensions["market.engine"].dialect.dbapi
+    for name in ("OperationalError", "InterfaceError"):
+        if dbapi is not None and hasattr(dbapi, name):
+            app.register_error_handler(getattr(dbapi, name), handle_outage)
     app.register_error_handler(HTTPException, handle_http)
     app.register_error_handler(DomainError, handle_domain)
     app.register_error_handler(Exception, handle_unexpected)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import Flask, Request, Response, current_app, session
+from flask import Flask, Request, Response, current_app, g, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_login import UserMixin
+from sqlalchemy.exc import InterfaceError, OperationalError
 
 from market.services import identity, web_sessions
 from market.services.actor import Actor
@@ -37,8 +38,15 @@ def load_user(user_id: str) -> WebUser | None:
     past SESSION_IDLE_MINUTES, not older than SESSION_MAX_HOURS)."""
     engine = current_app.extensions["market.engine"]
     sid = session.get("sid")
-    if not isinstance(sid, str) or web_sessions.user_for(engine, sid, session_limits()) != user_id:
+    if not isinstance(sid, str) or g.get("database_down"):
         return None
+    try:
+        if web_sessions.user_for(engine, sid, session_limits()) != user_id:
+            return None
+    except (OperationalError, InterfaceError):
+        # The 503 page renders without the user (Flask-Login would ask again for it).
+        g.database_down = True
+        raise
     actor = identity.actor_for_user_id(engine, user_id)
     if actor is None:
         return None
