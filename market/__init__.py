@@ -6,10 +6,11 @@ import os
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from market.adapters.db import make_engine
 from market.config import ROOT, from_environment, instance_secret_key
-from market.services import clock
+from market.services import clock, passwords
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -26,6 +27,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
     clock.configure(app.config.get("MARKET_TODAY"))
+    passwords.configure(
+        app.config["PASSWORD_HASH_CONCURRENCY"], app.config["PASSWORD_HASH_WAIT_SECONDS"]
+    )
+    proxies = app.config["TRUSTED_PROXIES"]
+    if proxies:
+        # Believe X-Forwarded-For/-Proto/-Host from that many proxies in front (throttling
+        # by client address, HSTS and Secure cookies need the real ones).
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+        )
     # create_engine connects lazily: nothing touches the database until a request needs it.
     engine = make_engine(app.config["DATABASE_URL"], echo=app.config["SQL_ECHO"])
     app.extensions["market.engine"] = engine

@@ -49,4 +49,29 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "SIGNING_KEY_FILE": os.environ.get("SIGNING_KEY_FILE") or None,
         "CHECKPOINT_DIR": os.environ.get("CHECKPOINT_DIR") or None,
         "CHECKPOINT_ORIGIN": os.environ.get("CHECKPOINT_ORIGIN") or None,
+        **security_settings(),
+    }
+
+
+def _flag(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name)
+    return default if value is None else value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def security_settings() -> dict[str, Any]:
+    """Issue 15's settings (PRODUCT.md 8.4 names the first four); README lists them all."""
+    env = os.environ.get
+    return {
+        "SESSION_COOKIE_SECURE": _flag("SESSION_COOKIE_SECURE"),
+        "MAX_CONTENT_LENGTH": int(env("MAX_CONTENT_LENGTH", str(1024 * 1024))),
+        "LOGIN_MAX_FAILURES": int(env("LOGIN_MAX_FAILURES", "10")),
+        "MFA_REQUIRED_ROLES": env("MFA_REQUIRED_ROLES", "authority,auditor"),
+        "LOGIN_MAX_FAILURES_PER_ADDRESS": int(env("LOGIN_MAX_FAILURES_PER_ADDRESS", "100")),
+        "LOGIN_LOCKOUT_SECONDS": int(env("LOGIN_LOCKOUT_SECONDS", "60")),
+        "LOGIN_LOCKOUT_MAX_SECONDS": int(env("LOGIN_LOCKOUT_MAX_SECONDS", "3600")),
+        "SESSION_IDLE_MINUTES": int(env("SESSION_IDLE_MINUTES", "30")),
+        "SESSION_MAX_HOURS": int(env("SESSION_MAX_HOURS", "12")),
+        "PASSWORD_HASH_CONCURRENCY": int(env("PASSWORD_HASH_CONCURRENCY", "1")),
+        "PASSWORD_HASH_WAIT_SECONDS": float(env("PASSWORD_HASH_WAIT_SECONDS", "2")),
+        "TRUSTED_PROXIES": int(env("TRUSTED_PROXIES", "0")),
     }

@@ -464,3 +464,10 @@ class CheckpointRow(SQLModel, table=True):
     key_id: str = Field(max_length=16)
     signature: str = Field(max_length=100)
     note: str = Field(sa_column=Column(Text, nullable=False))
+# ---- security (issue 15): failed sign-ins, page sessions, TOTP --------------------------
+from market.adapters.security_tables import (  # noqa: E402,F401
+    LoginFailure,
+    MfaCredential,
+    MfaRecoveryCode,
+    WebSession,
+)

@@ -8,7 +8,7 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
-from market.services import identity
+from market.services import identity, signin
 
 blp = Blueprint("auth", __name__, url_prefix="/api/v1/auth", description="Bearer tokens")
 
@@ -16,6 +16,14 @@ blp = Blueprint("auth", __name__, url_prefix="/api/v1/auth", description="Bearer
 class Credentials(Schema):
     email = fields.String(required=True, validate=validate.Length(min=3, max=254))
     password = fields.String(required=True, validate=validate.Length(min=1, max=1024))
+    otp = fields.String(
+        load_default=None,
+        validate=validate.Length(max=20),
+        metadata={
+            "description": "The TOTP code (or a recovery code) once two-step sign-in "
+            "is set up on /account: missing 401 mfa_required, wrong 401 mfa_invalid"
+        },
+    )
 
 
 class TokenOut(Schema):
@@ -27,9 +35,18 @@ class TokenOut(Schema):
 @blp.route("/token", methods=["POST"])
 @blp.arguments(Credentials)
 @blp.alt_response(200, schema=TokenOut)
-def issue_token(creds: dict[str, str]) -> ResponseReturnValue:
-    """Exchange an email and password for a bearer token."""
-    actor = identity.check_password(engine(), creds["email"], creds["password"])
+def issue_token(creds: dict[str, str | None]) -> ResponseReturnValue:
+    """Exchange an email and password (and `otp` once two-step sign-in is set up) for a
+    bearer token. Failed attempts are throttled per account and per address (429 with
+    Retry-After after LOGIN_MAX_FAILURES in a row)."""
+    actor = signin.sign_in(
+        engine(),
+        str(creds["email"]),
+        str(creds["password"]),
+        creds.get("otp"),
+        request.remote_addr,
+        signin.policy_from(current_app.config),
+    )
     token = identity.issue_token(engine(), actor, current_app.config["TOKEN_TTL_HOURS"])
     return jsonify({"token": token, "role": actor.role, "party_id": actor.party_id}), 200
 

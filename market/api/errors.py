@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, jsonify, request
+from flask import Flask, Response, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import HTTPException, InternalServerError
+from sqlalchemy.exc import InterfaceError, OperationalError
+from werkzeug.exceptions import HTTPException
 
+from market.api.input_guard import guard_request
 from market.domain.errors import DomainError
 
 _CODES = {
@@ -21,7 +23,24 @@ _CODES = {
     415: "unsupported_media_type",
     422: "invalid_request",
     429: "too_many_requests",
+    503: "service_unavailable",
 }
+# What a page says for each status (the pages' own error pages, in the site's layout).
+_PAGE_TITLES = {
+    400: ("That request could not be read", "Something in the address or the form is not valid."),
+    403: ("Not for your role", "You are signed in, but this page is not for your role."),
+    404: ("Not found", "There is no such page or record."),
+    405: ("Not allowed", "That page does not take this kind of request."),
+    413: ("Too large", "What you sent is larger than the service accepts."),
+    429: ("Too many attempts", "Wait a moment before you try again."),
+    500: ("Something went wrong", "Something went wrong on our side; it was not your doing."),
+    503: (
+        "Temporarily unavailable",
+        "The service cannot reach its database just now. It will "
+        "be back by itself; try again in a few seconds.",
+    ),
+}
+OUTAGE_RETRY_AFTER_S = 5
 
 
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -46,9 +65,23 @@ def _sentence(messages: Any) -> str:
     return str(messages).rstrip(".")
 
 
+def render_page_error(status: int, db_down: bool = False, message: str = "") -> Response:
+    title, default = _PAGE_TITLES.get(status, ("Error", "The request could not be served."))
+    message = message or default
+    html = render_template(
+        "http_error.html", status=status, title=title, message=message, db_down=db_down
+    )
+    return Response(html, status=status, mimetype="text/html")
+
+
 def handle_http(e: HTTPException) -> ResponseReturnValue:
     if not _is_api():
-        return e
+        if e.code is None or e.code < 400:
+            return e
+        response = render_page_error(e.code)
+        allowed = e.get_headers()
+        response.headers.extend([(k, v) for k, v in allowed if k.lower() != "content-type"])
+        return response
     status = e.code or 500
     fields = _field_messages(e)
     if fields is not None:
@@ -75,41 +108,48 @@ def handle_http(e: HTTPException) -> ResponseReturnValue:
 
 def handle_domain(e: DomainError) -> ResponseReturnValue:
     # Pages register their own handler on their blueprint, which takes precedence.
-    return jsonify(error_body(e.code, e.message, dict(e.details or {}))), e.status
+    response = jsonify(error_body(e.code, e.message, dict(e.details or {})))
+    retry_after = getattr(e, "retry_after", None)
+    if retry_after:
+        response.headers["Retry-After"] = str(retry_after)
+    return response, e.status
+
+
+def handle_outage(e: Exception) -> ResponseReturnValue:
+    """The database is unreachable (refused, gone, unreadable): 503 with Retry-After, and
+    nothing else to do: the pool reconnects by itself on the next request once it is back.
+    The page skips whatever needs the database (the signed-in user's navigation)."""
+    if _is_api():
+        body = error_body(
+            "database_unavailable",
+            "The service cannot reach its database just now; retry shortly.",
+        )
+        response = jsonify(body)
+        response.status_code = 503
+    else:
+        response = render_page_error(503, db_down=True)
+    response.headers["Retry-After"] = str(OUTAGE_RETRY_AFTER_S)
+    return response
 
 
 def handle_unexpected(e: Exception) -> ResponseReturnValue:
     if isinstance(e, HTTPException):
         return handle_http(e)
     if not _is_api():
-        return InternalServerError()
+        return render_page_error(500)
     return jsonify(error_body("internal_error", "Something went wrong on our side.")), 500
 
 
-def _contains_nul(value: Any) -> bool:
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_contains_nul(k) or _contains_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_contains_nul(v) for v in value)
-    return False
-
-
-def refuse_nul_characters() -> ResponseReturnValue | None:
-    """PostgreSQL text cannot hold NUL, and no field of ours needs one: refuse it up front,
-    as malformed input, rather than let the database fail on it."""
-    if not _is_api():
-        return None
-    body = request.get_json(silent=True) if request.is_json else None
-    if "\x00" in request.path or _contains_nul(request.args.to_dict()) or _contains_nul(body):
-        message = "Text may not contain the NUL character (\\u0000)."
-        return jsonify(error_body("malformed_request", message)), 400
-    return None
-
-
 def register(app: Flask) -> None:
-    app.before_request(refuse_nul_characters)
+    app.before_request(guard_request)
+    app.register_error_handler(OperationalError, handle_outage)
+    app.register_error_handler(InterfaceError, handle_outage)
+    # engine.raw_connection() (the prepared statements' path) raises the driver's own
+    # errors unwrapped: a refused connection is psycopg's or sqlite3's OperationalError.
+    dbapi = app.extensions["market.engine"].dialect.dbapi
+    for name in ("OperationalError", "InterfaceError"):
+        if dbapi is not None and hasattr(dbapi, name):
+            app.register_error_handler(getattr(dbapi, name), handle_outage)
     app.register_error_handler(HTTPException, handle_http)
     app.register_error_handler(DomainError, handle_domain)
     app.register_error_handler(Exception, handle_unexpected)

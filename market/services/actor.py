@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from market.domain.errors import DomainError
 from market.services.errors import ForbiddenError
 
 AUTHORITY, PARTICIPANT, AUDITOR = "authority", "participant", "auditor"
@@ -27,19 +28,26 @@ class Actor:
                 {"required": list(roles), "role": self.role},
             )
 
-    def require_party(self, party_id: str) -> None:
-        """Authority may act for anyone; a participant only for its own party."""
+    def require_party(self, party_id: str, hidden: DomainError | None = None) -> None:
+        """Authority may act for anyone; a participant only for its own party. `hidden`:
+        what a participant is told about another party's record, the same error as for
+        one that does not exist, so answers reveal nothing (no existence oracle)."""
         if self.role == AUTHORITY:
             return
+        if hidden is not None and self.role == PARTICIPANT and self.party_id != party_id:
+            raise hidden
         if self.role != PARTICIPANT or self.party_id != party_id:
             # No details: naming the party would tell a stranger who holds what.
             raise ForbiddenError("You may only act for your own party.", {})
 
-    def require_reader_of(self, party_id: str) -> None:
-        """Authority and auditor read everything; a participant only its own party."""
+    def require_reader_of(self, party_id: str, hidden: DomainError | None = None) -> None:
+        """Authority and auditor read everything; a participant only its own party (told
+        `hidden`, the not-found error, about another's)."""
         if self.role in (AUTHORITY, AUDITOR):
             return
         if self.party_id != party_id:
+            if hidden is not None:
+                raise hidden
             raise ForbiddenError("You may only read your own party's records.", {})
 
 

@@ -39,7 +39,7 @@ from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year as fiscal_year_of
 from market.services import certificate_reads
 from market.services.actor import AUTHORITY, Actor
-from market.services.errors import NotFoundError
+from market.services.errors import NotFoundError, not_found
 from market.services.numbering import new_id, next_number
 from market.services.paging import split_page
 from market.services.parties import load_party
@@ -494,7 +494,9 @@ def get_certificate(
     """The certificate, a page of its children and a page of its history (`history_next`
     is the seq to ask for the next one from, or None)."""
     cert = load_certificate(conn, certificate_id)
-    actor.require_reader_of(cert["holder_party_id"])
+    actor.require_reader_of(
+        cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
+    )
     view = certificate_view(conn, certificate_id, children_after=children_after)
     view["history"], view["history_next"] = certificate_reads.history_page(
         conn, certificate_id, history_after
@@ -511,7 +513,7 @@ def list_party_certificates(
     conn: Connection, actor: Actor, party_id: str, after: int | None, limit: int
 ) -> tuple[list[dict[str, Any]], int | None]:
     load_party(conn, party_id)
-    actor.require_reader_of(party_id)
+    actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
     stmt = (
         select(certs_t)
         .where(certs_t.c.holder_party_id == party_id)

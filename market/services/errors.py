@@ -10,6 +10,12 @@ class NotFoundError(DomainError):
     status = 404
 
 
+def not_found(kind: str, key: str, value: str) -> NotFoundError:
+    """The answer for a record that does not exist, and for another party's record to a
+    participant (PRODUCT.md: no existence oracle): the loaders word it the same way."""
+    return NotFoundError(f"{kind} {value} does not exist.", {key: value})
+
+
 class ForbiddenError(DomainError):
     code = "forbidden"
     status = 403

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import secrets
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Engine, bindparam, select
 
 from market.adapters.eventstore import utcnow_iso
 from market.adapters.queries import Query
 from market.adapters.tables import ApiToken, Party, User
 from market.domain.errors import InvalidRequestError
+from market.services import passwords, web_sessions
 from market.services.actor import PARTICIPANT, ROLES, Actor
 from market.services.errors import ConflictError, NotFoundError, UnauthorizedError
 
@@ -24,15 +22,8 @@ users_t = User.__table__  # type: ignore[attr-defined]
 tokens_t = ApiToken.__table__  # type: ignore[attr-defined]
 parties_t = Party.__table__  # type: ignore[attr-defined]
 
-# argon2's recommended defaults in service; the test suite sets MARKET_ARGON2_FAST=1 to
-# create hundreds of users quickly (a hash records its own parameters, so both verify).
-_hasher = (
-    PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
-    if os.environ.get("MARKET_ARGON2_FAST") == "1"
-    else PasswordHasher()
-)
 # Verifying against a fixed hash when the email is unknown keeps timing uniform.
-_DUMMY_HASH = _hasher.hash("not-a-real-password")
+_DUMMY_HASH = passwords.HASHER.hash("not-a-real-password")
 
 
 def _token_digest(token: str) -> str:
@@ -47,8 +38,7 @@ def create_user(
         raise InvalidRequestError(f"Role must be one of {', '.join(ROLES)}.", {"role": role})
     if "@" not in email or len(email) > 254:
         raise InvalidRequestError("That is not an email address.", {"email": email})
-    if len(password) < 8:
-        raise InvalidRequestError("A password needs at least 8 characters.", {})
+    passwords.check_policy(password, email)
     if role == PARTICIPANT and not party_id:
         raise InvalidRequestError("A participant must belong to a party (--party).", {})
     with engine.begin() as conn:
@@ -61,7 +51,7 @@ def create_user(
         row = {
             "id": uuid.uuid4().hex,
             "email": email,
-            "password_hash": _hasher.hash(password),
+            "password_hash": passwords.hash_password(password),
             "role": role,
             "party_id": party_id,
             "created_at": utcnow_iso(),
@@ -76,13 +66,49 @@ def check_password(engine: Engine, email: str, password: str) -> Actor:
         user = conn.execute(
             select(users_t).where(users_t.c.email == email.strip().lower())
         ).one_or_none()
-    try:
-        _hasher.verify(user.password_hash if user else _DUMMY_HASH, password)
-    except (VerificationError, InvalidHashError):
+    if not passwords.verify(user.password_hash if user else _DUMMY_HASH, password):
         user = None
     if user is None or not user.active:
         raise UnauthorizedError("The email or password is wrong.", {})
+    if passwords.needs_rehash(user.password_hash):
+        # Parameters changed since this hash was made: store one with today's.
+        _store_hash(engine, user.id, passwords.hash_password(password))
     return Actor(user_id=user.id, role=user.role, party_id=user.party_id)
+
+
+def _store_hash(engine: Engine, user_id: str, password_hash: str) -> None:
+    with engine.begin() as conn:
+        conn.execute(
+            users_t.update().where(users_t.c.id == user_id).values(password_hash=password_hash)
+        )
+
+
+def set_password(engine: Engine, user_id: str, new_password: str) -> None:
+    """Give a user a new password (policy-checked), and end every page session and bearer
+    token they hold: whoever knew the old password is signed out. Used by the change-
+    password page and meant for the e-mailed reset flow too."""
+    email = user_email(engine, user_id)
+    if email is None:
+        raise NotFoundError("No such user.", {})
+    passwords.check_policy(new_password, email)
+    _store_hash(engine, user_id, passwords.hash_password(new_password))
+    web_sessions.revoke_all(engine, user_id)
+    with engine.begin() as conn:
+        conn.execute(
+            tokens_t.update()
+            .where(tokens_t.c.user_id == user_id, tokens_t.c.revoked_at.is_(None))
+            .values(revoked_at=utcnow_iso())
+        )
+
+
+def change_password(engine: Engine, user_id: str, current: str, new_password: str) -> None:
+    """The signed-in user's own change: the current password must be right."""
+    email = user_email(engine, user_id) or ""
+    try:
+        check_password(engine, email, current)
+    except UnauthorizedError as e:
+        raise UnauthorizedError("Your current password is wrong.", {}) from e
+    set_password(engine, user_id, new_password)
 
 
 def issue_token(engine: Engine, actor: Actor, ttl_hours: int) -> str:

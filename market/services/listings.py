@@ -19,7 +19,7 @@ from market.domain.values import format_cents
 from market.services import commitments, sale_windows
 from market.services.actor import PARTICIPANT, Actor
 from market.services.certificates import load_certificate
-from market.services.errors import ConflictError, ForbiddenError
+from market.services.errors import ConflictError, ForbiddenError, not_found
 from market.services.numbering import new_id
 from market.services.parties import load_party
 from market.services.rule_checks import (
@@ -68,7 +68,9 @@ def create_listing(
     ruleset: Ruleset,
 ) -> dict[str, Any]:
     cert = load_certificate(uow.conn, certificate_id)
-    actor.require_party(cert["holder_party_id"])
+    actor.require_party(
+        cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
+    )
     check_resale(cert, ruleset)
     if amount_cents <= 0 or ask_cents < 0:
         raise InvalidRequestError(
@@ -101,7 +103,7 @@ def withdraw_listing(
     uow: UnitOfWork, actor: Actor, listing_id: str, ruleset: Ruleset
 ) -> dict[str, Any]:
     listing = load_listing(uow.conn, listing_id)
-    actor.require_party(listing["seller_party_id"])
+    actor.require_party(listing["seller_party_id"], not_found("Listing", "listing_id", listing_id))
     if listing["status"] != "open":
         raise ConflictError(
             f"Listing {listing_id} is {listing['status']}, not open.",
@@ -184,7 +186,7 @@ def make_offer(
 
 def open_offer_for_seller(uow: UnitOfWork, actor: Actor, offer_id: str) -> dict[str, Any]:
     offer = load_offer(uow.conn, offer_id)
-    actor.require_party(offer["seller_party_id"])
+    actor.require_party(offer["seller_party_id"], not_found("Offer", "offer_id", offer_id))
     if offer["status"] != "open":
         raise ConflictError(
             f"Offer {offer_id} is {offer['status']}, not open.",

@@ -16,7 +16,7 @@ from market.domain.rules import pass_through
 from market.domain.rules.affiliation import OwnershipGraph, Stake, affiliation
 from market.domain.rulesets import Ruleset
 from market.services.actor import AUDITOR, AUTHORITY, Actor
-from market.services.errors import ConflictError, NotFoundError
+from market.services.errors import ConflictError, NotFoundError, not_found
 from market.services.paging import split_page
 from market.services.uow import UnitOfWork
 
@@ -222,7 +222,7 @@ def load_party_pair(conn: Connection, a: str, b: str) -> tuple[dict[str, Any], d
 
 def get_party(conn: Connection, actor: Actor, party_id: str) -> dict[str, Any]:
     party = load_party(conn, party_id)
-    actor.require_reader_of(party_id)
+    actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
     party["owners"] = [
         dict(r)
         for r in conn.execute(

@@ -30,7 +30,7 @@ from market.services.certificates import (
     load_certificate,
     uth_tranches,
 )
-from market.services.errors import RuleRefusedError
+from market.services.errors import RuleRefusedError, not_found
 from market.services.numbering import derived_number, new_id
 from market.services.parties import load_party, owners_agreement, ownership_graph
 from market.services.uow import UnitOfWork
@@ -224,7 +224,9 @@ def apply_to_return(
     """CREDIT_APPLIED: the smallest limit binds; the rest stays on the certificate."""
     actor.require(AUTHORITY, PARTICIPANT)
     cert = load_certificate(uow.conn, new.certificate_id)
-    actor.require_party(cert["holder_party_id"])
+    actor.require_party(
+        cert["holder_party_id"], not_found("Certificate", "certificate_id", new.certificate_id)
+    )
     program = Program(cert["program"])
     try:
         tax_type = TaxType(new.tax_type)
@@ -398,7 +400,9 @@ def pass_through_allocate(
     rules = ruleset
     actor.require(AUTHORITY, PARTICIPANT)
     cert = load_certificate(uow.conn, certificate_id)
-    actor.require_party(cert["holder_party_id"])
+    actor.require_party(
+        cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
+    )
     # Head first: nothing else changes the row before commit, and the copy follows what
     # this unit of work does to it (each owner's certificate adds to children_count).
     uow.store.remember("certificates", cert)

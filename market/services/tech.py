@@ -30,7 +30,7 @@ from market.domain.rulesets import Ruleset
 from market.domain.values import floor_int, parse_ratio
 from market.services import clock, tech_receipts
 from market.services.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
-from market.services.errors import ConflictError, NotFoundError, RuleRefusedError
+from market.services.errors import ConflictError, NotFoundError, RuleRefusedError, not_found
 from market.services.numbering import new_id, next_numbers
 from market.services.parties import load_party
 from market.services.uow import UnitOfWork
@@ -148,7 +148,7 @@ def submit_application(
     """TB-6 deadline, TB-1..TB-4 eligibility (recorded, not refused), TB-10 value,
     TB-5 lifetime room. Refusals raise before anything is appended."""
     actor.require(AUTHORITY, PARTICIPANT)
-    actor.require_party(new.party_id)
+    actor.require_party(new.party_id, not_found("Party", "party_id", new.party_id))
     party = load_party(uow.conn, new.party_id)
     if new.seller_tax_regime not in REGIMES:
         raise InvalidRequestError("seller_tax_regime must be CBT or GIT.", {})
@@ -237,7 +237,9 @@ def load_application(conn: Connection, application_id: str) -> dict[str, Any]:
 
 def get_application(conn: Connection, actor: Actor, application_id: str) -> dict[str, Any]:
     row = load_application(conn, application_id)
-    actor.require_reader_of(row["party_id"])
+    actor.require_reader_of(
+        row["party_id"], not_found("TECH application", "application_id", application_id)
+    )
     return row
 
 
@@ -247,7 +249,7 @@ def list_applications(
     stmt = select(apps_t).order_by(apps_t.c.received_seq)
     if actor.role not in (AUTHORITY, AUDITOR):
         if party_id is not None and party_id != actor.party_id:
-            actor.require_reader_of(party_id)
+            actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
         party_id = actor.party_id or ""
     if party_id is not None:
         stmt = stmt.where(apps_t.c.party_id == party_id)

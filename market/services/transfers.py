@@ -27,7 +27,7 @@ from market.services.certificates import (
     load_certificate,
     uth_tranches,
 )
-from market.services.errors import ConflictError, ForbiddenError
+from market.services.errors import ConflictError, ForbiddenError, not_found
 from market.services.listings import open_offer_for_seller
 from market.services.numbering import derived_number, new_id
 from market.services.parties import load_party_pair
@@ -150,8 +150,10 @@ def create_transfer(
     attest the use of the proceeds (BR-14, TB-25)."""
     uses = proceeds.normalize_uses(use_of_proceeds)
     # Locked: what the balance is promised to is decided on it (commitments).
-    cert = load_certificate(uow.conn, certificate_id, for_update=True)
-    actor.require_party(cert["holder_party_id"])
+    cert = load_certificate(uow.conn, certificate_id)
+    actor.require_party(
+        cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
+    )
     seller, buyer = load_party_pair(uow.conn, cert["holder_party_id"], buyer_party_id)
     check_other_party(cert, buyer_party_id)
     if amount_cents <= 0:
@@ -401,7 +403,7 @@ def get_transfer(conn: Connection, actor: Actor, transfer_id: str) -> dict[str, 
         t["seller_party_id"],
         t["buyer_party_id"],
     ):
-        raise ForbiddenError("Only the two parties may read this transfer.", {})
+        raise not_found("Transfer", "transfer_id", transfer_id)
     return t
 
 

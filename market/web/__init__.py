@@ -16,19 +16,21 @@ login_manager.user_loader(load_user)
 
 
 def init_web(app: Flask) -> None:
-    from market.web import filters, pages
+    from market.web import filters, headers, pages
 
     # The JSON API authenticates with bearer tokens, not cookies, so only the pages'
     # forms need CSRF tokens: the pages blueprint calls csrf.protect() itself.
     app.config.setdefault("WTF_CSRF_CHECK_DEFAULT", False)
-    app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    # Flask already holds these keys (SAMESITE None), so setdefault would change nothing.
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
+    app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
     app.session_interface = CookieSessions()
     csrf.init_app(app)
     login_manager.init_app(app)
     app.register_blueprint(pages.bp)
     app.context_processor(_navigation)
     filters.register(app)
+    headers.register(app)
 
 
 ALL = ("authority", "participant", "auditor")
@@ -41,6 +43,7 @@ NAV_ITEMS = [
     ("pages.caps_report", "Caps", ALL),
     ("pages.transfers_report", "Transfers", ("authority", "auditor")),
     ("pages.ledger", "Ledger", ("authority", "auditor")),
+    ("pages.account", "Account", ALL),
 ]
 
 

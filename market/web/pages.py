@@ -6,17 +6,15 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_login import current_user, login_required, login_user, logout_user
+from flask_login import current_user, login_required
 from sqlalchemy import Engine
 
 from market.domain.errors import DomainError
 from market.domain.rulesets import Ruleset, get_ruleset
-from market.services import identity
 from market.services.actor import Actor
 from market.web.errors import render_domain_error
-from market.web.session import WebUser
 
 bp = Blueprint("pages", __name__)
 bp.register_error_handler(DomainError, render_domain_error)
@@ -77,34 +75,9 @@ def home() -> ResponseReturnValue:
     return redirect(url_for(endpoint))
 
 
-@bp.route("/login", methods=["GET", "POST"])
-def login() -> ResponseReturnValue:
-    if request.method == "POST":
-        email = request.form.get("email", "")
-        password = request.form.get("password", "")
-        try:
-            signed_in = identity.check_password(engine(), email, password)
-        except DomainError as e:
-            flash(e.message, "error")
-            return render_template("login.html", email=email), 401
-        login_user(WebUser(signed_in, email.strip().lower()))
-        target = request.args.get("next", "")
-        # Only same-site paths, so the login form cannot be used as an open redirect.
-        if not target.startswith("/") or target.startswith("//"):
-            target = url_for("pages.home")
-        return redirect(target)
-    return render_template("login.html", email="")
-
-
-@bp.post("/logout")
-def logout() -> ResponseReturnValue:
-    logout_user()
-    flash("You are signed out.", "info")
-    return redirect(url_for("pages.login"))
-
-
 # The page modules register their routes on `bp`.
 from market.web import (  # noqa: E402,F401
+    account_pages,
     allocation_pages,
     authority_pages,
     buyer_pages,
@@ -114,5 +87,6 @@ from market.web import (  # noqa: E402,F401
     proof_pages,
     report_pages,
     seller_pages,
+    signin_pages,
     uth_review_pages,
 )

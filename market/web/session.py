@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Flask, Request, Response, current_app
+from datetime import timedelta
+
+from flask import Flask, Request, Response, current_app, g, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_login import UserMixin
+from sqlalchemy.exc import InterfaceError, OperationalError
 
-from market.services import identity
+from market.services import identity, web_sessions
 from market.services.actor import Actor
 
 
@@ -23,8 +26,27 @@ class WebUser(UserMixin):  # type: ignore[misc]
         return self.actor.role
 
 
+def session_limits() -> web_sessions.Limits:
+    return web_sessions.Limits(
+        idle=timedelta(minutes=current_app.config["SESSION_IDLE_MINUTES"]),
+        absolute=timedelta(hours=current_app.config["SESSION_MAX_HOURS"]),
+    )
+
+
 def load_user(user_id: str) -> WebUser | None:
+    """The cookie's user, only while its server-side session lives (not revoked, not idle
+    past SESSION_IDLE_MINUTES, not older than SESSION_MAX_HOURS)."""
     engine = current_app.extensions["market.engine"]
+    sid = session.get("sid")
+    if not isinstance(sid, str) or g.get("database_down"):
+        return None
+    try:
+        if web_sessions.user_for(engine, sid, session_limits()) != user_id:
+            return None
+    except (OperationalError, InterfaceError):
+        # The 503 page renders without the user (Flask-Login would ask again for it).
+        g.database_down = True
+        raise
     actor = identity.actor_for_user_id(engine, user_id)
     if actor is None:
         return None

@@ -345,14 +345,15 @@ def test_roles_for_issuing_and_reading_certificates(client: Any) -> None:
         r = client.get(f"/api/v1/certificates/{cert['id']}", headers=h)
         assert r.status_code == 200 and r.json["id"] == cert["id"]
     assert [e["type"] for e in r.json["history"]] == ["CERT_ISSUED", "CAP_CHARGED"]
-    assert client.get(f"/api/v1/certificates/{cert['id']}", headers=other_h).status_code == 403
+    # Another party's certificate answers as a missing one would (no existence oracle).
+    assert client.get(f"/api/v1/certificates/{cert['id']}", headers=other_h).status_code == 404
     assert client.get(f"/api/v1/certificates/{cert['id']}").status_code == 401
     assert client.get("/api/v1/certificates/crt_missing", headers=auth).status_code == 404
     r = client.get(f"/api/v1/parties/{seller['id']}/certificates", headers=seller_h)
     assert r.status_code == 200 and [c["id"] for c in r.json["items"]] == [cert["id"]]
     assert r.json["next"] is None
     r = client.get(f"/api/v1/parties/{seller['id']}/certificates", headers=other_h)
-    assert r.status_code == 403
+    assert r.status_code == 404  # another party: as if missing
     r = client.get(f"/api/v1/parties/{other['id']}/certificates", headers=auditor)
     assert r.status_code == 200 and r.json["items"] == []
 

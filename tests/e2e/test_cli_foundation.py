@@ -12,36 +12,46 @@ from tests.helpers import create_party, headers_for
 
 def test_users_create_makes_a_user_who_can_sign_in(app: Any) -> None:
     runner = app.test_cli_runner()
-    result = runner.invoke(
-        args=[
-            "users",
-            "create",
-            "--email",
-            "Eda@Example.com",
-            "--role",
-            "authority",
-            "--password",
-            "s3cret-pass",
-        ]
-    )
+    args = ["users", "create", "--email", "Eda@Example.com", "--role", "authority"]
+    result = runner.invoke(args=[*args, "--password-stdin"], input="s3cret-passphrase\n")
     assert result.exit_code == 0, result.output
     actor = identity.check_password(
-        app.extensions["market.engine"], "eda@example.com", "s3cret-pass"
+        app.extensions["market.engine"], "eda@example.com", "s3cret-passphrase"
     )
     assert actor.role == "authority"
+    # --password still works (PRODUCT.md section 5) but warns that others can read it.
     again = runner.invoke(
         args=[
-            "users",
-            "create",
-            "--email",
-            "eda@example.com",
-            "--role",
-            "auditor",
+            *["users", "create", "--email", "eda@example.com", "--role", "auditor"],
             "--password",
-            "s3cret-pass",
+            "s3cret-passphrase",
         ]
     )
     assert again.exit_code != 0 and "already exists" in again.output
+    assert "warning: --password exposes the password" in again.output
+
+
+def test_users_create_asks_for_the_password_twice_when_none_is_given(app: Any) -> None:
+    runner = app.test_cli_runner()
+    args = ["users", "create", "--email", "aud@example.com", "--role", "auditor"]
+    result = runner.invoke(args=args, input="a-long-passphrase\na-long-passphrase\n")
+    assert result.exit_code == 0, result.output
+    assert "a-long-passphrase" not in result.output  # the prompt hides it
+    assert (
+        identity.check_password(
+            app.extensions["market.engine"], "aud@example.com", "a-long-passphrase"
+        ).role
+        == "auditor"
+    )
+
+
+def test_users_create_refuses_a_short_or_common_password(app: Any) -> None:
+    runner = app.test_cli_runner()
+    args = ["users", "create", "--email", "w@example.com", "--role", "auditor", "--password-stdin"]
+    short = runner.invoke(args=args, input="s3cret-pass\n")
+    assert short.exit_code != 0 and "at least 12 characters" in short.output
+    common = runner.invoke(args=args, input="1qaz2wsx3edc\n")
+    assert common.exit_code != 0 and "most common" in common.output
 
 
 def test_a_participant_needs_an_existing_party(app: Any) -> None:
@@ -55,7 +65,7 @@ def test_a_participant_needs_an_existing_party(app: Any) -> None:
             "--role",
             "participant",
             "--password",
-            "s3cret-pass",
+            "s3cret-passphrase",
             "--party",
             "pty_x",
         ]

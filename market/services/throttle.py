@@ -1,0 +1,116 @@
+"""Throttling of failed sign-ins (NIST SP 800-63B 5.2.2), per account and per client address.
+
+State lives in the `login_failures` table, so every gunicorn worker and every machine
+behind the proxy shares it (no extra service; SQLite and PostgreSQL alike). Each key
+(`account:<email>`, `address:<ip>`) counts consecutive failures. Once a key reaches its
+limit (`max_failures` for an account, `max_per_address` for an address) it is locked for
+`lockout_s` seconds, doubled for every further failure, up to `lockout_max_s`; while
+locked, attempts are refused at once with 429 and `Retry-After`, before any password is
+checked (so a flood costs no hashing). A success clears the account's count (not the
+address's: one valid account must not reset a guessing address). A count whose last
+failure is older than `FORGET_AFTER_S` starts again. Successful sign-ins and requests
+carrying a session or token are never counted.
+
+With the defaults (10, 60 s, doubling to 1 h) an attacker gets at most about 34 guesses
+per account per day, well under NIST's ceiling of 100 consecutive failures.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, case, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from market.adapters.security_tables import LoginFailure
+from market.domain.errors import DomainError
+
+failures_t = LoginFailure.__table__  # type: ignore[attr-defined]
+FORGET_AFTER_S = 24 * 3600
+
+
+@dataclass(frozen=True)
+class Policy:
+    max_failures: int = 10
+    max_per_address: int = 100
+    lockout_s: int = 60
+    lockout_max_s: int = 3600
+
+
+class TooManyAttemptsError(DomainError):
+    code = "too_many_attempts"
+    status = 429
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            f"Too many failed sign-ins; try again in {retry_after} seconds.",
+            {"retry_after_seconds": retry_after},
+        )
+        self.retry_after = retry_after
+
+
+def keys(email: str, address: str | None) -> list[tuple[str, str]]:
+    out = [("account", f"account:{email.strip().lower()[:254]}")]
+    if address:
+        out.append(("address", f"address:{address[:45]}"))
+    return out
+
+
+def check(engine: Engine, email: str, address: str | None, now: float | None = None) -> None:
+    """Refuse (429) if the account or the address is locked now."""
+    now_s = int(now if now is not None else time.time())
+    names = [k for _, k in keys(email, address)]
+    with engine.connect() as conn:
+        locked = (
+            conn.execute(
+                select(failures_t.c.locked_until).where(
+                    failures_t.c.key.in_(names), failures_t.c.locked_until > now_s
+                )
+            )
+            .scalars()
+            .all()
+        )
+    if locked:
+        raise TooManyAttemptsError(max(1, math.ceil(max(locked) - now_s)))
+
+
+def _limit(kind: str, policy: Policy) -> int:
+    return policy.max_failures if kind == "account" else policy.max_per_address
+
+
+def record_failure(
+    engine: Engine, email: str, address: str | None, policy: Policy, now: float | None = None
+) -> None:
+    """Count one failure for the account and the address (atomic upsert), locking a key
+    that reached its limit."""
+    now_s = int(now if now is not None else time.time())
+    with engine.begin() as conn:
+        dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+        for kind, key in keys(email, address):
+            stmt = dialect.insert(failures_t).values(
+                key=key, failures=1, last_failed_at=now_s, locked_until=0
+            )
+            stale = failures_t.c.last_failed_at < now_s - FORGET_AFTER_S
+            stmt = stmt.on_conflict_do_update(
+                index_elements=["key"],
+                set_={
+                    "failures": case((stale, 1), else_=failures_t.c.failures + 1),
+                    "last_failed_at": now_s,
+                },
+            ).returning(failures_t.c.failures)
+            count = conn.execute(stmt).scalar_one()
+            over = count - _limit(kind, policy)
+            if over >= 0:
+                lock = min(policy.lockout_s * 2 ** min(over, 30), policy.lockout_max_s)
+                conn.execute(
+                    failures_t.update()
+                    .where(failures_t.c.key == key)
+                    .values(locked_until=now_s + lock)
+                )
+
+
+def record_success(engine: Engine, email: str) -> None:
+    with engine.begin() as conn:
+        conn.execute(failures_t.delete().where(failures_t.c.key == keys(email, None)[0][1]))

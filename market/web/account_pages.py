@@ -1,0 +1,88 @@
+"""/account: change the password, set up two-step sign-in (TOTP) for the roles that need it."""
+
+from __future__ import annotations
+
+from flask import current_app, flash, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
+from flask_login import current_user, login_user
+
+from market.domain.errors import DomainError
+from market.services import identity, mfa, signin, throttle, web_sessions
+from market.web.pages import actor, bp, engine, roles_required
+from market.web.session import WebUser
+
+ANYONE = ("authority", "participant", "auditor")
+
+
+def _offered() -> bool:
+    return current_user.role in signin.policy_from(current_app.config).mfa_roles
+
+
+def render_account(status: int = 200, **extra: object) -> ResponseReturnValue:
+    user_id = actor().user_id
+    enrolled = mfa.is_enrolled(engine(), user_id)
+    secret = None if enrolled else mfa.pending_secret(engine(), user_id)
+    uri = mfa.provisioning_uri(secret, current_user.email) if secret else None
+    context = {
+        "enrolled": enrolled and not extra.get("recovery_codes"),
+        "codes_left": mfa.recovery_codes_left(engine(), user_id) if enrolled else 0,
+        "offered": _offered(),
+        "pending_secret": secret,
+        "pending_uri": uri,
+        "qr": mfa.qr_svg_data_uri(uri) if uri else None,
+        "recovery_codes": None,
+    }
+    return render_template("account.html", **(context | extra)), status
+
+
+@bp.get("/account")
+@roles_required(*ANYONE)
+def account() -> ResponseReturnValue:
+    return render_account()
+
+
+@bp.post("/account/password")
+@roles_required(*ANYONE)
+def account_password() -> ResponseReturnValue:
+    form = request.form
+    new = form.get("new_password", "")
+    if new != form.get("new_password_again", ""):
+        flash("The two new passwords differ.", "error")
+        return render_account(400)
+    me, email = actor(), current_user.email
+    policy = signin.policy_from(current_app.config).throttle
+    try:
+        throttle.check(engine(), email, request.remote_addr)
+        identity.change_password(engine(), me.user_id, form.get("current_password", ""), new)
+    except DomainError as e:
+        if e.status == 401:  # a wrong current password counts like a failed sign-in
+            throttle.record_failure(engine(), email, request.remote_addr, policy)
+        flash(e.message, "error")
+        return render_account(e.status)
+    # Every session ended with the old password; this browser gets a fresh one.
+    session.clear()
+    session["sid"] = web_sessions.start(engine(), me.user_id)
+    login_user(WebUser(me, email))
+    flash("Your password is changed. Other sessions and your API tokens were signed out.", "info")
+    return redirect(url_for("pages.account"))
+
+
+@bp.post("/account/mfa")
+@roles_required(*ANYONE)
+def account_mfa() -> ResponseReturnValue:
+    if not _offered():
+        flash("Two-step sign-in is not offered for your role.", "error")
+        return render_account(403)
+    mfa.begin(engine(), actor().user_id)
+    return redirect(url_for("pages.account"))
+
+
+@bp.post("/account/mfa/confirm")
+@roles_required(*ANYONE)
+def account_mfa_confirm() -> ResponseReturnValue:
+    try:
+        codes = mfa.confirm(engine(), actor().user_id, request.form.get("code", ""))
+    except DomainError as e:
+        flash(e.message, "error")
+        return render_account(400 if e.status == 401 else e.status)
+    return render_account(recovery_codes=codes)

@@ -1,0 +1,109 @@
+"""Sign-in (password, then the TOTP code for an enrolled user) and sign-out.
+
+A complete sign-in starts a server-side session (services/web_sessions) whose secret the
+signed cookie carries; the cookie's old contents are dropped first (no session fixation).
+Between the two steps the cookie holds only who passed the password, for 5 minutes.
+"""
+
+from __future__ import annotations
+
+import time
+
+from flask import current_app, flash, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
+from flask_login import current_user, login_user, logout_user
+
+from market.domain.errors import DomainError
+from market.services import identity, signin, web_sessions
+from market.services.actor import Actor
+from market.web.pages import bp, engine
+from market.web.session import WebUser
+
+_STEP_SECONDS = 300
+
+
+def _policy() -> signin.SignInPolicy:
+    return signin.policy_from(current_app.config)
+
+
+def _safe_next() -> str:
+    target = request.args.get("next", "")
+    # Only same-site paths, so the login form cannot be used as an open redirect.
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return url_for("pages.home")
+    return target
+
+
+def _complete(actor: Actor, email: str) -> ResponseReturnValue:
+    signin.succeeded(engine(), email)
+    session.clear()
+    session["sid"] = web_sessions.start(engine(), actor.user_id)
+    login_user(WebUser(actor, email))
+    return redirect(_safe_next())
+
+
+def _refused(e: DomainError, template: str, email: str) -> ResponseReturnValue:
+    flash(e.message, "error")
+    response = current_app.make_response((render_template(template, email=email), e.status))
+    retry = getattr(e, "retry_after", None)
+    if retry:
+        response.headers["Retry-After"] = str(retry)
+    return response
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> ResponseReturnValue:
+    if request.method != "POST":
+        return render_template("login.html", email="")
+    email = request.form.get("email", "").strip().lower()
+    password = request.form.get("password", "")
+    try:
+        actor = signin.first_factor(engine(), email, password, request.remote_addr, _policy())
+    except DomainError as e:
+        return _refused(e, "login.html", email)
+    if not signin.needs_second_factor(engine(), actor):
+        return _complete(actor, email)
+    session.clear()
+    session["mfa_pending"] = {"user_id": actor.user_id, "email": email, "at": int(time.time())}
+    return redirect(url_for("pages.login_code", next=request.args.get("next")))
+
+
+def _pending() -> dict[str, object] | None:
+    pending = session.get("mfa_pending")
+    if not isinstance(pending, dict) or time.time() - int(pending.get("at", 0)) > _STEP_SECONDS:
+        return None
+    return pending
+
+
+@bp.route("/login/code", methods=["GET", "POST"])
+def login_code() -> ResponseReturnValue:
+    if current_user.is_authenticated:
+        return redirect(url_for("pages.home"))
+    pending = _pending()
+    if pending is None:
+        flash("Sign in with your password first.", "error")
+        return redirect(url_for("pages.login"))
+    email = str(pending["email"])
+    if request.method != "POST":
+        return render_template("login_code.html", email=email)
+    actor = identity.actor_for_user_id(engine(), str(pending["user_id"]))
+    if actor is None:
+        session.clear()
+        return redirect(url_for("pages.login"))
+    code = request.form.get("code", "")
+    try:
+        signin.second_factor(engine(), actor, email, code, request.remote_addr, _policy())
+    except DomainError as e:
+        return _refused(e, "login_code.html", email)
+    return _complete(actor, email)
+
+
+@bp.post("/logout")
+def logout() -> ResponseReturnValue:
+    sid = session.get("sid")
+    if isinstance(sid, str):
+        web_sessions.revoke(engine(), sid)
+    logout_user()
+    session.clear()
+    flash("You are signed out.", "info")
+    return redirect(url_for("pages.login"))
