@@ -9,7 +9,7 @@ from flask import Flask
 
 from market.adapters.db import make_engine
 from market.config import ROOT, from_environment, instance_secret_key
-from market.services import clock
+from market.services import clock, mail_render
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -26,6 +26,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
     clock.configure(app.config.get("MARKET_TODAY"))
+    mail_render.configure(app.config["PUBLIC_BASE_URL"])
     # create_engine connects lazily: nothing touches the database until a request needs it.
     engine = make_engine(app.config["DATABASE_URL"], echo=app.config["SQL_ECHO"])
     app.extensions["market.engine"] = engine

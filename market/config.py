@@ -43,4 +43,14 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "SQL_ECHO": os.environ.get("SQL_ECHO") == "1",
         # The business date every rule reading "today" uses (PRODUCT.md 8.4); unset: New York's.
         "MARKET_TODAY": os.environ.get("MARKET_TODAY") or None,
+        # Deals (issue 18): e-mail, webhooks and the worker (README, "Deals people can follow").
+        "SMTP_HOST": os.environ.get("SMTP_HOST") or None,  # None: e-mail is off
+        "SMTP_PORT": int(os.environ.get("SMTP_PORT", "25")),
+        "MAIL_FROM": os.environ.get("MAIL_FROM", "market@localhost"),
+        "PUBLIC_BASE_URL": os.environ.get("PUBLIC_BASE_URL", "http://127.0.0.1:5000"),
+        "DELIVERY_BACKOFF_BASE_S": float(os.environ.get("DELIVERY_BACKOFF_BASE_S", "30")),
+        "WEBHOOK_ALLOW_PRIVATE_NETWORKS": os.environ.get(
+            "WEBHOOK_ALLOW_PRIVATE_NETWORKS", ""
+        ).lower() in ("1", "true", "yes"),
+        "WEBHOOK_TIMEOUT_S": float(os.environ.get("WEBHOOK_TIMEOUT_S", "5")),
     }
