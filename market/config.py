@@ -51,6 +51,7 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "DELIVERY_BACKOFF_BASE_S": float(os.environ.get("DELIVERY_BACKOFF_BASE_S", "30")),
         "WEBHOOK_ALLOW_PRIVATE_NETWORKS": os.environ.get(
             "WEBHOOK_ALLOW_PRIVATE_NETWORKS", ""
-        ).lower() in ("1", "true", "yes"),
+        ).lower()
+        in ("1", "true", "yes"),
         "WEBHOOK_TIMEOUT_S": float(os.environ.get("WEBHOOK_TIMEOUT_S", "5")),
     }

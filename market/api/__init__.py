@@ -34,5 +34,7 @@ def init_api(app: Flask) -> Api:
     for name in ("certificates", "trading", "reports"):
         api.register_blueprint(import_module(f"market.api.{name}").blp)
     api.register_blueprint(import_module("market.api.notifications").blp)
+    api.register_blueprint(import_module("market.api.deals").blp)
+    api.register_blueprint(import_module("market.api.public").blp)
     errors.register(app)
     return api

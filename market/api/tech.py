@@ -11,7 +11,8 @@ from marshmallow import Schema, fields, validate
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, ruleset
 from market.api.schemas import EntityFacts, cents, text
-from market.services import tech
+from market.api.timeline_schema import timeline_fields
+from market.services import deal_views, tech
 from market.services.uow import ReadOnly, UnitOfWork
 
 blp = Blueprint("tech", __name__, url_prefix="/api/v1/tech", description="TECH program")
@@ -55,6 +56,11 @@ class TechApplicationOut(Schema):
     allocated_cents = fields.Integer(allow_none=True)
     certificate_id = fields.String(allow_none=True)
     ruleset = fields.String()
+
+
+TechApplicationDetailOut = TechApplicationOut.from_dict(
+    timeline_fields(), name="TechApplicationDetailOut"
+)
 
 
 class AllocationLineOut(Schema):
@@ -102,11 +108,12 @@ def list_applications(args: dict[str, Any]) -> ResponseReturnValue:
 
 
 @blp.route("/applications/<application_id>", methods=["GET"])
-@blp.alt_response(200, schema=TechApplicationOut)
+@blp.alt_response(200, schema=TechApplicationDetailOut)
 def get_application(application_id: str) -> ResponseReturnValue:
     actor = current_actor()
     with ReadOnly(engine()) as conn:
-        return jsonify(TechApplicationOut().dump(tech.get_application(conn, actor, application_id)))
+        found = tech.get_application(conn, actor, application_id)
+        return jsonify(TechApplicationDetailOut().dump(deal_views.tech_detail(conn, found)))
 
 
 @blp.route("/allocations/<int(min=1900, max=2200):fiscal_year>/preview", methods=["POST"])

@@ -36,6 +36,8 @@ NAV_ITEMS = [
     ("pages.market", "Market", ALL),
     ("pages.seller", "Selling", ("participant",)),
     ("pages.buyer", "Holdings", ("participant",)),
+    ("pages.my_purchases", "My offers and purchases", ("participant",)),
+    ("pages.my_sales", "My sales", ("participant",)),
     ("pages.authority", "Approvals", ("authority",)),
     ("pages.allocations", "TECH allocation", ("authority",)),
     ("pages.caps_report", "Caps", ALL),

@@ -60,6 +60,8 @@ def roles_required(*roles: str) -> Callable[[F], F]:
     return decorate
 
 
+ALL_ROLES = ("authority", "participant", "auditor")
+
 HOME_BY_ROLE = {
     "authority": "pages.authority",
     "participant": "pages.market",
@@ -109,6 +111,7 @@ from market.web import (  # noqa: E402,F401
     authority_pages,
     buyer_pages,
     certificate_pages,
+    deal_pages,
     ledger_pages,
     market_pages,
     report_pages,
