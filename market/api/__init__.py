@@ -36,5 +36,6 @@ def init_api(app: Flask) -> Api:
     api.register_blueprint(import_module("market.api.notifications").blp)
     api.register_blueprint(import_module("market.api.deals").blp)
     api.register_blueprint(import_module("market.api.public").blp)
+    api.register_blueprint(import_module("market.api.webhooks").blp)
     errors.register(app)
     return api
