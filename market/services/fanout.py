@@ -102,7 +102,7 @@ def run_once(engine: Engine, batch: int = BATCH) -> int:
         events = page_events(conn, done, batch)
         if not events:
             return 0
-        hooks = [dict(r) for r in conn.execute(select(hooks_t).where(hooks_t.c.active))]
+        hooks = [dict(r) for r in conn.execute(select(hooks_t).where(hooks_t.c.active)).mappings()]
         for event in events:
             fan_out(conn, event, hooks)
         conn.execute(

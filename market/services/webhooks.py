@@ -36,6 +36,12 @@ attempts_t = WebhookAttempt.__table__  # type: ignore[attr-defined]
 
 class UnsafeTargetError(InvalidRequestError):
     code = "unsafe_webhook_url"
+    status = 400
+
+
+class UnknownEventTypeError(InvalidRequestError):
+    code = "unknown_event_type"
+    status = 400
 
 
 def event_types() -> frozenset[str]:
@@ -75,7 +81,7 @@ def register(
         raise InvalidRequestError("Your user is not linked to a party.", {})
     unknown = sorted(set(types) - event_types() - {"*"})
     if not types or unknown:
-        raise InvalidRequestError(
+        raise UnknownEventTypeError(
             'event_types must name known event types, or be ["*"] for all.',
             {"unknown": unknown},
         )
