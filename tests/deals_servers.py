@@ -64,6 +64,8 @@ class Receiver:
         self.fail_next = 0
         self.hang_s = 0.0
         self.hang_types: set[str] = set()
+        self.hold_after_record = 0  # record, then hold that many requests 3 s (no answer yet)
+        self.held_ids: list[str] = []
         self.lock = threading.Lock()
         receiver = self
 
@@ -88,6 +90,12 @@ class Receiver:
                     receiver.fail_next -= 1 if failing else 0
                     if not failing:
                         receiver.received.append({"headers": headers, "body": payload})
+                    holding = not failing and receiver.hold_after_record > 0
+                    receiver.hold_after_record -= 1 if holding else 0
+                    if holding:
+                        receiver.held_ids.append(headers["webhook-id"])
+                if holding:
+                    time.sleep(3)
                 self.send_response(500 if failing else 204)
                 self.end_headers()
 

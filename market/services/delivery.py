@@ -19,7 +19,6 @@ from sqlalchemy import Engine, Table, select, update
 from market.services import clock
 from market.services.fanout import write_transaction
 
-LEASE = timedelta(seconds=60)
 MAX_DELAY = timedelta(hours=24)
 
 
@@ -33,6 +32,9 @@ class Settings:
     timeout_s: float = 5.0
     own_hosts: frozenset[str] = frozenset()
     senders: int = 8
+    # A claimed row's lease: longer than one attempt can take (the 5 s webhook timeout,
+    # SMTP's 10 s), short enough that a killed worker's claims come back soon.
+    lease_s: float = 20.0
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any], also_own: Iterable[str] = ()) -> Settings:
@@ -66,7 +68,9 @@ def backoff(settings: Settings, attempts: int) -> timedelta:
     return min(delay, MAX_DELAY)
 
 
-def claim_due(engine: Engine, table: Table, pending: str, limit: int) -> list[dict[str, Any]]:
+def claim_due(
+    engine: Engine, table: Table, pending: str, limit: int, lease_s: float
+) -> list[dict[str, Any]]:
     """Claim up to `limit` due rows (oldest first) for this sender."""
     now = clock.now_utc()
     stmt = (
@@ -80,7 +84,7 @@ def claim_due(engine: Engine, table: Table, pending: str, limit: int) -> list[di
     if not due:
         return []
     claimed = []
-    lease_end = iso(now + LEASE)
+    lease_end = iso(now + timedelta(seconds=lease_s))
     with write_transaction(engine) as conn:
         for row in due:
             won = conn.execute(

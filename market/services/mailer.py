@@ -40,7 +40,7 @@ def send_due(engine: Engine, settings: Settings, limit: int = 100) -> dict[str, 
     """One pass: send what is due; what fails waits for its next attempt."""
     if not settings.smtp_host:
         return {"sent": 0, "failed": 0}
-    rows = delivery.claim_due(engine, mail_t, "pending", limit)
+    rows = delivery.claim_due(engine, mail_t, "pending", limit, settings.lease_s)
     sent = failed = 0
     smtp: smtplib.SMTP | None = None
     for row in rows:

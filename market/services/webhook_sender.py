@@ -136,7 +136,7 @@ def attempt(engine: Engine, settings: Settings, row: dict[str, Any]) -> bool:
 
 
 def send_due(engine: Engine, settings: Settings, limit: int = 200) -> dict[str, int]:
-    rows = delivery.claim_due(engine, deliveries_t, "pending", limit)
+    rows = delivery.claim_due(engine, deliveries_t, "pending", limit, settings.lease_s)
     if not rows:
         return {"delivered": 0, "failed": 0}
     with ThreadPoolExecutor(max_workers=max(1, min(settings.senders, len(rows)))) as pool:
