@@ -54,3 +54,12 @@ class EntityFacts(Schema):
         load_default=None,
         validate=validate.Length(max=50),
     )
+
+
+def page_of(item: type[Schema], name: str, cursor: fields.Field | None = None) -> type[Schema]:
+    """The schema of a paged list answer: `{items: [item, ...], next}`; `next` is the cursor
+    to pass as `after` (null on the last page)."""
+    nxt = cursor or fields.Integer(allow_none=True)
+    return Schema.from_dict(
+        {"items": fields.List(fields.Nested(item), required=True), "next": nxt}, name=name
+    )

@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, ruleset
-from market.api.schemas import EntityFacts, cents, text
+from market.api.schemas import EntityFacts, cents, page_of, text
 from market.api.timeline_schema import timeline_fields
 from market.services import deal_views, tech
 from market.services.uow import ReadOnly, UnitOfWork
@@ -99,6 +99,7 @@ def create_application(data: dict[str, Any]) -> ResponseReturnValue:
 
 @blp.route("/applications", methods=["GET"])
 @blp.arguments(ListArgs, location="query")
+@blp.alt_response(200, schema=page_of(TechApplicationOut, "TechApplicationPage"))
 def list_applications(args: dict[str, Any]) -> ResponseReturnValue:
     """Applications (a participant sees only its own party's)."""
     actor = current_actor()

@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, page, ruleset
-from market.api.schemas import SeqPageArgs, cents, text
+from market.api.schemas import SeqPageArgs, cents, page_of, text
 from market.api.timeline_schema import timeline_fields
 from market.domain.rules import proceeds
 from market.services import deal_views, trading
@@ -158,6 +158,7 @@ def create_listing(data: dict[str, Any]) -> ResponseReturnValue:
 
 @blp.route("/listings", methods=["GET"])
 @blp.arguments(ListingArgs, location="query")
+@blp.alt_response(200, schema=page_of(ListingOut, "ListingPage"))
 def list_listings(args: dict[str, Any]) -> ResponseReturnValue:
     """Open listings with price per dollar and the program's floor."""
     actor = current_actor()
@@ -235,6 +236,7 @@ def create_transfer(data: dict[str, Any]) -> ResponseReturnValue:
 
 @blp.route("/transfers", methods=["GET"])
 @blp.arguments(TransferArgs, location="query")
+@blp.alt_response(200, schema=page_of(TransferOut, "TransferPage"))
 def list_transfers(args: dict[str, Any]) -> ResponseReturnValue:
     """Transfers (authority and auditor: all; a participant: its own)."""
     actor = current_actor()
