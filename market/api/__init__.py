@@ -39,5 +39,6 @@ def init_api(app: Flask) -> Api:
     api.register_blueprint(import_module("market.api.deals").blp)
     api.register_blueprint(import_module("market.api.public").blp)
     api.register_blueprint(import_module("market.api.webhooks").blp)
+    api.register_blueprint(import_module("market.api.audit").blp)
     errors.register(app)
     return api

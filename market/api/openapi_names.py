@@ -24,7 +24,7 @@ class OperationNames(BasePlugin):  # type: ignore[misc]
             if not isinstance(op, dict):
                 continue
             name = view or f"{method}_{path}"
-            if len((operations or {})) > 1 and not view:
+            if len(operations or {}) > 1 and not view:
                 name = f"{method}_{name}"
             # A view name is unique within its blueprint; prefix the blueprint on a clash.
             if self.taken.get(name, endpoint) != endpoint:

@@ -43,6 +43,7 @@ NAV_ITEMS = [
     ("pages.caps_report", "Caps", ALL),
     ("pages.transfers_report", "Transfers", ("authority", "auditor")),
     ("pages.ledger", "Ledger", ("authority", "auditor")),
+    ("pages.audit", "Audit", ("authority", "auditor")),
 ]
 
 

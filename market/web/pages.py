@@ -108,6 +108,7 @@ def logout() -> ResponseReturnValue:
 # The page modules register their routes on `bp`.
 from market.web import (  # noqa: E402,F401
     allocation_pages,
+    audit_pages,
     authority_pages,
     buyer_pages,
     certificate_pages,

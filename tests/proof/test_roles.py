@@ -117,6 +117,10 @@ class Matrix:
         r = self.client.get(f"/api/v1/transfers/{self.transfer['id']}", headers=self.auth)
         return str(r.json["reference"])
 
+    def owner_user(self) -> str:
+        users = self.client.get("/api/v1/audit/users", headers=self.auth).json["items"]
+        return str(next(u["id"] for u in users if u["party_id"] == self.owner["id"]))
+
     def owner_webhook(self) -> str:
         if "webhook" not in self.__dict__:
             body = {"url": "https://93.184.216.34/hook", "event_types": ["*"]}
@@ -294,6 +298,12 @@ ROWS = [
     ),
     Row("tech: commit", _post(lambda m: "/api/v1/tech/allocations/2013"), ADMIN),
     # Before any row makes "other" a party to the owner's deals (its offer, below).
+    Row("audit: users", _get(lambda m: "/api/v1/audit/users"), LEDGER),
+    Row(
+        "audit: a user's events",
+        _get(lambda m: f"/api/v1/audit/users/{m.owner_user()}/events"),
+        LEDGER,
+    ),
     Row("notifications: list", _get(lambda m: "/api/v1/notifications"), _all(200)),
     Row(
         "notification: read",
@@ -470,6 +480,7 @@ PAGES: dict[str, dict[str, int]] = {
     "/authority/allocations": {**AUTHORITY_ONLY, "authority": 302},  # to the latest FY
     "/authority/allocations/{fy}": AUTHORITY_ONLY,
     "/notifications": SIGNED_IN,
+    "/audit": AUDIT,
     "/deals/buying": PARTICIPANTS,
     "/deals/selling": PARTICIPANTS,
     "/deals/transfers/{transfer}": {**AUDIT, "owner": 200, "other": 404},
