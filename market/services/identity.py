@@ -144,3 +144,8 @@ def actor_for_user_id(engine: Engine, user_id: str) -> Actor | None:
 def user_email(engine: Engine, user_id: str) -> str | None:
     with engine.connect() as conn:
         return conn.execute(select(users_t.c.email).where(users_t.c.id == user_id)).scalar()
+
+
+def hash_password(password: str) -> str:
+    """The stored form of a password (the same argon2 parameters as every other)."""
+    return _hasher.hash(password)

@@ -115,6 +115,7 @@ from market.web import (  # noqa: E402,F401
     deal_pages,
     ledger_pages,
     market_pages,
+    password_pages,
     report_pages,
     seller_pages,
     uth_review_pages,

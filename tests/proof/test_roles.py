@@ -489,6 +489,8 @@ PAGES: dict[str, dict[str, int]] = {
     "/deals/credit-applications/{credit}": _all(404, anonymous=302),
     "/status": dict.fromkeys(ROLES, 200),
     "/status/{reference}": dict.fromkeys(ROLES, 200),
+    "/password/forgot": dict.fromkeys(ROLES, 200),
+    "/password/reset/{reset}": dict.fromkeys(ROLES, 400),  # no such link
 }
 # Page templates' placeholders and the URL rule variables they stand for.
 PLACEHOLDERS = {
@@ -499,6 +501,7 @@ PLACEHOLDERS = {
     "{application}": "<application_id>",
     "{credit}": "<application_id>",
     "{reference}": "<reference>",
+    "{reset}": "<token>",
 }
 # Pages that show the open market: the seller's ids, name and listed certificate are
 # part of an offer to sell (as on GET /api/v1/listings).
@@ -543,6 +546,7 @@ def test_every_page_answers_each_role_as_specified(app: Any, client: Any) -> Non
         "{application}": m.application["id"],
         "{credit}": "capp_none",
         "{reference}": m.reference(),
+        "{reset}": "not-a-reset-token",
     }
     assert page_rules == named, page_rules ^ named
     mismatches, leaks = [], []
@@ -597,6 +601,9 @@ FORMS: dict[str, tuple[str, ...]] = {
     "/seller/tech": ("owner", "other"),
     # Anyone signed in marks their own notices read (another's answers 404: deals tests).
     "/notifications/{notification}/read": ("authority", "auditor", "owner", "other"),
+    # Anyone, signed in or not, may ask for a reset link and use one.
+    "/password/forgot": ROLES,
+    "/password/reset/{reset}": ROLES,
 }
 OWNERS_ONLY = {
     "/seller/listings/{listing}/withdraw",
@@ -620,6 +627,7 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
         .replace("{offer}", "<offer_id>")
         .replace("{certificate}", "<certificate_id>")
         .replace("{notification}", "<notification_id>")
+        .replace("{reset}", "<token>")
         for f in FORMS
     }
     assert form_rules == named, form_rules ^ named
@@ -641,6 +649,7 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
                 .replace("{offer}", m.offer["id"])
                 .replace("{certificate}", m.cert["id"])
                 .replace("{notification}", "ntf_none")
+                .replace("{reset}", "not-a-reset-token")
             )
             before = event_count(m.engine)
             r = browser.post(path, data={"csrf_token": token[1], "reason": "matrix"})
