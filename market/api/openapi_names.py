@@ -9,7 +9,7 @@ from typing import Any
 from apispec import BasePlugin
 
 
-class OperationNames(BasePlugin):  # type: ignore[misc]
+class OperationNames(BasePlugin):
     def __init__(self) -> None:
         super().__init__()
         self.taken: dict[str, str] = {}

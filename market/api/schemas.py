@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 MAX_CENTS = 10**14  # $1 trillion: far above any certificate, well inside 64-bit integers
@@ -56,7 +58,7 @@ class EntityFacts(Schema):
     )
 
 
-def page_of(item: type[Schema], name: str, cursor: fields.Field | None = None) -> type[Schema]:
+def page_of(item: type[Schema], name: str, cursor: fields.Field[Any] | None = None) -> type[Schema]:
     """The schema of a paged list answer: `{items: [item, ...], next}`; `next` is the cursor
     to pass as `after` (null on the last page)."""
     nxt = cursor or fields.Integer(allow_none=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields
 
 
@@ -18,7 +20,7 @@ class TimelineEntryOut(Schema):
     seq = fields.Integer()
 
 
-def timeline_fields() -> dict[str, fields.Field]:
+def timeline_fields() -> dict[str, fields.Field[Any]]:
     """The fields a resource with a timeline adds to its schema."""
     return {
         "timeline": fields.List(fields.Nested(TimelineEntryOut)),

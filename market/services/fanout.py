@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -121,11 +121,11 @@ def catch_up(engine: Engine) -> None:
 def _recipients(conn: Connection, concerned: set[str], authority: bool) -> list[dict[str, Any]]:
     if not concerned and not authority:
         return []
-    cond = users_t.c.party_id.in_(concerned) if concerned else None
+    conds = [users_t.c.party_id.in_(concerned)] if concerned else []
     if authority:
-        by_role = users_t.c.role == "authority"
-        cond = by_role if cond is None else (cond | by_role)
-    rows = conn.execute(select(users_t).where(cond, users_t.c.active).order_by(users_t.c.id))
+        conds.append(users_t.c.role == "authority")
+    stmt = select(users_t).where(or_(*conds), users_t.c.active).order_by(users_t.c.id)
+    rows = conn.execute(stmt)
     return [dict(r) for r in rows.mappings()]
 
 

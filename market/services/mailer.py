@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Engine, update
 
 from market.adapters.tables import EmailMessage
-from market.services import delivery
+from market.services import clock, delivery
 from market.services.delivery import Settings
 from market.services.fanout import write_transaction
 
@@ -76,7 +76,7 @@ def _quit(smtp: smtplib.SMTP) -> None:
 
 def _failed(engine: Engine, settings: Settings, row: dict[str, Any], exc: BaseException) -> None:
     attempts = int(row["attempts"]) + 1
-    retry_at = delivery.iso(delivery.clock.now_utc() + delivery.backoff(settings, attempts))
+    retry_at = delivery.iso(clock.now_utc() + delivery.backoff(settings, attempts))
     with write_transaction(engine) as conn:
         conn.execute(
             update(mail_t)

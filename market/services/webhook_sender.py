@@ -27,7 +27,7 @@ from sqlalchemy import Engine, insert, select, update
 from market.adapters.eventstore import event_from_row, events_t
 from market.adapters.tables import Webhook, WebhookAttempt, WebhookDelivery
 from market.domain.errors import DomainError
-from market.services import delivery
+from market.services import clock, delivery
 from market.services.delivery import Settings
 from market.services.fanout import write_transaction
 from market.services.numbering import new_id
@@ -116,7 +116,7 @@ def attempt(engine: Engine, settings: Settings, row: dict[str, Any]) -> bool:
     if ok:
         values |= {"status": "delivered", "delivered_at": delivery.now_iso()}
     else:
-        retry = delivery.clock.now_utc() + delivery.backoff(settings, attempts)
+        retry = clock.now_utc() + delivery.backoff(settings, attempts)
         values["next_attempt_at"] = delivery.iso(retry)
     with write_transaction(engine) as conn:
         conn.execute(

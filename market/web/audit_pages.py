@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
@@ -17,7 +19,9 @@ def audit_page() -> ResponseReturnValue:
     users = audit.users(engine(), actor())
     user_id = request.args.get("user") or None
     after = request.args.get("after", type=int)
-    who, items, nxt = None, [], None
+    who: dict[str, Any] | None = None
+    items: list[dict[str, Any]] = []
+    nxt: int | None = None
     status = 200
     if user_id:
         try:
