@@ -10,7 +10,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from market.adapters.db import make_engine
 from market.config import ROOT, from_environment, instance_secret_key
-from market.services import clock, passwords
+from market.services import clock, mail_render, passwords
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -37,6 +37,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
         )
+    mail_render.configure(app.config["PUBLIC_BASE_URL"])
     # create_engine connects lazily: nothing touches the database until a request needs it.
     engine = make_engine(app.config["DATABASE_URL"], echo=app.config["SQL_ECHO"])
     app.extensions["market.engine"] = engine

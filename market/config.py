@@ -50,6 +50,17 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "CHECKPOINT_DIR": os.environ.get("CHECKPOINT_DIR") or None,
         "CHECKPOINT_ORIGIN": os.environ.get("CHECKPOINT_ORIGIN") or None,
         **security_settings(),
+        # Deals (issue 18): e-mail, webhooks and the worker (README, "Deals people can follow").
+        "SMTP_HOST": os.environ.get("SMTP_HOST") or None,  # None: e-mail is off
+        "SMTP_PORT": int(os.environ.get("SMTP_PORT", "25")),
+        "MAIL_FROM": os.environ.get("MAIL_FROM", "market@localhost"),
+        "PUBLIC_BASE_URL": os.environ.get("PUBLIC_BASE_URL", "http://127.0.0.1:5000"),
+        "DELIVERY_BACKOFF_BASE_S": float(os.environ.get("DELIVERY_BACKOFF_BASE_S", "30")),
+        "WEBHOOK_ALLOW_PRIVATE_NETWORKS": os.environ.get(
+            "WEBHOOK_ALLOW_PRIVATE_NETWORKS", ""
+        ).lower()
+        in ("1", "true", "yes"),
+        "WEBHOOK_TIMEOUT_S": float(os.environ.get("WEBHOOK_TIMEOUT_S", "5")),
     }
 
 

@@ -8,6 +8,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from market.api import auth, errors, ledger, parties
+from market.api.openapi_names import OperationNames
 
 
 def init_api(app: Flask) -> Api:
@@ -24,6 +25,7 @@ def init_api(app: Flask) -> Api:
         spec_kwargs={
             "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
             "security": [{"bearer": []}],
+            "extra_plugins": [OperationNames()],
         },
     )
     for module in (auth, parties, ledger):
@@ -35,5 +37,10 @@ def init_api(app: Flask) -> Api:
     for name in ("certificates", "trading", "reports"):
         api.register_blueprint(import_module(f"market.api.{name}").blp)
     api.register_blueprint(import_module("market.api.consent").blp)
+    api.register_blueprint(import_module("market.api.notifications").blp)
+    api.register_blueprint(import_module("market.api.deals").blp)
+    api.register_blueprint(import_module("market.api.public").blp)
+    api.register_blueprint(import_module("market.api.webhooks").blp)
+    api.register_blueprint(import_module("market.api.audit").blp)
     errors.register(app)
     return api

@@ -10,7 +10,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, page, ruleset
-from market.api.schemas import MAX_CURSOR, SeqPageArgs, cents, text
+from market.api.schemas import MAX_CURSOR, SeqPageArgs, cents, page_of, text
 from market.domain.rules.activities import MAX_ACTIVITIES, MAX_ACTIVITY_ID_LENGTH
 from market.domain.rules.uth import FINDINGS
 from market.services import certificates, sale_windows, uth_reviews
@@ -152,6 +152,7 @@ def get_certificate(args: dict[str, Any], certificate_id: str) -> ResponseReturn
 
 @blp.route("/parties/<party_id>/certificates", methods=["GET"])
 @blp.arguments(SeqPageArgs, location="query")
+@blp.alt_response(200, schema=page_of(CertificateOut, "CertificatePage"))
 def party_certificates(args: dict[str, Any], party_id: str) -> ResponseReturnValue:
     """The certificates a party holds, page by page."""
     actor = current_actor()

@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, page, ruleset
-from market.api.schemas import EntityFacts, PageArgs, bps, text
+from market.api.schemas import EntityFacts, PageArgs, bps, page_of, text
 from market.services import parties
 from market.services.uow import ReadOnly, UnitOfWork
 
@@ -104,6 +104,7 @@ def create_party(data: dict[str, Any]) -> ResponseReturnValue:
 
 @blp.route("", methods=["GET"])
 @blp.arguments(PageArgs, location="query")
+@blp.alt_response(200, schema=page_of(PartyOut, "PartyPage", fields.String(allow_none=True)))
 def list_parties(args: dict[str, Any]) -> ResponseReturnValue:
     """Parties, page by page (a participant sees only its own)."""
     actor = current_actor()

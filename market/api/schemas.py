@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 MAX_CENTS = 10**14  # $1 trillion: far above any certificate, well inside 64-bit integers
@@ -53,4 +55,13 @@ class EntityFacts(Schema):
         values=fields.Integer(strict=True, validate=validate.Range(-MAX_CENTS, MAX_CENTS)),
         load_default=None,
         validate=validate.Length(max=50),
+    )
+
+
+def page_of(item: type[Schema], name: str, cursor: fields.Field[Any] | None = None) -> type[Schema]:
+    """The schema of a paged list answer: `{items: [item, ...], next}`; `next` is the cursor
+    to pass as `after` (null on the last page)."""
+    nxt = cursor or fields.Integer(allow_none=True)
+    return Schema.from_dict(
+        {"items": fields.List(fields.Nested(item), required=True), "next": nxt}, name=name
     )

@@ -10,8 +10,9 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, ruleset
-from market.api.schemas import EntityFacts, cents, text
-from market.services import tech
+from market.api.schemas import EntityFacts, cents, page_of, text
+from market.api.timeline_schema import timeline_fields
+from market.services import deal_views, tech
 from market.services.uow import ReadOnly, UnitOfWork
 
 blp = Blueprint("tech", __name__, url_prefix="/api/v1/tech", description="TECH program")
@@ -72,6 +73,11 @@ class TechApplicationOut(Schema):
     ruleset = fields.String()
 
 
+TechApplicationDetailOut = TechApplicationOut.from_dict(
+    timeline_fields(), name="TechApplicationDetailOut"
+)
+
+
 class AllocationLineOut(Schema):
     application_id = fields.String()
     party_id = fields.String()
@@ -108,6 +114,7 @@ def create_application(data: dict[str, Any]) -> ResponseReturnValue:
 
 @blp.route("/applications", methods=["GET"])
 @blp.arguments(ListArgs, location="query")
+@blp.alt_response(200, schema=page_of(TechApplicationOut, "TechApplicationPage"))
 def list_applications(args: dict[str, Any]) -> ResponseReturnValue:
     """Applications (a participant sees only its own party's)."""
     actor = current_actor()
@@ -117,11 +124,12 @@ def list_applications(args: dict[str, Any]) -> ResponseReturnValue:
 
 
 @blp.route("/applications/<application_id>", methods=["GET"])
-@blp.alt_response(200, schema=TechApplicationOut)
+@blp.alt_response(200, schema=TechApplicationDetailOut)
 def get_application(application_id: str) -> ResponseReturnValue:
     actor = current_actor()
     with ReadOnly(engine()) as conn:
-        return jsonify(TechApplicationOut().dump(tech.get_application(conn, actor, application_id)))
+        found = tech.get_application(conn, actor, application_id)
+        return jsonify(TechApplicationDetailOut().dump(deal_views.tech_detail(conn, found)))
 
 
 @blp.route("/allocations/<int(min=1900, max=2200):fiscal_year>/preview", methods=["POST"])

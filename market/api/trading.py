@@ -10,9 +10,10 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, page, ruleset
-from market.api.schemas import SeqPageArgs, cents, text
+from market.api.schemas import SeqPageArgs, cents, page_of, text
+from market.api.timeline_schema import timeline_fields
 from market.domain.rules import proceeds
-from market.services import trading
+from market.services import deal_views, trading
 from market.services.uow import ReadOnly, UnitOfWork
 
 blp = Blueprint("trading", __name__, url_prefix="/api/v1", description="Listings and transfers")
@@ -139,6 +140,12 @@ class TransferArgs(SeqPageArgs):
     )
 
 
+# A single transfer read: with its timeline, next step and public reference (deals).
+TransferDetailOut = TransferOut.from_dict(timeline_fields(), name="TransferDetailOut")
+OfferDetailOut = OfferOut.from_dict(
+    timeline_fields() | {"deal_status": fields.String()}, name="OfferDetailOut"
+)
+
 # Built once and shared: dumping does not change a schema, and building one per request
 # costs more than the dump.
 LISTING_OUT, OFFER_OUT, TRANSFER_OUT = ListingOut(), OfferOut(), TransferOut()
@@ -161,6 +168,7 @@ def create_listing(data: dict[str, Any]) -> ResponseReturnValue:
 
 @blp.route("/listings", methods=["GET"])
 @blp.arguments(ListingArgs, location="query")
+@blp.alt_response(200, schema=page_of(ListingOut, "ListingPage"))
 def list_listings(args: dict[str, Any]) -> ResponseReturnValue:
     """Open listings with price per dollar and the program's floor."""
     actor = current_actor()
@@ -239,6 +247,7 @@ def create_transfer(data: dict[str, Any]) -> ResponseReturnValue:
 
 @blp.route("/transfers", methods=["GET"])
 @blp.arguments(TransferArgs, location="query")
+@blp.alt_response(200, schema=page_of(TransferOut, "TransferPage"))
 def list_transfers(args: dict[str, Any]) -> ResponseReturnValue:
     """Transfers (authority and auditor: all; a participant: its own)."""
     actor = current_actor()
@@ -250,11 +259,12 @@ def list_transfers(args: dict[str, Any]) -> ResponseReturnValue:
 
 
 @blp.route("/transfers/<transfer_id>", methods=["GET"])
-@blp.alt_response(200, schema=TransferOut)
+@blp.alt_response(200, schema=TransferDetailOut)
 def get_transfer(transfer_id: str) -> ResponseReturnValue:
     actor = current_actor()
     with ReadOnly(engine()) as conn:
-        return jsonify(TRANSFER_OUT.dump(trading.get_transfer(conn, actor, transfer_id)))
+        found = trading.get_transfer(conn, actor, transfer_id)
+        return jsonify(TransferDetailOut().dump(deal_views.transfer_detail(conn, found)))
 
 
 @blp.route("/transfers/<transfer_id>/approve", methods=["POST"])

@@ -6,6 +6,7 @@ from flask import Flask
 
 from market.cli import demo, export, flows, ledger_commands, trust_commands, users
 from market.cli.allocate import allocate
+from market.cli.worker import deliver, tick, worker
 
 
 def register_commands(app: Flask) -> None:
@@ -20,6 +21,9 @@ def register_commands(app: Flask) -> None:
         flows.roll_fiscal_year,
         demo.seed_demo,
         demo.demo_logins,
+        worker,
+        deliver,
+        tick,
     ):
         app.cli.add_command(command)
     trust_commands.register(app)

@@ -19,7 +19,12 @@ class Actor:
 
     @property
     def label(self) -> str:
-        return f"user:{self.user_id}"
+        """What an event's `actor` records: the user and whom it acted for, as
+        `user:<user id>@<party id>` (a participant) or `user:<user id>@<role>` (the
+        Authority, an auditor). Events written before this said `user:<user id>` only;
+        their hashes cover what they say, so they still verify (services/audit.py reads
+        both)."""
+        return f"user:{self.user_id}@{self.party_id or self.role}"
 
     def require(self, *roles: str) -> None:
         if self.role not in roles:

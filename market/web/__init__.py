@@ -38,12 +38,15 @@ NAV_ITEMS = [
     ("pages.market", "Market", ALL),
     ("pages.seller", "Selling", ("participant",)),
     ("pages.buyer", "Holdings", ("participant",)),
+    ("pages.my_purchases", "My offers and purchases", ("participant",)),
+    ("pages.my_sales", "My sales", ("participant",)),
     ("pages.authority", "Approvals", ("authority",)),
     ("pages.allocations", "TECH allocation", ("authority",)),
     ("pages.caps_report", "Caps", ALL),
     ("pages.transfers_report", "Transfers", ("authority", "auditor")),
     ("pages.ledger", "Ledger", ("authority", "auditor")),
     ("pages.account", "Account", ALL),
+    ("pages.audit", "Audit", ("authority", "auditor")),
 ]
 
 

@@ -58,6 +58,8 @@ def roles_required(*roles: str) -> Callable[[F], F]:
     return decorate
 
 
+ALL_ROLES = ("authority", "participant", "auditor")
+
 HOME_BY_ROLE = {
     "authority": "pages.authority",
     "participant": "pages.market",
@@ -79,11 +81,14 @@ def home() -> ResponseReturnValue:
 from market.web import (  # noqa: E402,F401
     account_pages,
     allocation_pages,
+    audit_pages,
     authority_pages,
     buyer_pages,
     certificate_pages,
+    deal_pages,
     ledger_pages,
     market_pages,
+    password_pages,
     proof_pages,
     report_pages,
     seller_pages,

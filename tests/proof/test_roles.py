@@ -118,6 +118,24 @@ class Matrix:
     def _cx(self) -> list[str]:
         return [self.other_cert["id"], self.other_cert["number"]]
 
+    def owner_notification(self) -> str:
+        r = self.client.get("/api/v1/notifications", headers=self.headers["owner"])
+        return str(r.json["items"][0]["id"])
+
+    def reference(self) -> str:
+        r = self.client.get(f"/api/v1/transfers/{self.transfer['id']}", headers=self.auth)
+        return str(r.json["reference"])
+
+    def owner_user(self) -> str:
+        users = self.client.get("/api/v1/audit/users", headers=self.auth).json["items"]
+        return str(next(u["id"] for u in users if u["party_id"] == self.owner["id"]))
+
+    def owner_webhook(self) -> str:
+        if "webhook" not in self.__dict__:
+            body = {"url": "https://93.184.216.34/hook", "event_types": ["*"]}
+            self.webhook = self.post("/api/v1/webhooks", self.headers["owner"], body)["id"]
+        return str(self.webhook)
+
 
 Request = Callable[[Matrix, str], tuple[str, str, Any]]
 
@@ -306,6 +324,56 @@ ROWS = [
         _all(404, owner=403, other=403),  # not committed yet: the commit row comes next
     ),
     Row("tech: commit", _post(lambda m: "/api/v1/tech/allocations/2013"), ADMIN),
+    # Before any row makes "other" a party to the owner's deals (its offer, below).
+    Row("audit: users", _get(lambda m: "/api/v1/audit/users"), LEDGER),
+    Row(
+        "audit: a user's events",
+        _get(lambda m: f"/api/v1/audit/users/{m.owner_user()}/events"),
+        LEDGER,
+    ),
+    Row("notifications: list", _get(lambda m: "/api/v1/notifications"), _all(200)),
+    Row(
+        "notification: read",
+        _post(lambda m: f"/api/v1/notifications/{m.owner_notification()}/read"),
+        _all(404, owner=200),  # someone else's notice answers as one that does not exist
+    ),
+    Row(
+        "deals: mine", _get(lambda m: "/api/v1/deals?side=seller"), _all(403, owner=200, other=200)
+    ),
+    Row("offer: get", _get(lambda m: f"/api/v1/offers/{m.offer['id']}"), _readers(other=404)),
+    Row(
+        "credit application: get",
+        _get(lambda m: "/api/v1/credit-applications/capp_none"),
+        _all(404),
+    ),
+    Row(
+        "public status",
+        _get(lambda m: f"/api/v1/public/status/{m.reference()}"),
+        _all(200, anonymous=200),
+    ),
+    Row(
+        "webhooks: create",
+        _post(
+            lambda m: "/api/v1/webhooks",
+            lambda m: {"url": "https://93.184.216.34/hook", "event_types": ["*"]},
+        ),
+        _all(201, auditor=403),
+    ),
+    Row(
+        "webhook: get",
+        _get(lambda m: f"/api/v1/webhooks/{m.owner_webhook()}"),
+        _all(404, authority=200, owner=200),
+    ),
+    Row(
+        "webhook: deliveries",
+        _get(lambda m: f"/api/v1/webhooks/{m.owner_webhook()}/deliveries"),
+        _all(404, authority=200, owner=200),
+    ),
+    Row(
+        "webhook: replay",
+        _post(lambda m: f"/api/v1/webhooks/{m.owner_webhook()}/replay", lambda m: {"from_seq": 1}),
+        _all(404, authority=200, owner=200),
+    ),
     Row(
         "listings: create",
         lambda m, role: ("POST", "/api/v1/listings", m._listing_body()),
@@ -472,6 +540,29 @@ PAGES: dict[str, dict[str, int]] = {
     "/authority": AUTHORITY_ONLY,
     "/authority/allocations": {**AUTHORITY_ONLY, "authority": 302},  # to the latest FY
     "/authority/allocations/{fy}": AUTHORITY_ONLY,
+    "/notifications": SIGNED_IN,
+    "/audit": AUDIT,
+    "/deals/buying": PARTICIPANTS,
+    "/deals/selling": PARTICIPANTS,
+    "/deals/transfers/{transfer}": {**AUDIT, "owner": 200, "other": 404},
+    "/deals/offers/{offer}": {**AUDIT, "owner": 200, "other": 404},
+    "/deals/tech/{application}": {**AUDIT, "owner": 200, "other": 404},
+    "/deals/credit-applications/{credit}": _all(404, anonymous=302),
+    "/status": dict.fromkeys(ROLES, 200),
+    "/status/{reference}": dict.fromkeys(ROLES, 200),
+    "/password/forgot": dict.fromkeys(ROLES, 200),
+    "/password/reset/{reset}": dict.fromkeys(ROLES, 400),  # no such link
+}
+# Page templates' placeholders and the URL rule variables they stand for.
+PLACEHOLDERS = {
+    "{cert}": "<certificate_id>",
+    "{fy}": "<int:fy>",
+    "{transfer}": "<transfer_id>",
+    "{offer}": "<offer_id>",
+    "{application}": "<application_id>",
+    "{credit}": "<application_id>",
+    "{reference}": "<reference>",
+    "{reset}": "<token>",
 }
 # Pages that show the open market: the seller's ids, name and listed certificate are
 # part of an offer to sell (as on GET /api/v1/listings).
@@ -503,13 +594,29 @@ def test_every_page_answers_each_role_as_specified(app: Any, client: Any) -> Non
         for r in app.url_map.iter_rules()
         if not r.rule.startswith(("/api/", "/static/")) and "GET" in r.methods
     }
-    named = {p.replace("{cert}", "<certificate_id>").replace("{fy}", "<int:fy>") for p in PAGES}
+    named = set()
+    for p in PAGES:
+        for placeholder, variable in PLACEHOLDERS.items():
+            p = p.replace(placeholder, variable)
+        named.add(p)
+    values = {
+        "{cert}": m.cert["id"],
+        "{fy}": "2013",
+        "{transfer}": m.transfer["id"],
+        "{offer}": m.offer["id"],
+        "{application}": m.application["id"],
+        "{credit}": "capp_none",
+        "{reference}": m.reference(),
+        "{reset}": "not-a-reset-token",
+    }
     assert page_rules == named, page_rules ^ named
     mismatches, leaks = [], []
     for role in ROLES:
         browser = _sign_in(app, client, m.engine, role, parties.get(role))
         for template, expect in PAGES.items():
-            path = template.replace("{cert}", m.cert["id"]).replace("{fy}", "2013")
+            path = template
+            for placeholder, value in values.items():
+                path = path.replace(placeholder, value)
             r = browser.get(path)
             if r.status_code != expect[role]:
                 mismatches.append(f"{path} as {role}: {r.status_code}, expected {expect[role]}")
@@ -557,6 +664,11 @@ FORMS: dict[str, tuple[str, ...]] = {
     "/account/password": ("authority", "auditor", "owner", "other"),
     "/account/mfa": ("authority", "auditor", "owner", "other"),
     "/account/mfa/confirm": ("authority", "auditor", "owner", "other"),
+    # Anyone signed in marks their own notices read (another's answers 404: deals tests).
+    "/notifications/{notification}/read": ("authority", "auditor", "owner", "other"),
+    # Anyone, signed in or not, may ask for a reset link and use one.
+    "/password/forgot": ROLES,
+    "/password/reset/{reset}": ROLES,
 }
 OWNERS_ONLY = {
     "/seller/listings/{listing}/withdraw",
@@ -581,6 +693,8 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
         .replace("{offer}", "<offer_id>")
         .replace("{certificate}", "<certificate_id>")
         .replace("{decision}", "<decision>")
+        .replace("{notification}", "<notification_id>")
+        .replace("{reset}", "<token>")
         for f in FORMS
     }
     assert form_rules == named, form_rules ^ named
@@ -602,6 +716,8 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
                 .replace("{offer}", m.offer["id"])
                 .replace("{certificate}", m.cert["id"])
                 .replace("{decision}", "confirm")
+                .replace("{notification}", "ntf_none")
+                .replace("{reset}", "not-a-reset-token")
             )
             before = event_count(m.engine)
             r = browser.post(path, data={"csrf_token": token[1], "reason": "matrix"})

@@ -1,0 +1,13 @@
+"""Events of the deals area that change no projection: a reminder is a fact the ledger
+keeps (who was reminded of what, once), read by the fan-out, not by any table."""
+
+from __future__ import annotations
+
+from market.adapters.eventstore import Event
+from market.adapters.projections.registry import handles
+from market.adapters.projections.store import Store
+
+
+@handles("REMINDER_ISSUED")
+def reminder_issued(store: Store, event: Event) -> None:
+    return None

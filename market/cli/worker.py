@@ -1,0 +1,78 @@
+"""`worker` (deliver, and tick periodically, until stopped), `deliver` (one pass), and
+`tick [--as-of DATE]` (what the calendar makes due, once)."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from datetime import date
+from typing import Any
+
+import click
+from flask import Flask, current_app
+from flask.cli import with_appcontext
+
+from market.domain.rulesets import get_ruleset
+from market.services import clock, ticks
+from market.services.delivery import Settings
+from market.services.worker import deliver_once
+
+
+def settings_of(app: Flask) -> Settings:
+    return Settings.from_config(app.config)
+
+
+def _engine() -> Any:
+    return current_app.extensions["market.engine"]
+
+
+@click.command("deliver")
+@with_appcontext
+def deliver() -> None:
+    """One delivery pass over what is due (inbox, e-mail, webhooks), then exit."""
+    click.echo(json.dumps(deliver_once(_engine(), settings_of(current_app))))
+
+
+@click.command("tick")
+@click.option(
+    "--as-of", "as_of", default=None, help="Business date (default: MARKET_TODAY or today)."
+)
+@with_appcontext
+def tick(as_of: str | None) -> None:
+    """Fiscal-year roll, carryforward expiry and reminders due by the date, once."""
+    day = date.fromisoformat(as_of) if as_of else clock.today()
+    rules = get_ruleset(current_app.config["RULESET"])
+    click.echo(json.dumps(ticks.tick(_engine(), rules, day), indent=2))
+
+
+@click.command("worker")
+@click.option("--poll", default=0.25, show_default=True, help="Seconds between delivery passes.")
+@click.option("--tick-every", default=60.0, show_default=True, help="Seconds between ticks.")
+@with_appcontext
+def worker(poll: float, tick_every: float) -> None:
+    """Deliver continuously and tick periodically until SIGTERM or SIGINT."""
+    engine, settings = _engine(), settings_of(current_app)
+    rules = get_ruleset(current_app.config["RULESET"])
+    stopping = False
+
+    def stop(*_: Any) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    next_tick = 0.0
+    click.echo("worker: delivering", err=True)
+    while not stopping:
+        try:
+            if tick_every > 0 and time.monotonic() >= next_tick:
+                ticks.tick(engine, rules, clock.today())
+                next_tick = time.monotonic() + tick_every
+            done = deliver_once(engine, settings)
+        except Exception as exc:  # a database outage must not end the worker
+            click.echo(f"worker: {type(exc).__name__}: {exc}", err=True)
+            done = {}
+        if not done.get("fanned_out"):
+            time.sleep(poll)
+    click.echo("worker: stopped", err=True)

@@ -1,0 +1,36 @@
+"""The audit trail page: pick a user, see every event its actions appended."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import render_template, request
+from flask.typing import ResponseReturnValue
+
+from market.domain.errors import DomainError
+from market.services import audit, pages_queries
+from market.services.uow import ReadOnly
+from market.web.pages import actor, bp, engine, roles_required
+
+
+@bp.get("/audit", endpoint="audit")
+@roles_required("authority", "auditor")
+def audit_page() -> ResponseReturnValue:
+    users = audit.users(engine(), actor())
+    user_id = request.args.get("user") or None
+    after = request.args.get("after", type=int)
+    who: dict[str, Any] | None = None
+    items: list[dict[str, Any]] = []
+    nxt: int | None = None
+    status = 200
+    if user_id:
+        try:
+            who, items, nxt = audit.user_events(engine(), actor(), user_id[:40], after, 50)
+        except DomainError:
+            status = 404
+    with ReadOnly(engine()) as conn:
+        names = pages_queries.party_names(conn)
+    page = render_template(
+        "audit.html", users=users, who=who, items=items, next=nxt, user_id=user_id, names=names
+    )
+    return page, status

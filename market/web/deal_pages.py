@@ -1,0 +1,126 @@
+"""Pages a buyer and a seller follow their deals on: the inbox, "My offers and
+purchases", "My sales", and each deal's timeline with its next step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_login import current_user
+
+from market.domain.errors import DomainError
+from market.services import deals, inbox, pages_queries, tech, trading
+from market.services.uow import ReadOnly
+from market.web.pages import ALL_ROLES, actor, bp, engine, roles_required
+
+
+@bp.app_context_processor
+def _unread() -> dict[str, Any]:
+    """The header's unread count (one indexed count per signed-in page)."""
+    if not current_user.is_authenticated:
+        return {"unread_count": 0}
+    return {"unread_count": inbox.unread_count(engine(), actor())}
+
+
+@bp.get("/notifications", endpoint="notifications")
+@roles_required(*ALL_ROLES)
+def notifications_page() -> ResponseReturnValue:
+    before = request.args.get("before", type=int)
+    items, nxt = inbox.list_notifications(engine(), actor(), before, 50)
+    return render_template("notifications.html", items=items, next=nxt)
+
+
+@bp.post("/notifications/<notification_id>/read", endpoint="read_notification")
+@roles_required(*ALL_ROLES)
+def read_notification(notification_id: str) -> ResponseReturnValue:
+    note = inbox.mark_read(engine(), actor(), notification_id)
+    if request.form.get("follow") and note["link"]:
+        return redirect(note["link"])
+    return redirect(url_for("pages.notifications"))
+
+
+def _deals_page(side: str, title: str) -> ResponseReturnValue:
+    with ReadOnly(engine()) as conn:
+        items, _ = deals.my_deals(conn, actor(), side, None, 500)
+        names = pages_queries.party_names(conn)
+    return render_template("deals.html", items=items, names=names, side=side, title=title)
+
+
+@bp.get("/deals/buying", endpoint="my_purchases")
+@roles_required("participant")
+def my_purchases() -> ResponseReturnValue:
+    return _deals_page("buyer", "My offers and purchases")
+
+
+@bp.get("/deals/selling", endpoint="my_sales")
+@roles_required("participant")
+def my_sales() -> ResponseReturnValue:
+    return _deals_page("seller", "My sales")
+
+
+def _deal(kind: str, key: str) -> ResponseReturnValue:
+    me = actor()
+    with ReadOnly(engine()) as conn:
+        try:
+            if kind == "transfer":
+                from market.services import deal_views
+
+                item = deal_views.transfer_detail(conn, trading.get_transfer(conn, me, key))
+            elif kind == "offer":
+                item = deals.get_offer(conn, me, key)
+            elif kind == "tech":
+                from market.services import deal_views
+
+                item = deal_views.tech_detail(conn, tech.get_application(conn, me, key))
+            else:
+                item = deals.get_credit_application(conn, me, key)
+        except DomainError as e:
+            abort(404 if e.status in (403, 404) else e.status)
+        names = pages_queries.party_names(conn)
+    return render_template("deal.html", kind=kind, item=item, names=names)
+
+
+@bp.get("/deals/transfers/<transfer_id>", endpoint="deal_transfer")
+@roles_required(*ALL_ROLES)
+def deal_transfer(transfer_id: str) -> ResponseReturnValue:
+    return _deal("transfer", transfer_id)
+
+
+@bp.get("/deals/offers/<offer_id>", endpoint="deal_offer")
+@roles_required(*ALL_ROLES)
+def deal_offer(offer_id: str) -> ResponseReturnValue:
+    return _deal("offer", offer_id)
+
+
+@bp.get("/deals/tech/<application_id>", endpoint="deal_tech")
+@roles_required(*ALL_ROLES)
+def deal_tech(application_id: str) -> ResponseReturnValue:
+    return _deal("tech", application_id)
+
+
+@bp.get("/deals/credit-applications/<application_id>", endpoint="deal_credit")
+@roles_required(*ALL_ROLES)
+def deal_credit(application_id: str) -> ResponseReturnValue:
+    return _deal("credit", application_id)
+
+
+@bp.get("/status", endpoint="public_status_form")
+def public_status_form() -> ResponseReturnValue:
+    reference = request.args.get("reference", "").strip()
+    if reference:
+        return redirect(url_for("pages.public_status", reference=reference))
+    return render_template("public_status.html", status=None, reference="")
+
+
+@bp.get("/status/<reference>", endpoint="public_status")
+def public_status_page(reference: str) -> ResponseReturnValue:
+    """Anyone, signed in or not: the filing's status, next step and deadline."""
+    from market.services import public_status
+    from market.web.pages import ruleset
+
+    try:
+        found = public_status.status(engine(), reference[:64], ruleset())
+    except DomainError:
+        return render_template("public_status.html", status=None, reference=reference), 404
+    return render_template("public_status.html", status=found, reference=reference)
