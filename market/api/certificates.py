@@ -91,6 +91,12 @@ class CertificateOut(Schema):
     attributes = fields.Dict()
     creditable_activity_ids = fields.List(fields.String())
     ruleset = fields.String()
+    halted = fields.Boolean(
+        metadata={
+            "description": "PRODUCT.md 8.3: a recapture or invalidity notice on it or "
+            "an ancestor halts its trading"
+        }
+    )
     lineage = fields.Nested(LineageOut)
     history = fields.List(fields.Dict())
     review = fields.Dict()  # POST .../reviews only: the UTH_REVIEW_RECORDED payload

@@ -37,6 +37,7 @@ from market.domain.rules.activities import normalize_activity_ids
 from market.domain.rules.credit_use import carryover_last_year
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year as fiscal_year_of
+from market.services import halts
 from market.services.actor import AUTHORITY, Actor
 from market.services.errors import NotFoundError
 from market.services.numbering import new_id, next_number
@@ -494,6 +495,7 @@ def certificate_view(conn: Connection, certificate_id: str) -> dict[str, Any]:
         ).mappings()
     ]
     cert["lineage"] = {"ancestors": ancestors, "children": children}
+    cert["halted"] = halts.is_halted(conn, cert)  # PRODUCT.md 8.3
     cert[ACTIVITY_KEY] = activity_ids_of(conn, cert)
     return cert
 
@@ -559,6 +561,7 @@ def list_party_certificates(
     rows = [dict(r) for r in conn.execute(stmt).mappings()]
     for row in rows:
         row[ACTIVITY_KEY] = activity_ids_of(conn, row)
+        row["halted"] = halts.is_halted(conn, row)  # PRODUCT.md 8.3
     return split_page(rows, limit, lambda r: int(r["issued_seq"]))
 
 

@@ -16,6 +16,7 @@ from market.domain.errors import (
 from market.domain.programs import Program
 from market.domain.rulesets import Ruleset
 from market.domain.values import format_cents
+from market.services import halts
 from market.services.actor import PARTICIPANT, Actor
 from market.services.certificates import certs_t, load_certificate
 from market.services.errors import ConflictError, ForbiddenError
@@ -66,6 +67,7 @@ def create_listing(
 ) -> dict[str, Any]:
     cert = load_certificate(uow.conn, certificate_id)
     actor.require_party(cert["holder_party_id"])
+    halts.check_not_halted(uow.conn, cert)  # PRODUCT.md 8.3 trading halts
     check_resale(cert, ruleset)
     if amount_cents <= 0 or ask_cents < 0:
         raise InvalidRequestError(
@@ -96,7 +98,8 @@ def withdraw_listing(
 ) -> dict[str, Any]:
     listing = load_listing(uow.conn, listing_id)
     actor.require_party(listing["seller_party_id"])
-    if listing["status"] != "open":
+    # A listing suspended by a trading halt may be withdrawn too (it then stays withdrawn).
+    if listing["status"] not in ("open", "suspended"):
         raise ConflictError(
             f"Listing {listing_id} is {listing['status']}, not open.",
             {"listing_id": listing_id, "status": listing["status"]},
@@ -150,6 +153,7 @@ def make_offer(
     buyer = load_party(uow.conn, actor.party_id)
     cert = load_certificate(uow.conn, listing["certificate_id"])
     check_other_party(cert, buyer["id"])
+    halts.check_not_halted(uow.conn, cert)  # PRODUCT.md 8.3 trading halts
     if listing["status"] != "open":
         raise ConflictError(
             f"Listing {listing_id} is {listing['status']}, not open.",

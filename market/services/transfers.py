@@ -20,6 +20,7 @@ from market.domain.programs import Program, buyer_tax_types
 from market.domain.rules import proceeds, uth
 from market.domain.rules.recapture import hq_window_end
 from market.domain.rulesets import Ruleset
+from market.services import halts
 from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.certificates import (
     activity_ids_of,
@@ -63,6 +64,7 @@ def accept_offer(
     """The seller accepts, optionally attesting the use of the proceeds (BR-14, TB-25)."""
     uses = proceeds.normalize_uses(use_of_proceeds)
     offer = open_offer_for_seller(uow, actor, offer_id)
+    halts.check_not_halted(uow.conn, offer["certificate_id"])  # PRODUCT.md 8.3 trading halts
     listing = load_listing(uow.conn, offer["listing_id"])
     if listing["status"] != "open":
         raise ConflictError(
@@ -146,6 +148,7 @@ def create_transfer(
     uses = proceeds.normalize_uses(use_of_proceeds)
     cert = load_certificate(uow.conn, certificate_id)
     actor.require_party(cert["holder_party_id"])
+    halts.check_not_halted(uow.conn, cert)  # PRODUCT.md 8.3 trading halts
     seller, buyer = load_party_pair(uow.conn, cert["holder_party_id"], buyer_party_id)
     check_other_party(cert, buyer_party_id)
     if amount_cents <= 0:
@@ -212,6 +215,7 @@ def approve_transfer(
         offer = load_offer(uow.conn, t["offer_id"])
         listing = load_listing(uow.conn, offer["listing_id"], for_update=True)
     cert = load_certificate(uow.conn, t["certificate_id"], for_update=True)
+    halts.check_not_halted(uow.conn, cert)  # PRODUCT.md 8.3 trading halts
     uow.store.remember("transfers", t)
     uow.store.remember("certificates", cert)
     seller, buyer = load_party_pair(uow.conn, t["seller_party_id"], t["buyer_party_id"])

@@ -110,6 +110,7 @@ from market.web import (  # noqa: E402,F401
     buyer_pages,
     certificate_pages,
     ledger_pages,
+    market_info_pages,
     market_pages,
     report_pages,
     seller_pages,
