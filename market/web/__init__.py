@@ -41,6 +41,7 @@ NAV_ITEMS = [
     ("pages.caps_report", "Caps", ALL),
     ("pages.transfers_report", "Transfers", ("authority", "auditor")),
     ("pages.ledger", "Ledger", ("authority", "auditor")),
+    ("pages.price_tape_page", "Price tape", ALL),
 ]
 
 
