@@ -42,6 +42,7 @@ NAV_ITEMS = [
     ("pages.transfers_report", "Transfers", ("authority", "auditor")),
     ("pages.ledger", "Ledger", ("authority", "auditor")),
     ("pages.price_tape_page", "Price tape", ALL),
+    ("pages.cap_meter", "TECH cap meter", ALL),
 ]
 
 

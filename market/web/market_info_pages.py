@@ -1,3 +1,3 @@
 """Market information and risk pages (PRODUCT.md 8.3); each area in its own module."""
 
-from market.web import halt_pages, price_tape_pages  # noqa: F401
+from market.web import halt_pages, price_tape_pages, simulator_pages  # noqa: F401
