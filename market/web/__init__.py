@@ -43,6 +43,7 @@ NAV_ITEMS = [
     ("pages.ledger", "Ledger", ("authority", "auditor")),
     ("pages.price_tape_page", "Price tape", ALL),
     ("pages.cap_meter", "TECH cap meter", ALL),
+    ("pages.tech_calculator", "TECH calculator", ALL),
 ]
 
 
