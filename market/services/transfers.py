@@ -20,7 +20,7 @@ from market.domain.programs import Program, buyer_tax_types
 from market.domain.rules import proceeds, uth
 from market.domain.rules.recapture import hq_window_end
 from market.domain.rulesets import Ruleset
-from market.services import halts
+from market.services import funding, halts
 from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.certificates import (
     activity_ids_of,
@@ -216,6 +216,7 @@ def approve_transfer(
         listing = load_listing(uow.conn, offer["listing_id"], for_update=True)
     cert = load_certificate(uow.conn, t["certificate_id"], for_update=True)
     halts.check_not_halted(uow.conn, cert)  # PRODUCT.md 8.3 trading halts
+    funding.check_funded(uow.conn, t, ruleset)  # PRODUCT.md 8.3 closing record
     uow.store.remember("transfers", t)
     uow.store.remember("certificates", cert)
     seller, buyer = load_party_pair(uow.conn, t["seller_party_id"], t["buyer_party_id"])
@@ -323,6 +324,7 @@ def reject_transfer(uow: UnitOfWork, actor: Actor, transfer_id: str, reason: str
         {"transfer_id": transfer_id, "reasons": [reason.strip()], "checks": []},
         actor.label,
     )
+    funding.note_refund_owed(uow, actor, transfer_id)  # PRODUCT.md 8.3 closing record
     return held_transfer_view(uow, transfer_id)
 
 

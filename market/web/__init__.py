@@ -44,6 +44,7 @@ NAV_ITEMS = [
     ("pages.price_tape_page", "Price tape", ALL),
     ("pages.cap_meter", "TECH cap meter", ALL),
     ("pages.tech_calculator", "TECH calculator", ALL),
+    ("pages.closing", "Closing", ALL),
 ]
 
 
