@@ -33,7 +33,14 @@ def init_api(app: Flask) -> Api:
     api.register_blueprint(import_module("market.api.tech").blp)
     for name in ("certificates", "trading", "reports"):
         api.register_blueprint(import_module(f"market.api.{name}").blp)
-    for name in ("halts", "price_tape", "simulator", "calculator", "funding"):  # PRODUCT.md 8.3
+    for name in (
+        "halts",
+        "price_tape",
+        "simulator",
+        "calculator",
+        "funding",
+        "covenants",
+    ):  # PRODUCT.md 8.3
         api.register_blueprint(import_module(f"market.api.{name}").blp)
     errors.register(app)
     return api

@@ -45,6 +45,7 @@ NAV_ITEMS = [
     ("pages.cap_meter", "TECH cap meter", ALL),
     ("pages.tech_calculator", "TECH calculator", ALL),
     ("pages.closing", "Closing", ALL),
+    ("pages.covenant_monitor", "Covenants", ("authority", "auditor")),
 ]
 
 

@@ -2,6 +2,7 @@
 
 from market.web import (  # noqa: F401
     calculator_pages,
+    covenant_pages,
     funding_pages,
     halt_pages,
     price_tape_pages,
