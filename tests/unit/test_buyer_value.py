@@ -45,3 +45,34 @@ def test_no_year_exceeds_its_limits_and_nothing_is_used_twice(
     for u in uses:
         assert u.applied_cents <= room and u.rnd_applied_cents <= ceiling
     assert len(uses) <= years + 1
+
+
+def test_bad_inputs_are_refused() -> None:
+    import pytest
+
+    from market.domain.errors import InvalidRequestError
+
+    year = BuyerYear(100)
+    with pytest.raises(InvalidRequestError):
+        liability_from_income(-1, Fraction(1, 2), A1178)
+    with pytest.raises(InvalidRequestError):
+        liability_from_income(100, Fraction(3, 2), A1178)
+    with pytest.raises(InvalidRequestError):
+        use_by_year(-1, 0, TaxType.CBT, year, 2013, 2013, A1178)
+    with pytest.raises(InvalidRequestError):
+        use_by_year(
+            0, 0, TaxType.CBT, BuyerYear(100, statutory_minimum_cents=-1), 2013, 2013, A1178
+        )
+    with pytest.raises(InvalidRequestError):
+        use_by_year(1, 0, TaxType.IPT, year, 2013, 2013, A1178)
+    with pytest.raises(InvalidRequestError):
+        use_by_year(1, 0, TaxType.CBT, year, 2000, 2100, A1178)
+    assert use_by_year(1, 0, TaxType.CBT, year, 2014, 2013, A1178) == []
+
+
+def test_the_liability_binds_when_nothing_else_does() -> None:
+    uses = use_by_year(0, 300, TaxType.GIT, BuyerYear(100), 2013, 2014, A1178)
+    assert [(u.applied_cents, u.limited_by) for u in uses] == [
+        (100, "liability"),
+        (100, "liability"),
+    ]

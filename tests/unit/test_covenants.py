@@ -31,3 +31,23 @@ def test_the_sliding_exposure_never_grows_and_ends_at_nothing(amount: int, a: in
     assert 0 <= then <= first <= amount
     assert exposure_cents(amount, W, W.ends_on, "sliding") == 0
     assert exposure_cents(amount, W, W.ends_on, "full") == amount
+
+
+def test_the_window_is_open_from_its_first_to_its_last_day() -> None:
+    assert W.is_open(W.starts_on) and W.is_open(W.ends_on)
+    assert not W.is_open(W.ends_on + timedelta(days=1))
+    assert exposure_cents(100, W, W.starts_on - timedelta(days=1), "sliding") == 100
+
+
+def test_an_unknown_scale_is_refused_and_a_next_date_is_found() -> None:
+    import pytest
+
+    from market.domain.errors import InvalidRequestError
+    from market.domain.rules.covenants import next_on_or_after
+
+    with pytest.raises(InvalidRequestError):
+        exposure_cents(100, W, W.starts_on, "weekly")
+    assert next_on_or_after([date(2017, 3, 1), date(2018, 3, 1)], date(2017, 3, 2)) == date(
+        2018, 3, 1
+    )
+    assert next_on_or_after([date(2017, 3, 1)], date(2017, 3, 2)) is None

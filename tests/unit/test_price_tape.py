@@ -59,3 +59,8 @@ def test_quartiles_are_ordered_and_within_the_prices(considerations: list[int]) 
     )
     assert lo <= f["p25_bps"] <= f["median_bps"] <= f["p75_bps"] <= hi
     assert f["count"] == len(considerations)
+
+
+def test_the_top_quantile_of_one_value_is_that_value() -> None:
+    assert quantile([Fraction(3, 4)], Fraction(1, 2)) == Fraction(3, 4)
+    assert quantile([Fraction(1, 2), Fraction(3, 4)], Fraction(1)) == Fraction(3, 4)
