@@ -48,19 +48,12 @@ class SellerCovenantsOut(Schema):
     transfers = fields.List(fields.Nested(CovenantLineOut))
 
 
-class CovenantsOut(Schema):
-    as_of = fields.String()
-    scale = fields.String()
-    items = fields.List(fields.Nested(SellerCovenantsOut))
-    next = fields.String(allow_none=True)
-
-
 @blp.route("/covenants", methods=["GET"])
-@blp.alt_response(200, schema=CovenantsOut)
 def covenants_view() -> ResponseReturnValue:
     """Each TECH seller's 5-year headquarters window per transfer, the exposure if it moved
-    today, and the next use-of-proceeds certification due (authority, auditor)."""
+    today, and the next use-of-proceeds certification due (authority, auditor):
+    `{as_of, scale, items: [seller], next}`."""
     actor = current_actor()
     with ReadOnly(engine()) as conn:
         report = covenants.covenant_monitor(conn, actor, ruleset())
-    return jsonify(CovenantsOut().dump(report))
+    return jsonify(report | {"items": SellerCovenantsOut(many=True).dump(report["items"])})

@@ -35,21 +35,13 @@ class BucketOut(Schema):
     p75_bps = fields.Integer()
 
 
-class TapeOut(Schema):
-    items = fields.List(fields.Nested(BucketOut))
-    next = fields.String(allow_none=True)
-    as_of = fields.String()
-    min_transfers = fields.Integer()
-    min_sellers = fields.Integer()
-
-
 @blp.route("/price-tape", methods=["GET"])
 @blp.arguments(TapeArgs, location="query")
-@blp.alt_response(200, schema=TapeOut)
 @blp.doc(security=[])
 def tape(args: dict[str, Any]) -> ResponseReturnValue:
-    """Price per dollar by program, vintage and closed quarter (anyone): a bucket only with
-    at least 3 transfers from at least 2 sellers; quantiles in whole bps, half up."""
+    """Price per dollar by program, vintage and closed quarter (anyone): `{items: [bucket],
+    next, as_of, min_transfers, min_sellers}`; a bucket only with at least 3 transfers from
+    at least 2 sellers; quantiles in whole bps, half up."""
     with ReadOnly(engine()) as conn:
         result = price_tape.price_tape_rows(conn, args["program"], args["fiscal_year"])
-    return jsonify(TapeOut().dump(result))
+    return jsonify(result | {"items": BucketOut(many=True).dump(result["items"])})
