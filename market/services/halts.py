@@ -150,8 +150,8 @@ def issue_notice(
 def lift_notice(
     uow: UnitOfWork, actor: Actor, certificate_id: str, notice_id: str, reason: str | None
 ) -> dict[str, Any]:
-    """Lift one notice: the listings it suspended resume unless another notice still halts
-    their certificate (or their seller withdrew them meanwhile)."""
+    """Lift one notice: the suspended listings under it resume unless another notice still
+    halts their certificate (a listing its seller withdrew meanwhile stays withdrawn)."""
     actor.require(AUTHORITY)
     notice = notice_view(uow.conn, notice_id)
     if notice["certificate_id"] != certificate_id:
@@ -171,18 +171,20 @@ def lift_notice(
         for r in _ACTIVE_ON_ROOT.rows(uow.conn, {"root_id": notice["root_id"]})
         if r["id"] != notice_id
     ]
+    # Every suspended listing under the notice resumes unless another notice still halts
+    # it: also one a later notice found suspended already (and so did not list).
+    halted_now = halts.descendants_or_self(certificate_id, parents)
     resumed = []
     for row in uow.conn.execute(
         select(listings_t.c.id, listings_t.c.certificate_id)
         .where(
-            listings_t.c.id.in_(list(notice["suspended_listing_ids"])),
+            listings_t.c.certificate_id.in_(halted_now),
             listings_t.c.status == "suspended",
         )
         .order_by(listings_t.c.created_seq)
     ):
         if not halts.halting_notices(row.certificate_id, parents, others):
             resumed.append(row.id)
-    halted_now = set(halts.descendants_or_self(certificate_id, parents))
     uow.append(
         f"notice-{notice_id}",
         "CERTIFICATE_NOTICE_LIFTED",
@@ -192,7 +194,7 @@ def lift_notice(
             "reason": text,
             "resumed_listing_ids": resumed,
             "holder_party_ids": sorted(
-                {r["holder_party_id"] for r in lineage if r["id"] in halted_now}
+                {r["holder_party_id"] for r in lineage if r["id"] in set(halted_now)}
             ),
         },
         actor.label,

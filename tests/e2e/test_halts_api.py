@@ -134,12 +134,24 @@ def test_lifting_one_of_two_notices_keeps_the_halt(client: Any) -> None:
         (first["id"], "lifted"),
         (second["id"], "active"),
     ]
-    # The second notice never suspended the listing; lifting it resumes nothing, so the
-    # seller withdraws the suspended listing itself.
-    h.lift(h.award["id"], second["id"])
+    # The second notice found the listing suspended already; lifting it, the last one,
+    # still puts the listing back on the market.
+    last = h.lift(h.award["id"], second["id"]).json
+    assert last["resumed_listing_ids"] == [h.listing["id"]]
     assert h.cert(h.award["id"])["halted"] is False
+    assert [i["id"] for i in h.get("/api/v1/listings", h.buyer_h).json["items"]] == [
+        h.listing["id"]
+    ]
+    replay_equals_live_and_verifies(h.engine)
+
+
+def test_a_withdrawn_suspended_listing_stays_withdrawn_after_the_lift(client: Any) -> None:
+    h = Halted(client)
+    notice = h.notice(h.award["id"]).json
     withdrawn = h.post(f"/api/v1/listings/{h.listing['id']}/withdraw", h.seller_h)
-    assert withdrawn.status_code == 200, withdrawn.json
+    assert withdrawn.status_code == 200 and withdrawn.json["status"] == "withdrawn"
+    assert h.lift(h.award["id"], notice["id"]).json["resumed_listing_ids"] == []
+    assert h.get("/api/v1/listings", h.buyer_h).json["items"] == []
     replay_equals_live_and_verifies(h.engine)
 
 
