@@ -76,6 +76,28 @@ def halting_notice_ids(conn: Connection, certificate: str | Mapping[str, Any]) -
     return halts.halting_notices(cert["id"], _parents(conn, cert["root_id"]), active)
 
 
+def halted_among(conn: Connection, certs: list[dict[str, Any]]) -> set[str]:
+    """Which of these certificates are halted: one query for all their lineages' notices,
+    and the parent links only of a lineage that has an active one."""
+    roots = sorted({str(c["root_id"]) for c in certs})
+    if not roots:
+        return set()
+    active: dict[str, list[tuple[str, str]]] = {}
+    for r in conn.execute(
+        select(notices_t.c.id, notices_t.c.certificate_id, notices_t.c.root_id).where(
+            notices_t.c.root_id.in_(roots), notices_t.c.status == "active"
+        )
+    ):
+        active.setdefault(r.root_id, []).append((r.id, r.certificate_id))
+    parents = {root: _parents(conn, root) for root in active}
+    return {
+        str(c["id"])
+        for c in certs
+        if c["root_id"] in active
+        and halts.halting_notices(c["id"], parents[c["root_id"]], active[c["root_id"]])
+    }
+
+
 def is_halted(conn: Connection, certificate: str | Mapping[str, Any]) -> bool:
     return bool(halting_notice_ids(conn, certificate))
 

@@ -51,9 +51,12 @@ class Halted(Market):
 
 def test_a_notice_halts_the_certificate_and_its_lineage_until_lifted(client: Any) -> None:
     h = Halted(client)
+    other = h.issue(program="BRRAG", face_cents=M, fiscal_year=2014)
     r = h.notice(h.award["id"])
     assert r.status_code == 201, r.json
     notice = r.json
+    own = h.get(f"/api/v1/parties/{h.seller['id']}/certificates", h.seller_h).json["items"]
+    assert {c["id"]: c["halted"] for c in own} == {h.award["id"]: True, other["id"]: False}
     assert notice["status"] == "active" and notice["halted"] is True
     assert set(notice["halted_certificate_ids"]) == {h.award["id"], h.child_id}
     assert notice["suspended_listing_ids"] == [h.listing["id"]]
