@@ -42,5 +42,14 @@ def init_api(app: Flask) -> Api:
     api.register_blueprint(import_module("market.api.public").blp)
     api.register_blueprint(import_module("market.api.webhooks").blp)
     api.register_blueprint(import_module("market.api.audit").blp)
+    for name in (
+        "halts",
+        "price_tape",
+        "simulator",
+        "calculator",
+        "funding",
+        "covenants",
+    ):  # PRODUCT.md 8.3
+        api.register_blueprint(import_module(f"market.api.{name}").blp)
     errors.register(app)
     return api

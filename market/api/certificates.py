@@ -111,6 +111,12 @@ class CertificateOut(Schema):
     attributes = fields.Dict()
     creditable_activity_ids = fields.List(fields.String())
     ruleset = fields.String()
+    halted = fields.Boolean(
+        metadata={
+            "description": "PRODUCT.md 8.3: a recapture or invalidity notice on it or "
+            "an ancestor halts its trading"
+        }
+    )
     lineage = fields.Nested(LineageOut)
     history = fields.List(fields.Dict())
     history_next = fields.Integer(allow_none=True)  # ?history_after= for the next page

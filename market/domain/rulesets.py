@@ -126,6 +126,15 @@ class Ruleset:
     # operating expenses is recorded when given ("record"); "required" refuses approval
     # without it (market/domain/rules/proceeds.py).
     pfa_use_attestation: str = "record"
+    # PRODUCT.md 8.3, market information and risk. The buyer calculator's ceiling on an R&D
+    # credit carryover against the liability (C.54:10A-5.24(b) for CBT, section 21(b) GIT);
+    # NOL-derived amounts have none (AMB-45).
+    tech_rnd_liability_ceiling: Fraction = Fraction(1, 2)
+    # The closing record: approval waits for the seller's confirmed receipt when on.
+    approval_requires_funding: bool = False
+    # TB-40(b) exposure while a headquarters window runs: "sliding" (the share of the
+    # window left) or "full" (the whole benefit until the window ends).
+    tech_hq_recapture_scale: str = "sliding"
 
     def __hash__(self) -> int:
         # The mappings are read-only proxies, which do not hash; the name identifies a ruleset.

@@ -37,7 +37,7 @@ from market.domain.rules.activities import normalize_activity_ids
 from market.domain.rules.credit_use import carryover_last_year
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year as fiscal_year_of
-from market.services import certificate_reads
+from market.services import certificate_reads, halts
 from market.services.actor import AUTHORITY, Actor
 from market.services.errors import NotFoundError, not_found
 from market.services.numbering import new_id, next_number
@@ -479,6 +479,7 @@ def certificate_view(
         "children": children,
         "children_next": children_next,
     }
+    cert["halted"] = halts.is_halted(conn, cert)  # PRODUCT.md 8.3
     cert[ACTIVITY_KEY] = activity_ids_of(conn, cert)
     return cert
 
@@ -523,8 +524,10 @@ def list_party_certificates(
     if after is not None:
         stmt = stmt.where(certs_t.c.issued_seq > after)
     rows = [dict(r) for r in conn.execute(stmt).mappings()]
+    halted = halts.halted_among(conn, rows)  # PRODUCT.md 8.3
     for row in rows:
         row[ACTIVITY_KEY] = activity_ids_of(conn, row)
+        row["halted"] = row["id"] in halted
     return split_page(rows, limit, lambda r: int(r["issued_seq"]))
 
 

@@ -170,4 +170,3 @@ def actor_for_user_id(engine: Engine, user_id: str) -> Actor | None:
 def user_email(engine: Engine, user_id: str) -> str | None:
     with engine.connect() as conn:
         return conn.execute(select(users_t.c.email).where(users_t.c.id == user_id)).scalar()
-

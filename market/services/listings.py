@@ -16,7 +16,7 @@ from market.domain.programs import Program
 from market.domain.rules import consideration
 from market.domain.rulesets import Ruleset
 from market.domain.values import format_cents
-from market.services import commitments, sale_windows
+from market.services import commitments, halts, sale_windows
 from market.services.actor import PARTICIPANT, Actor
 from market.services.certificates import load_certificate
 from market.services.errors import ConflictError, ForbiddenError, not_found
@@ -71,6 +71,7 @@ def create_listing(
     actor.require_party(
         cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
     )
+    halts.check_not_halted(uow.conn, cert)  # PRODUCT.md 8.3 trading halts
     check_resale(cert, ruleset)
     if amount_cents <= 0 or ask_cents < 0:
         raise InvalidRequestError(
@@ -104,7 +105,8 @@ def withdraw_listing(
 ) -> dict[str, Any]:
     listing = load_listing(uow.conn, listing_id)
     actor.require_party(listing["seller_party_id"], not_found("Listing", "listing_id", listing_id))
-    if listing["status"] != "open":
+    # A listing suspended by a trading halt may be withdrawn too (it then stays withdrawn).
+    if listing["status"] not in ("open", "suspended"):
         raise ConflictError(
             f"Listing {listing_id} is {listing['status']}, not open.",
             {"listing_id": listing_id, "status": listing["status"]},
@@ -147,6 +149,7 @@ def make_offer(
     buyer = load_party(uow.conn, actor.party_id)
     cert = load_certificate(uow.conn, listing["certificate_id"])
     check_other_party(cert, buyer["id"])
+    halts.check_not_halted(uow.conn, cert)  # PRODUCT.md 8.3 trading halts
     if listing["status"] != "open":
         raise ConflictError(
             f"Listing {listing_id} is {listing['status']}, not open.",

@@ -19,7 +19,7 @@ from market.domain.programs import Program, buyer_tax_types
 from market.domain.rules import proceeds, uth
 from market.domain.rules.recapture import hq_window_end
 from market.domain.rulesets import Ruleset
-from market.services import commitments
+from market.services import commitments, funding, halts
 from market.services.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
 from market.services.certificates import (
     activity_ids_of,
@@ -63,6 +63,7 @@ def accept_offer(
     """The seller accepts, optionally attesting the use of the proceeds (BR-14, TB-25)."""
     uses = proceeds.normalize_uses(use_of_proceeds)
     offer = open_offer_for_seller(uow, actor, offer_id)
+    halts.check_not_halted(uow.conn, offer["certificate_id"])  # PRODUCT.md 8.3 trading halts
     listing = load_listing(uow.conn, offer["listing_id"])
     if listing["status"] != "open":
         raise ConflictError(
@@ -154,6 +155,7 @@ def create_transfer(
     actor.require_party(
         cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
     )
+    halts.check_not_halted(uow.conn, cert)  # PRODUCT.md 8.3 trading halts
     seller, buyer = load_party_pair(uow.conn, cert["holder_party_id"], buyer_party_id)
     check_other_party(cert, buyer_party_id)
     if amount_cents <= 0:
@@ -286,6 +288,8 @@ def approve_transfer(
         offer = load_offer(uow.conn, t["offer_id"])
         listing = load_listing(uow.conn, offer["listing_id"])
     cert = load_certificate(uow.conn, t["certificate_id"])
+    halts.check_not_halted(uow.conn, cert)  # PRODUCT.md 8.3 trading halts
+    funding.check_funded(uow.conn, t, ruleset)  # PRODUCT.md 8.3 closing record
     uow.store.remember("transfers", t)
     uow.store.remember("certificates", cert)
     seller, buyer = load_party_pair(uow.conn, t["seller_party_id"], t["buyer_party_id"])
@@ -394,6 +398,7 @@ def reject_transfer(uow: UnitOfWork, actor: Actor, transfer_id: str, reason: str
         {"transfer_id": transfer_id, "reasons": [reason.strip()], "checks": []},
         actor.label,
     )
+    funding.note_refund_owed(uow, actor, transfer_id)  # PRODUCT.md 8.3 closing record
     return held_transfer_view(uow, transfer_id)
 
 

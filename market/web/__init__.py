@@ -47,6 +47,11 @@ NAV_ITEMS = [
     ("pages.ledger", "Ledger", ("authority", "auditor")),
     ("pages.account", "Account", ALL),
     ("pages.audit", "Audit", ("authority", "auditor")),
+    ("pages.price_tape_page", "Price tape", ALL),
+    ("pages.cap_meter", "TECH cap meter", ALL),
+    ("pages.tech_calculator", "TECH calculator", ALL),
+    ("pages.closing", "Closing", ALL),
+    ("pages.covenant_monitor", "Covenants", ("authority", "auditor")),
 ]
 
 

@@ -87,6 +87,7 @@ from market.web import (  # noqa: E402,F401
     certificate_pages,
     deal_pages,
     ledger_pages,
+    market_info_pages,
     market_pages,
     password_pages,
     proof_pages,

@@ -16,5 +16,6 @@ from market.adapters.projections import tech  # noqa: F401  isort: skip
 from market.adapters.projections import trading  # noqa: F401  isort: skip
 from market.adapters.projections import uth  # noqa: F401  isort: skip
 from market.adapters.projections import deals  # noqa: F401  isort: skip
+from market.adapters.projections import halts, funding  # noqa: F401  isort: skip
 
 __all__ = ["DbStore", "MemoryStore", "Store", "apply", "handles", "known_types"]

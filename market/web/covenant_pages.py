@@ -1,0 +1,18 @@
+"""The covenant monitor page (PRODUCT.md 8.3), for the Authority and auditors."""
+
+from __future__ import annotations
+
+from flask import render_template
+from flask.typing import ResponseReturnValue
+
+from market.services import covenants
+from market.services.uow import ReadOnly
+from market.web.pages import actor, bp, engine, roles_required, ruleset
+
+
+@bp.get("/monitor/covenants")
+@roles_required("authority", "auditor")
+def covenant_monitor() -> ResponseReturnValue:
+    with ReadOnly(engine()) as conn:
+        report = covenants.covenant_monitor(conn, actor(), ruleset())
+    return render_template("covenants.html", report=report)

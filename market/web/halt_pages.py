@@ -1,0 +1,78 @@
+"""Trading halts on the certificate page (PRODUCT.md 8.3): a banner when the certificate is
+halted, the notices on it and its ancestors, and for the Authority the forms to issue a
+recapture or invalidity notice and to lift one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+
+from market.domain.rules.halts import NOTICE_KINDS
+from market.services import halts, runner
+from market.services.actor import AUDITOR, AUTHORITY
+from market.services.uow import ReadOnly
+from market.web import forms
+from market.web.certificate_pages import render_certificate
+from market.web.pages import actor, bp, engine, roles_required
+
+
+@bp.app_context_processor
+def _halt_helpers() -> dict[str, Any]:
+    def certificate_notices(certificate_id: str) -> list[dict[str, Any]]:
+        who = actor()
+        if who.role not in (AUTHORITY, AUDITOR):
+            return []
+        with ReadOnly(engine()) as conn:
+            return halts.list_notices(conn, who, certificate_id)
+
+    return {"certificate_notices": certificate_notices, "notice_kinds": NOTICE_KINDS}
+
+
+@bp.post("/authority/certificates/<certificate_id>/notices", endpoint="issue_notice")
+@roles_required("authority")
+def issue_notice(certificate_id: str) -> ResponseReturnValue:
+    who, form = actor(), request.form
+
+    def act() -> Any:
+        kind = forms.required_text(form, "kind", "The kind of notice")
+        reason = forms.required_text(form, "reason", "The reason")
+        return runner.run(
+            engine(), lambda uow: halts.issue_notice(uow, who, certificate_id, kind, reason)
+        )
+
+    ok, notice, status = forms.attempt(act)
+    if not ok:
+        return render_certificate(certificate_id, status)
+    count = len(notice["halted_certificate_ids"])
+    flash(
+        f"Trading halted in {count} certificate{'s' if count != 1 else ''}; "
+        f"{len(notice['suspended_listing_ids'])} listing(s) suspended.",
+        "success",
+    )
+    return redirect(url_for("pages.certificate", certificate_id=certificate_id))
+
+
+@bp.post(
+    "/authority/certificates/<certificate_id>/notices/<notice_id>/lift", endpoint="lift_notice"
+)
+@roles_required("authority")
+def lift_notice(certificate_id: str, notice_id: str) -> ResponseReturnValue:
+    who, form = actor(), request.form
+
+    def act() -> Any:
+        reason = forms.text(form, "reason", "The reason", required=False)
+        return runner.run(
+            engine(),
+            lambda uow: halts.lift_notice(uow, who, certificate_id, notice_id, reason),
+        )
+
+    ok, notice, status = forms.attempt(act)
+    if not ok:
+        return render_certificate(certificate_id, status)
+    flash(
+        f"Notice lifted; {len(notice['resumed_listing_ids'])} listing(s) back on the market.",
+        "success",
+    )
+    return redirect(url_for("pages.certificate", certificate_id=certificate_id))
