@@ -314,7 +314,6 @@ def _plan(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> Plan:
     used: dict[str, int] = {}
     applicants: list[Applicant] = []
     requests: dict[str, int] = {}
-    received: dict[str, datetime] = {}
     for r in eligible:
         party = r["party_id"]
         if party not in used:
