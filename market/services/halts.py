@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
-from market.adapters.prepared import Prepared
+from market.adapters.queries import Query
 from market.adapters.tables import Certificate, CertificateNotice, Listing
 from market.domain.errors import InvalidRequestError
 from market.domain.rules import halts
@@ -32,17 +32,17 @@ notices_t = CertificateNotice.__table__  # type: ignore[attr-defined]
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
 listings_t = Listing.__table__  # type: ignore[attr-defined]
 
-_ACTIVE_ON_ROOT = Prepared(
+_ACTIVE_ON_ROOT = Query(
     select(notices_t.c.id, notices_t.c.certificate_id)
     .where(notices_t.c.root_id == bindparam("root_id"), notices_t.c.status == "active")
     .order_by(notices_t.c.id)
 )
-_LINEAGE = Prepared(
+_LINEAGE = Query(
     select(certs_t.c.id, certs_t.c.parent_id, certs_t.c.holder_party_id).where(
         certs_t.c.root_id == bindparam("root_id")
     )
 )
-_CERT = Prepared(
+_CERT = Query(
     select(certs_t.c.id, certs_t.c.root_id).where(certs_t.c.id == bindparam("certificate_id"))
 )
 
