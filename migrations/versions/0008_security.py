@@ -2,7 +2,7 @@
 TOTP second factors and their recovery codes (mfa_credentials, mfa_recovery_codes)
 
 Revision ID: 0008
-Revises: 0005
+Revises: 0007
 Create Date: 2026-12-01 08:40:00.000000
 """
 
@@ -12,7 +12,7 @@ import sqlmodel
 
 
 revision = '0008'
-down_revision = '0005'
+down_revision = '0007'
 branch_labels = None
 depends_on = None
 

@@ -3,7 +3,7 @@ over the events (the events table is the outbox), filing references, tick runs a
 leases, password resets (issue 18; issue 15's reset link)
 
 Revision ID: 0009
-Revises: 0005
+Revises: 0008
 Create Date: 2026-12-01 08:39:26.290909
 """
 
@@ -13,7 +13,7 @@ import sqlmodel
 
 
 revision = '0009'
-down_revision = '0005'
+down_revision = '0008'
 branch_labels = None
 depends_on = None
 

@@ -4,7 +4,7 @@ and receipt_reason (the TECH receipt instant and an Authority-recorded paper fil
 reason, TB-6 / CMN-1)
 
 Revision ID: 0010
-Revises: 0005
+Revises: 0009
 Create Date: 2026-12-01 09:00:00.000000
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 
 revision = '0010'
-down_revision = '0005'
+down_revision = '0009'
 branch_labels = None
 depends_on = None
 

@@ -1,7 +1,7 @@
 """certificate_notices (trading halts) and transfer_fundings (the closing record), PRODUCT.md 8.3
 
 Revision ID: 0011
-Revises: 0005
+Revises: 0010
 Create Date: 2026-12-01 08:40:00.000000
 """
 
@@ -11,7 +11,7 @@ import sqlmodel
 
 
 revision = '0011'
-down_revision = '0005'
+down_revision = '0010'
 branch_labels = None
 depends_on = None
 

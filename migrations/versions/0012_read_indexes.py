@@ -6,7 +6,7 @@ certificate of the program: that index is replaced); a party's credit applicatio
 tax year
 
 Revision ID: 0012
-Revises: 0005
+Revises: 0011
 Create Date: 2026-12-01 09:00:00.000000
 """
 
@@ -14,7 +14,7 @@ from alembic import op
 
 
 revision = '0012'
-down_revision = '0005'
+down_revision = '0011'
 branch_labels = None
 depends_on = None
 
