@@ -27,6 +27,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import thin_app
 from http_setup import ROOT, prepare, serve, token
 from procstat import cpu_by_pid, cpu_spent, postgres_pids, workers
 from report import emit
@@ -147,6 +148,26 @@ def bench_bare(tmp: str, seconds: float, connections: int) -> dict[str, Any]:
         proc.wait(timeout=30)
 
 
+def bench_thin(tmp: str, seconds: float, connections: int) -> dict[str, Any]:
+    """The thinnest honest ledger write (thin_app.py) under the same gunicorn and wrk."""
+    tokens = {"BENCH_SELLER": "thin-seller-token", "BENCH_EDA": "thin-eda-token"}
+    body = {
+        "certificate_id": "cert_thin",
+        "buyer_party_id": "pty_x",
+        "amount_cents": 100_000,
+        "consideration_cents": 80_000,
+    }
+    thin_app.setup(f"{tmp}/thin.db", "cert_thin", list(tokens.values()))
+    env = os.environ | {"PYTHONPATH": str(HERE), "THIN_DB": f"{tmp}/thin.db"}
+    proc = serve("thin_app:app", env, tmp)
+    try:
+        env = tokens | {"BENCH_BODY": json.dumps(body)}
+        return run_wrk(proc.port, "wrk_transfers.lua", env, seconds, connections, proc.pid)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+
+
 def with_database(backend: str, tmp: str, use: Any) -> Any:
     if backend == "sqlite":
         return use(f"sqlite:///{tmp}/bench-{uuid.uuid4().hex[:6]}.db")
@@ -162,7 +183,9 @@ def with_database(backend: str, tmp: str, use: Any) -> Any:
         admin.dispose()
 
 
-def rows_for(backend: str, label: str, ours: dict[str, Any], bare: dict[str, Any]) -> list[Any]:
+def rows_for(
+    backend: str, label: str, ours: dict[str, Any], bare: dict[str, Any], thin: dict[str, Any]
+) -> list[Any]:
     ratio = ours["requests_per_s"] / bare["requests_per_s"]
     name = f"{backend}{label}"
     cpu = [
@@ -250,13 +273,52 @@ def main() -> None:
     rows: list[Any] = []
     with tempfile.TemporaryDirectory() as tmp:
         bare = bench_bare(tmp, args.seconds, args.connections)
+        thin = bench_thin(tmp, args.seconds, args.connections)
+        rows += [
+            (
+                "thin ledger write (Flask + raw sqlite3): write requests/s",
+                thin["requests_per_s"],
+                "bare Flask requests/s",
+                bare["requests_per_s"],
+                thin["requests_per_s"] / bare["requests_per_s"],
+                "reference",
+                True,
+            ),
+            (
+                "thin ledger write: p50 / p99 ms",
+                thin["p50_ms"],
+                "p99 ms",
+                thin["p99_ms"],
+                None,
+                "reference",
+                True,
+            ),
+            (
+                "thin ledger write: CPU ms per request, app",
+                thin["cpu_ms"]["app"],
+                "client",
+                thin["cpu_ms"]["client"],
+                None,
+                "reference",
+                thin["errors"] == 0,
+            ),
+            (
+                "bare Flask: p50 / p99 ms",
+                bare["p50_ms"],
+                "p99 ms",
+                bare["p99_ms"],
+                None,
+                "reference",
+                True,
+            ),
+        ]
         for backend in backends:
             for label, tree in trees:
 
                 def use(url: str, tree: Path = tree) -> dict[str, Any]:
                     return bench_app(url, tree, args.seconds, args.connections, args.certificates)
 
-                rows += rows_for(backend, label, with_database(backend, tmp, use), bare)
+                rows += rows_for(backend, label, with_database(backend, tmp, use), bare, thin)
     emit(rows, args.json)
 
 

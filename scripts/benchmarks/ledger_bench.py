@@ -56,6 +56,37 @@ def ledger_appends(url: str, n: int, offset: int = 0) -> float:
     return n / elapsed
 
 
+def bulk_commit_ms(url: str, n: int) -> float:
+    """Milliseconds to commit one unit of work that appended `n` events (its projections
+    written as they were applied; the events inserted by commit())."""
+    engine = make_engine(url)
+    upgrade(engine)
+    with UnitOfWork(engine) as uow:
+        for i in range(n):
+            uow.events.append(f"bulk-{i}", "BULK_TEST", {"n": i}, SYSTEM.label, new_stream=True)
+        start = time.perf_counter()
+        uow.commit()
+        elapsed = time.perf_counter() - start
+    engine.dispose()
+    return 1000 * elapsed
+
+
+def raw_executemany_ms(path: Path, n: int) -> float:
+    """The same rows' worth of work for the driver alone: one executemany and a commit."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("CREATE TABLE e (seq INTEGER PRIMARY KEY, stream TEXT, body TEXT, hash TEXT)")
+    rows = [(i + 1, f"bulk-{i}", f'{{"n":{i}}}', "0" * 64) for i in range(n)]
+    conn.execute("BEGIN")
+    start = time.perf_counter()
+    conn.executemany("INSERT INTO e VALUES (?, ?, ?, ?)", rows)
+    conn.execute("COMMIT")
+    elapsed = time.perf_counter() - start
+    conn.close()
+    return 1000 * elapsed
+
+
 def build_ledger(url: str, events: int, parties: int = 200) -> None:
     """`parties` registrations, then ownership updates cycling over a fixed set of pairs,
     so the projections stay the same size however many events there are."""
@@ -136,6 +167,20 @@ def main() -> None:
                 ratios[rounds // 2] >= 0.30,
             )
         )
+        for n in (1_000, 10_000):
+            ours_ms = bulk_commit_ms(f"sqlite:///{tmp}/bulk-{n}.db", n)
+            raw_ms = raw_executemany_ms(Path(tmp) / f"raw-bulk-{n}.db", n)
+            rows.append(
+                (
+                    f"commit of one unit of work of {n:,} events (ms)",
+                    ours_ms,
+                    "raw sqlite3 executemany + commit ms",
+                    raw_ms,
+                    ours_ms / raw_ms,
+                    "reported",
+                    True,
+                )
+            )
         small = args.events // 4
         build_ledger(f"sqlite:///{tmp}/small.db", small)
         build_ledger(f"sqlite:///{tmp}/big.db", args.events)
