@@ -32,6 +32,7 @@ from report import emit
 from market import create_app
 from market.adapters.db import make_engine
 from market.adapters.migrate import upgrade
+from market.adapters.tables import metadata
 from market.domain.rulesets import get_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -171,6 +172,15 @@ def cli_rss(url: str, args: list[str]) -> dict[str, float]:
     return {"rss_mb": usage.ru_maxrss / 1024, "seconds": time.perf_counter() - start}
 
 
+def add_missing_indexes(url: str) -> None:
+    """A snapshot built before an index of the models was added gets it (same revision)."""
+    engine = make_engine(url)
+    for table in metadata.sorted_tables:
+        for index in table.indexes:
+            index.create(engine, checkfirst=True)
+    engine.dispose()
+
+
 def cli_figures(url: str) -> dict[str, dict[str, float]]:
     cli = {
         "verify": cli_rss(url, ["verify"]),
@@ -212,6 +222,7 @@ def main() -> None:
     if args.source:
         for size in sizes:
             snapshot(f"{args.source}/ledger-{size}.db", f"{tmp.name}/ledger-{size}.db")
+            add_missing_indexes(f"sqlite:///{tmp.name}/ledger-{size}.db")
     else:
         grow_snapshots(tmp.name, sizes)
     apps = {
