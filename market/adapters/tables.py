@@ -416,6 +416,7 @@ SCALE_INDEXES = (
         _transfers.c.decided_seq,
     ),
     Index("ix_transfers_status_seq", _transfers.c.status, _transfers.c.created_seq),
+    Index("ix_transfers_status_decided", _transfers.c.status, _transfers.c.decided_seq),
     Index(
         "ix_transfers_seller_status_seq",
         _transfers.c.seller_party_id,

@@ -5,8 +5,10 @@ History is every event of the certificate's own stream, of its listings' streams
 the streams of the transfers that sell from it or created it, in seq order. A page after
 `after` needs only the streams whose next event comes soonest: a transfer stream holds its
 TRANSFER_PROPOSED (`created_seq`) and its decision (`decided_seq`), so the `limit`
-transfers proposed first after `after` and the `limit` decided first after it (proposed
-before) are the only transfer streams that can have an event on the page.
+transfers proposed first after `after` and the `limit` decided first after it are the
+only transfer streams that can have an event on the page: each query is an index range
+that stops after `limit` rows (asking the decided ones to have been proposed before
+`after` too would make it scan every later decision of the certificate).
 """
 
 from __future__ import annotations
@@ -65,11 +67,7 @@ def _transfer_streams(conn: Connection, certificate_id: str, after: int, limit: 
     )
     decided = (
         select(t.c.id)
-        .where(
-            t.c.certificate_id == certificate_id,
-            t.c.decided_seq > after,
-            t.c.created_seq <= after,
-        )
+        .where(t.c.certificate_id == certificate_id, t.c.decided_seq > after)
         .order_by(t.c.decided_seq)
         .limit(limit)
     )

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from defusedcsv import csv
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import aliased
 
@@ -146,47 +146,6 @@ def iter_transfer_rows(conn: Connection, batch: int = BATCH) -> Iterator[dict[st
         yield from rows  # the caller may change the rows: the cursor is already taken
         if len(rows) < batch:
             return
-
-
-def approved_totals(conn: Connection) -> tuple[int, int]:
-    """(face, consideration) of every approved transfer, summed in SQL."""
-    t = transfers_t
-    row = conn.execute(
-        select(
-            func.coalesce(func.sum(t.c.amount_cents), 0),
-            func.coalesce(func.sum(t.c.consideration_cents), 0),
-        ).where(t.c.status == "approved")
-    ).one()
-    return int(row[0] or 0), int(row[1] or 0)
-
-
-def monthly_prices(conn: Connection) -> list[dict[str, Any]]:
-    """Per program and month of exchange, the approved transfers' count, face and price
-    paid (SQL aggregates): the report's chart, however many transfers there are."""
-    t = transfers_t
-    month = func.substr(t.c.exchange_date, 1, 7)
-    stmt = (
-        select(
-            t.c.program,
-            month.label("month"),
-            func.count().label("transfers"),
-            func.sum(t.c.amount_cents).label("amount_cents"),
-            func.sum(t.c.consideration_cents).label("consideration_cents"),
-        )
-        .where(t.c.status == "approved", t.c.exchange_date.is_not(None))
-        .group_by(t.c.program, month)
-        .order_by(t.c.program, month)
-    )
-    return [
-        {
-            "program": r.program,
-            "month": r.month,
-            "transfers": int(r.transfers),
-            "amount_cents": int(r.amount_cents),
-            "consideration_cents": int(r.consideration_cents),
-        }
-        for r in conn.execute(stmt)
-    ]
 
 
 def event_rows(conn: Connection) -> Iterator[dict[str, Any]]:

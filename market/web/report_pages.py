@@ -10,7 +10,7 @@ from flask import Response, render_template, request
 from flask.typing import ResponseReturnValue
 
 from market.domain.values import fiscal_year
-from market.services import certificates, exports
+from market.services import certificates, exports, report_totals
 from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import charts
@@ -42,17 +42,21 @@ REPORT_PAGE = 50
 @bp.get("/reports/transfers", endpoint="transfers_report")
 @roles_required("authority", "auditor")
 def transfers_report() -> ResponseReturnValue:
-    """Totals and the chart from SQL aggregates (price paid per program and month of
-    exchange), the table 50 transfers at a time (`?after=`); the CSV has every row."""
+    """Totals and the chart from the approved transfers' sums per program and month of
+    exchange (kept incrementally: services.report_totals), the table 50 transfers at a
+    time (`?after=`); the CSV has every row."""
     after = request.args.get("after", type=int)
     with ReadOnly(engine()) as conn:
         rows = exports.transfer_rows(conn, after, REPORT_PAGE + 1)
-        face, paid = exports.approved_totals(conn)
-        months = exports.monthly_prices(conn)
+        months = report_totals.monthly_sums(conn)
+    face = sum(m["amount_cents"] for m in months)
+    paid = sum(m["consideration_cents"] for m in months)
     more = len(rows) > REPORT_PAGE
     rows = rows[:REPORT_PAGE]
     points: dict[str, list[tuple[str, float]]] = defaultdict(list)
     for m in months:
+        if m["month"] is None:
+            continue
         ratio = Fraction(m["consideration_cents"], m["amount_cents"]) * 100
         points[m["program"]].append((m["month"], float(ratio)))  # display only; the table is exact
     chart = charts.dated_points(

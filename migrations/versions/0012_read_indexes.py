@@ -27,6 +27,7 @@ INDEXES = [
     ('transfers', 'ix_transfers_certificate_seq', ['certificate_id', 'created_seq']),
     ('transfers', 'ix_transfers_certificate_decided', ['certificate_id', 'decided_seq']),
     ('transfers', 'ix_transfers_status_seq', ['status', 'created_seq']),
+    ('transfers', 'ix_transfers_status_decided', ['status', 'decided_seq']),
     ('transfers', 'ix_transfers_seller_status_seq', ['seller_party_id', 'status', 'created_seq']),
     ('transfers', 'ix_transfers_buyer_seq', ['buyer_party_id', 'created_seq']),
     ('listings', 'ix_listings_status_seq', ['status', 'created_seq']),

@@ -32,6 +32,7 @@ from report import emit
 from market import create_app
 from market.adapters.db import make_engine
 from market.adapters.migrate import upgrade
+from market.adapters.tables import metadata
 from market.domain.rulesets import get_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,7 +56,7 @@ def _sign_in(client: Any, email: str) -> None:
     assert r.status_code in (302, 303), f"sign-in as {email} failed: {r.status_code}"
 
 
-def _targets(app: Any, m: scale_build.Market) -> list[tuple[str, Any, str]]:
+def _targets(app: Any, hot_cert: str) -> list[tuple[str, Any, str]]:
     """(name, client, path): the pages as their heavy users, the API as the Authority."""
     clients = {}
     for who in ("eda", "seller", "buyer"):
@@ -71,7 +72,7 @@ def _targets(app: Any, m: scale_build.Market) -> list[tuple[str, Any, str]]:
         ("page /seller", clients["seller"], "/seller"),
         ("page /buyer", clients["buyer"], "/buyer"),
         ("page /authority", clients["eda"], "/authority"),
-        ("page /certificates/<long lineage>", clients["eda"], f"/certificates/{m.hot_cert}"),
+        ("page /certificates/<long lineage>", clients["eda"], f"/certificates/{hot_cert}"),
         ("page /reports/transfers", clients["eda"], "/reports/transfers"),
         ("page /ledger", clients["eda"], "/ledger"),
         ("GET /api/v1/transfers", api, "/api/v1/transfers"),
@@ -79,7 +80,7 @@ def _targets(app: Any, m: scale_build.Market) -> list[tuple[str, Any, str]]:
         ("GET /api/v1/listings", api, "/api/v1/listings"),
         ("GET /api/v1/parties", api, "/api/v1/parties"),
         ("GET /api/v1/events", api, "/api/v1/events"),
-        ("GET /api/v1/certificates/<long lineage>", api, f"/api/v1/certificates/{m.hot_cert}"),
+        ("GET /api/v1/certificates/<long lineage>", api, f"/api/v1/certificates/{hot_cert}"),
         ("GET transfers.csv (first chunk)", api, "/api/v1/reports/transfers.csv"),
     ]
 
@@ -97,12 +98,13 @@ def _time(client: Any, path: str, first_chunk: bool) -> float:
     return elapsed * 1000
 
 
-def measure(
-    apps: dict[int, Any], m: scale_build.Market, requests: int
-) -> dict[int, dict[str, dict[str, float]]]:
+def measure(apps: dict[int, Any], requests: int) -> dict[int, dict[str, dict[str, float]]]:
     """Round-robin: each round requests every target once at every size, so the load
     other processes put on the machine falls on every size alike."""
-    targets = {size: _targets(app, m) for size, app in apps.items()}
+    targets = {
+        size: _targets(app, scale_build.hot_certificate(app.extensions["market.engine"]))
+        for size, app in apps.items()
+    }
     times: dict[int, dict[str, list[float]]] = {size: {} for size in apps}
     for n in range(requests + 2):  # two warm-up rounds
         for size, rows in targets.items():
@@ -170,38 +172,69 @@ def cli_rss(url: str, args: list[str]) -> dict[str, float]:
     return {"rss_mb": usage.ru_maxrss / 1024, "seconds": time.perf_counter() - start}
 
 
+def add_missing_indexes(url: str) -> None:
+    """A snapshot built before an index of the models was added gets it (same revision)."""
+    engine = make_engine(url)
+    for table in metadata.sorted_tables:
+        for index in table.indexes:
+            index.create(engine, checkfirst=True)
+    engine.dispose()
+
+
+def cli_figures(url: str) -> dict[str, dict[str, float]]:
+    cli = {
+        "verify": cli_rss(url, ["verify"]),
+        "replay": cli_rss(url, ["replay"]),
+        "export events": cli_rss(url, ["export", "events", "--output", os.devnull]),
+        "export transfers": cli_rss(url, ["export", "transfers", "--output", os.devnull]),
+    }
+    cli["verify after replay"] = cli_rss(url, ["verify"])
+    return cli
+
+
+def grow_snapshots(directory: str, sizes: list[int]) -> None:
+    """Grow one ledger to each size in turn, leaving a copy of it at each."""
+    path = f"{directory}/growing.db"
+    engine = make_engine(f"sqlite:///{path}")
+    upgrade(engine)
+    market = scale_build.start(engine, get_ruleset("A1178"))
+    for size in sizes:
+        start = time.perf_counter()
+        have = scale_build.grow(market, size)
+        print(f"  {have:,} events in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+        snapshot(path, f"{directory}/ledger-{size}.db")
+    engine.dispose()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--requests", type=int, default=20)
     parser.add_argument("--dir", default=None, help="where the ledgers go (default: temp)")
+    parser.add_argument(
+        "--from", dest="source", default=None, help="measure DIR/ledger-<size>.db, built before"
+    )
+    parser.add_argument("--no-cli", action="store_true", help="skip the CLI's memory")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     tmp = tempfile.TemporaryDirectory(dir=args.dir)
-    path = f"{tmp.name}/growing.db"
-    engine = make_engine(f"sqlite:///{path}")
-    upgrade(engine)
-    market = scale_build.start(engine, get_ruleset("A1178"))
-    apps: dict[int, Any] = {}
-    for size in sizes:
-        start = time.perf_counter()
-        have = scale_build.grow(market, size)
-        print(f"  {have:,} events in {time.perf_counter() - start:.0f} s", file=sys.stderr)
-        snapshot(path, f"{tmp.name}/ledger-{size}.db")
-        url = f"sqlite:///{tmp.name}/ledger-{size}.db"
-        apps[size] = create_app({"DATABASE_URL": url, "RATELIMIT_ENABLED": False})
-    engine.dispose()
-    results = measure(apps, market, args.requests)
+    if args.source:
+        for size in sizes:
+            snapshot(f"{args.source}/ledger-{size}.db", f"{tmp.name}/ledger-{size}.db")
+            add_missing_indexes(f"sqlite:///{tmp.name}/ledger-{size}.db")
+    else:
+        grow_snapshots(tmp.name, sizes)
+    apps = {
+        size: create_app(
+            {"DATABASE_URL": f"sqlite:///{tmp.name}/ledger-{size}.db", "RATELIMIT_ENABLED": False}
+        )
+        for size in sizes
+    }
+    results = measure(apps, args.requests)
     largest = f"sqlite:///{tmp.name}/ledger-{sizes[-1]}.db"
     csv = {size: csv_download(app) for size, app in apps.items()}
-    cli = {
-        "verify": cli_rss(largest, ["verify"]),
-        "replay": cli_rss(largest, ["replay"]),
-        "export events": cli_rss(largest, ["export", "events", "--output", os.devnull]),
-        "export transfers": cli_rss(largest, ["export", "transfers", "--output", os.devnull]),
-    }
-    cli["verify after replay"] = cli_rss(largest, ["verify"])
+    cli = {} if args.no_cli else cli_figures(largest)
     rows = report_rows(sizes, results, csv, cli)
     if not args.json:
         print_matrix(sizes, results)

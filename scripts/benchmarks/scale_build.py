@@ -163,3 +163,19 @@ def grow(m: Market, events: int, per_commit: int = 40) -> int:
         print(f"  built {have:,}/{events:,} events", file=sys.stderr, end="\r")
     print(file=sys.stderr)
     return have
+
+
+def hot_certificate(engine: Engine) -> str:
+    """The hot seller's long-lineage certificate in a ledger `start` began."""
+    from sqlalchemy import select
+
+    from market.adapters.tables import Certificate
+
+    certs = Certificate.__table__  # type: ignore[attr-defined]
+    with engine.connect() as conn:
+        found = conn.execute(
+            select(certs.c.id).where(certs.c.face_cents == HOT_FACE).order_by(certs.c.issued_seq)
+        ).first()
+    if found is None:
+        raise SystemExit("no hot certificate: not a ledger scale_build.start began")
+    return str(found.id)

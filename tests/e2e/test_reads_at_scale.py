@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from market.domain.rulesets import get_ruleset
-from market.services import desk_queries, trading
+from market.services import desk_queries, report_totals, trading
 from market.services.actor import AUTHORITY, PARTICIPANT, Actor
 from market.services.uow import ReadOnly, UnitOfWork
 from tests.e2e.test_pages_support import Market, browser, make_market
@@ -114,3 +114,20 @@ def test_transfers_and_listings_pages_cover_every_row_once(app: Any) -> None:
     buyer_view = m.api.get("/api/v1/transfers?limit=100", headers=m.buyer_h).json
     assert [t["id"] for t in buyer_view["items"]] == [t["id"] for t in sold]
     assert all("price_per_dollar" in t for t in buyer_view["items"])
+
+
+def test_the_report_totals_follow_every_approval_and_another_ledger(app: Any) -> None:
+    m = make_market(app)
+    engine = app.extensions["market.engine"]
+    sell_many(m, 3, [m.buyer["id"]])
+    page = browser(app, "authority")
+    assert "$27.00</span> paid for $30.00" in page.get("/reports/transfers").get_data(as_text=True)
+    sell_many(m, 2, [m.buyer["id"]])
+    sell_many(m, 4, [m.buyer["id"]], approve=False)
+    assert "$45.00</span> paid for $50.00" in page.get("/reports/transfers").get_data(as_text=True)
+    # Sums kept for a ledger whose event at that seq has another hash are dropped.
+    report_totals._kept[str(engine.url)] = (2, "not-this-ledger", {("BRRAG", "1999-01"): (9, 9, 9)})
+    with ReadOnly(engine) as conn:
+        assert report_totals.approved_totals(conn) == (5000, 4500)
+        months = report_totals.monthly_sums(conn)
+    assert [m["transfers"] for m in months] == [5]
