@@ -106,9 +106,17 @@ def consistency(args: dict[str, Any]) -> ResponseReturnValue:
     return jsonify(proofs.consistency(engine(), current_actor(), args["from_"], args["to"]))
 
 
+class BundleArgs(Schema):
+    since = fields.Integer(load_default=None, validate=SIZE)
+
+
 @blp.route("/certificates/<certificate_id>/proof", methods=["GET"])
-def certificate_proof(certificate_id: str) -> ResponseReturnValue:
+@blp.arguments(BundleArgs, location="query")
+def certificate_proof(args: dict[str, Any], certificate_id: str) -> ResponseReturnValue:
     """The certificate's events with inclusion proofs against a signed checkpoint
-    (holder, authority, auditor); check it offline with scripts/verify-proof."""
-    bundle = proofs.certificate_bundle(engine(), current_actor(), settings(), certificate_id)
+    (holder, authority, auditor); `since=N` adds the consistency proof from the checkpoint
+    of size N the reader holds. Check it offline with scripts/verify-proof."""
+    bundle = proofs.certificate_bundle(
+        engine(), current_actor(), settings(), certificate_id, args["since"]
+    )
     return jsonify(bundle)

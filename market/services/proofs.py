@@ -119,16 +119,26 @@ def _path_hex(reader: merkle_store.NodeReader, index: int, size: int) -> list[st
 
 
 def certificate_bundle(
-    engine: Engine, actor: Actor, settings: TrustSettings, certificate_id: str
+    engine: Engine,
+    actor: Actor,
+    settings: TrustSettings,
+    certificate_id: str,
+    since: int | None = None,
 ) -> dict[str, Any]:
     """The certificate's events (its own, its listings' and its transfers'), each with its
-    inclusion proof against one signed checkpoint: checkable offline with the public key."""
+    inclusion proof against one signed checkpoint: checkable offline with the public key.
+    `since`: the size of a checkpoint the reader already holds; the bundle then carries the
+    consistency proof from it, so the reader sees that nothing it held was changed."""
     with ReadOnly(engine) as conn:
         cert = certificates.load_certificate(conn, certificate_id)
         if actor.role not in (AUTHORITY, AUDITOR) and actor.party_id != cert["holder_party_id"]:
             # The same answer as an unknown id: a stranger learns nothing.
             raise NotFoundError(
                 f"Certificate {certificate_id} does not exist.", {"certificate_id": certificate_id}
+            )
+        if since is not None and since > head(conn)[0]:
+            raise ProofRequestError(
+                f"since ({since}) is past the ledger ({head(conn)[0]} events).", {"since": since}
             )
         seqs = [e["seq"] for e in certificates.certificate_history(conn, certificate_id)]
         rows = conn.execute(select(events_t).where(events_t.c.seq.in_(seqs)).order_by("seq"))
@@ -142,7 +152,16 @@ def certificate_bundle(
     with ReadOnly(engine) as conn:
         reader = merkle_store.NodeReader(conn)
         inclusion = [{"seq": s, "proof": _path_hex(reader, s - 1, size)} for s in seqs]
-    return {
+        extra: dict[str, Any] = {}
+        if since is not None:
+            if since > size:
+                raise ProofRequestError(
+                    f"since ({since}) is past the bundle's checkpoint ({size}).",
+                    {"since": since, "tree_size": size},
+                )
+            proof = reader.run(lambda nodes: merkle.consistency_proof(nodes, since, size))
+            extra["consistency"] = {"from": since, "to": size, "proof": [p.hex() for p in proof]}
+    return extra | {
         "certificate_id": certificate_id,
         "checkpoint": made,
         "events": events,

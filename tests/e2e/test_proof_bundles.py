@@ -133,3 +133,59 @@ def test_the_certificate_page_links_to_its_bundle(client: Any, app: Any) -> None
     assert f"checkpoint {cp['tree_size']}".encode() in page.data
     bundle = client.get(f"/certificates/{w.certificate_id}/proof.json")
     assert bundle.status_code == 200 and bundle.json["certificate_id"] == w.certificate_id
+
+
+def _extend_check(tmp: Path, bundle: dict[str, Any], key: Path, old: Path) -> Any:
+    path = tmp / "bundle.json"
+    path.write_text(json.dumps(bundle))
+    return subprocess.run(
+        [
+            sys.executable,
+            "-I",
+            str(SCRIPT),
+            str(path),
+            "--public-key",
+            str(key),
+            "--since-checkpoint",
+            str(old),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp,
+        check=False,
+    )
+
+
+def test_a_holder_of_an_old_checkpoint_sees_the_new_one_extends_it(
+    client: Any, app: Any, tmp_path: Path
+) -> None:
+    w = build(client, app.extensions["market.engine"])
+    old = client.post("/api/v1/ledger/checkpoints", headers=w.authority).json
+    kept = tmp_path / "kept.checkpoint"  # the signed-note file, as CHECKPOINT_DIR has it
+    kept.write_text(old["signed_note"])
+    kept_json = tmp_path / "kept.json"
+    kept_json.write_text(json.dumps(old))
+    key = tmp_path / "key.json"
+    key.write_text(json.dumps(client.get("/api/v1/ledger/public-key").json))
+    # The seller's certificate moves on: a new event after the old checkpoint.
+    r = client.post(
+        "/api/v1/listings",
+        json={"certificate_id": w.certificate_id, "amount_cents": 1000, "ask_cents": 900},
+        headers=w.seller,
+    )
+    assert r.status_code == 201, r.json
+    url = f"/api/v1/certificates/{w.certificate_id}/proof"
+    bundle = client.get(f"{url}?since={old['tree_size']}", headers=w.seller).json
+    assert bundle["checkpoint"]["tree_size"] > old["tree_size"]
+    for kept_file in (kept, kept_json):
+        ok = _extend_check(tmp_path, bundle, key, kept_file)
+        assert ok.returncode == 0, ok.stderr
+        assert f"extends your checkpoint of {old['tree_size']}" in ok.stdout
+    bad = copy.deepcopy(bundle)
+    bad["consistency"]["proof"][0] = "11" * 32
+    refused = _extend_check(tmp_path, bad, key, kept)
+    assert refused.returncode == 1 and "does not extend your checkpoint" in refused.stderr
+    plain = client.get(url, headers=w.seller).json
+    missing = _extend_check(tmp_path, plain, key, kept)
+    assert missing.returncode == 1 and f"?since={old['tree_size']}" in missing.stderr
+    assert client.get(f"{url}?since=999999", headers=w.seller).status_code == 400
