@@ -41,6 +41,7 @@ class Ruleset:
     )
 
     brrag_credit_per_job_cents: int = 150_000
+    brrag_min_operation_years: int = 10  # BR-1: continuous NJ operation before applying
     brrag_fy_cap_cents: int = 20 * _MILLION
     brrag_cap_source: str = "statement"  # AMB-4: the cap exists only in the sponsor's Statement
     # BR-11 / AMB-7 (second release): N.J.A.C. 19:31N-1.1(b) - a BRRAG credit is usable in

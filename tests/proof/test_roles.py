@@ -14,7 +14,7 @@ import pytest
 
 from market.services import identity
 from market.services.ledger import verify
-from tests.helpers import create_party, headers_for
+from tests.helpers import brrag_award, create_party, headers_for
 from tests.proof.world import M, event_count
 
 ROLES = ("anonymous", "authority", "auditor", "owner", "other")
@@ -73,6 +73,7 @@ class Matrix:
 
     def issue(self, holder: str) -> dict[str, Any]:
         body = {"program": "BRRAG", "holder_party_id": holder, "face_cents": 10 * M}
+        body |= brrag_award(10 * M)
         return self.post("/api/v1/certificates", self.auth, body | {"fiscal_year": 2014})
 
     def _listing_body(self) -> dict[str, Any]:
@@ -216,7 +217,8 @@ ROWS = [
                 "holder_party_id": m.owner["id"],
                 "face_cents": M,
                 "fiscal_year": 2015,
-            },
+            }
+            | brrag_award(M),
         ),
         ADMIN,
     ),
