@@ -83,6 +83,9 @@ class Ruleset:
     tech_lifetime_cap_cents: int = 15 * _MILLION
     tech_affiliation_bps: int = 500
     tech_parent_control_bps: int = 5_000
+    # AMB-39 / TB-4(2): only corporate parents count ("corporations_only", the statute's
+    # words); alternative "any_controller". rules/tech_parent.py.
+    tech_parent_reading: str = "corporations_only"
     tech_us_employee_limit: int = 225  # strictly fewer than this
     tech_nj_fte_tiers: tuple[tuple[int, int], ...] = ((0, 1), (3, 5), (5, 10))
     tech_nj_fte_boundary: str = "upper"  # AMB-36
