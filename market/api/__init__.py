@@ -34,5 +34,6 @@ def init_api(app: Flask) -> Api:
     for name in ("certificates", "trading", "reports"):
         api.register_blueprint(import_module(f"market.api.{name}").blp)
     api.register_blueprint(import_module("market.api.consent").blp)
+    api.register_blueprint(import_module("market.api.exceptions").blp)
     errors.register(app)
     return api

@@ -168,6 +168,16 @@ def _new_party(m: Matrix) -> dict[str, Any]:
     return {"name": "New Co", "tax_id": tax_id, "entity_type": "llc", "tax_types": ["CBT"]}
 
 
+def _new_individual() -> dict[str, Any]:
+    tax_id = f"98-{uuid.uuid4().hex[:7]}"
+    return {
+        "name": "Ann Buyer",
+        "tax_id": tax_id,
+        "entity_type": "individual",
+        "tax_types": ["GIT"],
+    }
+
+
 def _fresh_owners_agreement(m: Matrix, role: str) -> tuple[str, str, Any]:
     """A new partnership with B as its recorded owner, and B's agreed share of it."""
     firm = m.post("/api/v1/parties", m.auth, _new_party(m) | {"entity_type": "partnership"})
@@ -252,6 +262,16 @@ ROWS = [
         ),
         # The original holder waived its own claim: refused by the rule (CMN-4(d)).
         {"authority": 422, "auditor": 403, "owner": 422, "other": 403, "anonymous": 401},
+    ),
+    Row(
+        "party: director's exception (PT-7)",
+        lambda m, role: (
+            "POST",
+            f"/api/v1/parties/{m.post('/api/v1/parties', m.auth, _new_individual())['id']}"
+            "/director-exception",
+            {"reason": "matrix"},
+        ),
+        ADMIN,
     ),
     Row(
         "recaptures",
