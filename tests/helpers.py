@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import date
 from typing import Any
 
 from sqlalchemy import Engine, select
@@ -12,6 +13,28 @@ from market.services import identity, ledger
 from market.services.ledger import count_events
 from market.services.numbering import new_id
 from market.services.uow import UnitOfWork
+
+
+def brrag_award(face_cents: int, **overrides: Any) -> dict[str, Any]:
+    """The BRRAG award facts issuance needs (BR-1, BR-2, BR-6), for a face it supports:
+    enough retained jobs at $1,500 a year for one year, operating in NJ since 2000, and
+    the determination that the business cannot use the credits before they expire."""
+    award: dict[str, Any] = {
+        "retained_jobs": -(-face_cents // 150_000),
+        "nj_operations_since": "2000-01-01",
+        "cannot_use_before_expiry": True,
+    }
+    return award | overrides
+
+
+# Enough for any face up to the BRRAG fiscal-year cap of $20,000,000.
+BRRAG_AWARD = brrag_award(20 * 100_000_000)
+
+
+def brrag_award_kwargs(face_cents: int) -> dict[str, Any]:
+    """The same, as NewCertificate keyword arguments for the services."""
+    award = brrag_award(face_cents)
+    return award | {"nj_operations_since": date.fromisoformat(award["nj_operations_since"])}
 
 
 def headers_for(
@@ -180,6 +203,7 @@ class UthAward:
                 "face_cents": face,
                 "fiscal_year": 2014,
             }
+            | (brrag_award(face) if program == "BRRAG" else {})
             | body,
             headers=self.auth,
         )

@@ -117,6 +117,9 @@ class Party(SQLModel, table=True):
     formed_on: str | None = Field(default=None, max_length=10)
     operating_income_cents_by_year: dict[str, int] = Field(sa_column=Column(JSON, nullable=False))
     created_seq: int = Field(sa_column=Column(BigInteger, nullable=False))
+    # PT-7 / AMB-53: the Director's exception letting this individual buy a GIT credit
+    # directly (its recorded reason; None: none on record).
+    director_exception: str | None = Field(default=None, max_length=500)
 
 
 class Ownership(SQLModel, table=True):

@@ -51,5 +51,6 @@ def init_api(app: Flask) -> Api:
         "covenants",
     ):  # PRODUCT.md 8.3
         api.register_blueprint(import_module(f"market.api.{name}").blp)
+    api.register_blueprint(import_module("market.api.exceptions").blp)
     errors.register(app)
     return api

@@ -45,6 +45,27 @@ class CertificateIn(Schema):
         validate=validate.Length(min=1, max=20),
     )
     credit_year = fields.Integer(strict=True, load_default=None, validate=YEAR)
+    # BRRAG awards (BR-1, BR-2, BR-6): required for BRRAG only.
+    retained_jobs = fields.Integer(
+        strict=True,
+        load_default=None,
+        validate=validate.Range(0, 10**7),
+        metadata={"description": "BR-6: retained full-time jobs ($1,500 each a year)"},
+    )
+    award_years = fields.Integer(
+        strict=True,
+        load_default=None,
+        validate=validate.Range(1, 50),
+        metadata={"description": "BR-4: the years the certificate covers (default 1)"},
+    )
+    nj_operations_since = fields.Date(
+        load_default=None,
+        metadata={"description": "BR-1: continuous NJ operation since (10 years needed)"},
+    )
+    cannot_use_before_expiry = fields.Boolean(
+        load_default=None,
+        metadata={"description": "BR-2/AMB-9: the Authority/Director determination"},
+    )
     # PT-1 / AMB-56: the projects, job cohorts or expense batches the credit is for.
     creditable_activity_ids = fields.List(
         fields.String(validate=validate.Length(min=1, max=MAX_ACTIVITY_ID_LENGTH)),

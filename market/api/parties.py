@@ -42,6 +42,9 @@ class PartyOut(Schema):
     operating_income_cents_by_year = fields.Dict()
     owners = fields.List(fields.Dict())
     owners_agreement = fields.Dict(allow_none=True)
+    director_exception = fields.String(
+        allow_none=True, metadata={"description": "PT-7/AMB-53: the Director's exception"}
+    )
 
 
 class OwnerIn(Schema):

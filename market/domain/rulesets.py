@@ -41,6 +41,7 @@ class Ruleset:
     )
 
     brrag_credit_per_job_cents: int = 150_000
+    brrag_min_operation_years: int = 10  # BR-1: continuous NJ operation before applying
     brrag_fy_cap_cents: int = 20 * _MILLION
     brrag_cap_source: str = "statement"  # AMB-4: the cap exists only in the sponsor's Statement
     # BR-11 / AMB-7 (second release): N.J.A.C. 19:31N-1.1(b) - a BRRAG credit is usable in
@@ -82,6 +83,9 @@ class Ruleset:
     tech_lifetime_cap_cents: int = 15 * _MILLION
     tech_affiliation_bps: int = 500
     tech_parent_control_bps: int = 5_000
+    # AMB-39 / TB-4(2): only corporate parents count ("corporations_only", the statute's
+    # words); alternative "any_controller". rules/tech_parent.py.
+    tech_parent_reading: str = "corporations_only"
     tech_us_employee_limit: int = 225  # strictly fewer than this
     tech_nj_fte_tiers: tuple[tuple[int, int], ...] = ((0, 1), (3, 5), (5, 10))
     tech_nj_fte_boundary: str = "upper"  # AMB-36

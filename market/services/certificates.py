@@ -37,9 +37,9 @@ from market.domain.rules.activities import normalize_activity_ids
 from market.domain.rules.credit_use import carryover_last_year
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year as fiscal_year_of
-from market.services import certificate_reads, halts
+from market.services import certificate_reads, clock, halts
 from market.services.actor import AUTHORITY, Actor
-from market.services.errors import NotFoundError, not_found
+from market.services.errors import BadRequestError, NotFoundError, not_found
 from market.services.numbering import new_id, next_number
 from market.services.paging import split_page
 from market.services.parties import load_party
@@ -75,6 +75,11 @@ class NewCertificate:
     tax_periods: list[int] | None = None
     credit_year: int | None = None
     creditable_activity_ids: list[str] | None = None  # PT-1 registry (AMB-56)
+    # BRRAG awards (BR-1, BR-2, BR-6): required for BRRAG, refused for other programs.
+    retained_jobs: int | None = None
+    award_years: int | None = None
+    nj_operations_since: date | None = None
+    cannot_use_before_expiry: bool | None = None
 
 
 ACTIVITY_KEY = "creditable_activity_ids"
@@ -136,6 +141,16 @@ def issue_certificate(
     if new.face_cents <= 0:
         raise InvalidRequestError("face_cents must be positive.", {"face_cents": new.face_cents})
     activity_ids = normalize_activity_ids(new.creditable_activity_ids)
+    award_facts = (new.retained_jobs, new.award_years, new.nj_operations_since)
+    if program is not Program.BRRAG and (
+        any(f is not None for f in award_facts) or new.cannot_use_before_expiry is not None
+    ):
+        raise BadRequestError(
+            "validation_failed",
+            "retained_jobs, award_years, nj_operations_since and cannot_use_before_expiry "
+            "describe a BRRAG award only.",
+            {"program": program.value},
+        )
     holder = load_party(uow.conn, new.holder_party_id)
     tax_types = _certificate_tax_types(program, new.tax_types)
     cert_id = new_id("crt")
@@ -177,6 +192,7 @@ def issue_certificate(
         )
     stream = f"certificate-{cert_id}"
     if program is Program.BRRAG:
+        payload["attributes"]["brrag_award"] = brrag_award(new, ruleset)
         bucket = cap_id("BRRAG", new.fiscal_year)
         brrag.check_fy_cap(cap_used(uow.conn, bucket), new.face_cents, ruleset)
         uow.append(stream, "CERT_ISSUED", payload, actor.label, new_stream=True)
@@ -189,6 +205,29 @@ def issue_certificate(
     else:
         _issue_dm(uow, actor, program, new, payload, ruleset)
     return certificate_view(uow.conn, cert_id)
+
+
+def brrag_award(new: NewCertificate, ruleset: Ruleset) -> dict[str, object]:
+    """BR-1, BR-2, BR-6 on the business date: what the BRRAG certificate records."""
+    facts = {
+        "retained_jobs": new.retained_jobs,
+        "nj_operations_since": new.nj_operations_since,
+        "cannot_use_before_expiry": new.cannot_use_before_expiry,
+    }
+    missing = [name for name, value in facts.items() if value is None]
+    if missing or new.retained_jobs is None or new.nj_operations_since is None:
+        raise BadRequestError(
+            "validation_failed",
+            f"A BRRAG certificate needs the award's {', '.join(missing)} (BR-1, BR-2, BR-6).",
+            {"missing": missing},
+        )
+    award = brrag.BrragAward(
+        retained_jobs=new.retained_jobs,
+        award_years=new.award_years or 1,
+        nj_operations_since=new.nj_operations_since,
+        cannot_use_before_expiry=bool(new.cannot_use_before_expiry),
+    )
+    return brrag.check_award(new.face_cents, award, clock.today(), ruleset)
 
 
 def _certificate_tax_types(program: Program, requested: list[str] | None) -> list[str]:

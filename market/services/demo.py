@@ -177,6 +177,12 @@ def _seed(engine: Engine, ruleset: Ruleset, say: Callable[[str], None]) -> dict[
         250 * 10_000_00,
         2013,
         creditable_activity_ids=["meadowlands-hq-relocation"],
+        # BR-6: 834 retained jobs x $1,500 x 2 years = $2,502,000 supports the $2.5M face;
+        # BR-1: in New Jersey since 1987; BR-2: the determination is on record.
+        retained_jobs=834,
+        award_years=2,
+        nj_operations_since=date(1987, 4, 1),
+        cannot_use_before_expiry=True,
     )
     uth = issue(
         "transit",

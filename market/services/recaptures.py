@@ -10,10 +10,15 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from market.adapters.tables import Recapture
+from market.adapters.tables import Certificate, Recapture
 from market.domain.errors import InvalidRequestError
 from market.domain.programs import Program, TaxType
-from market.domain.rules.recapture import check_hq_recapture, recapture_fund
+from market.domain.rules.recapture import (
+    check_assessed_on_the_business,
+    check_fund_tax_type,
+    check_hq_recapture,
+    recapture_fund,
+)
 from market.services.actor import AUTHORITY, Actor
 from market.services.certificates import certificate_status, load_certificate
 from market.services.numbering import new_id
@@ -22,6 +27,7 @@ from market.services.trading import load_transfer, today
 from market.services.uow import UnitOfWork
 
 recaptures_t = Recapture.__table__  # type: ignore[attr-defined]
+certs_t = Certificate.__table__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -71,10 +77,21 @@ def _check_transfer(
     return transfer
 
 
+def _was_issued_credit(conn: Connection, party_id: str) -> bool:
+    """The party is a business a credit was issued (or allocated) to."""
+    found = conn.execute(
+        select(certs_t.c.id)
+        .where(certs_t.c.original_holder_party_id == party_id, certs_t.c.is_original.is_(True))
+        .limit(1)
+    ).first()
+    return found is not None
+
+
 def _regime(party: dict[str, Any], cert: dict[str, Any] | None, asked: str | None) -> TaxType:
     """The tax side the fund follows: as given, else a TECH seller's regime, else the
     party's (CBT when it files CBT, GIT when it files only GIT)."""
     if asked is not None:
+        check_fund_tax_type(TaxType(asked), list(party["tax_types"]))
         return TaxType(asked)
     if cert is not None and (cert.get("attributes") or {}).get("seller_tax_regime"):
         return TaxType(cert["attributes"]["seller_tax_regime"])
@@ -94,11 +111,13 @@ def assess_recapture(uow: UnitOfWork, actor: Actor, new: NewRecapture) -> dict[s
     cert = None
     if new.certificate_id is not None:
         cert = load_certificate(uow.conn, new.certificate_id)
-        if cert["holder_party_id"] != party["id"]:
-            raise InvalidRequestError(
-                "The certificate is not held by the party assessed (the seller pays, AMB-10).",
-                {"certificate_id": cert["id"], "holder_party_id": cert["holder_party_id"]},
-            )
+        check_assessed_on_the_business(
+            party["id"], cert["original_holder_party_id"], bool(cert["is_original"])
+        )
+    else:
+        check_assessed_on_the_business(
+            party["id"], party["id"] if _was_issued_credit(uow.conn, party["id"]) else None, None
+        )
     if cert is not None:
         program = Program(cert["program"])
     else:

@@ -241,6 +241,7 @@ def apply_to_return(
             {"tax_type": tax_type.value, "holder_tax_types": list(holder["tax_types"])},
         )
     check_not_waived(cert)
+    pass_through.check_direct_git_use(str(holder["entity_type"]), tax_type.value)
     last = carryover_window(cert, tax_type, ruleset)
     if last is not None and new.tax_year > last:
         raise RuleRefusedError(

@@ -28,7 +28,7 @@ from market.domain.errors import (
     TaxTypeNotAllowedError,
 )
 from market.domain.programs import Program, buyer_tax_types
-from market.domain.rules import consideration, proceeds, resale, uth
+from market.domain.rules import consideration, individuals, proceeds, resale, uth
 from market.domain.rules.affiliation import affiliation
 from market.domain.rules.tech_eligibility import TechFacts, check_eligibility
 from market.domain.rulesets import Ruleset
@@ -220,9 +220,15 @@ def rule_checks(
         # PRODUCT.md 8.4: on the date of exchange at approval, the business date before.
         return sale_windows.check_sellable(cert, exchange_on or today(), ruleset)
 
+    def individual() -> str:
+        return individuals.check_individual_buyer(
+            program, str(buyer["entity_type"]), bool(buyer.get("director_exception")), ruleset
+        )
+
     steps: list[tuple[str, Callable[[], str]]] = [
         ("balance", balance),
         ("carryforward_window", usable),
+        ("individual_buyer", individual),
         ("no_resale", no_resale),
         ("minimum_consideration", minimum),
         ("buyer_tax_types", tax_types),

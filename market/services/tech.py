@@ -8,7 +8,7 @@ Every rule is the domain's: eligibility (`tech_eligibility`), the benefit value
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from fractions import Fraction
 from typing import Any
@@ -28,7 +28,7 @@ from market.domain.rules.tech_allocation import Applicant, allocate
 from market.domain.rules.tech_eligibility import TechFacts, check_eligibility
 from market.domain.rulesets import Ruleset
 from market.domain.values import floor_int, parse_ratio
-from market.services import clock, tech_receipts
+from market.services import clock, tech_parents, tech_receipts
 from market.services.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
 from market.services.errors import ConflictError, NotFoundError, RuleRefusedError, not_found
 from market.services.numbering import new_id, next_numbers
@@ -178,9 +178,15 @@ def submit_application(
     if tech_caps.lifetime_room_cents(approved, ruleset) == 0:
         tech_caps.check_lifetime_cap(approved, wanted, ruleset)
     requested = tech_caps.clip_request(wanted, benefit, approved, ruleset)
-    facts = _facts(new, party, received)
+    # TB-4(2): a caller's flag, or a profitable controller on record (with its path).
+    parents = tech_parents.parent_findings(uow.conn, new.party_id, received, ruleset)
+    facts = replace(
+        _facts(new, party, received),
+        parent_positive_noi=new.parent_positive_noi or bool(parents),
+    )
     result = check_eligibility(facts, ruleset, received)
     reasons = [] if result.eligible else [INELIGIBLE, *result.reasons]
+    reasons += [f"profitable_parent: {p.text}" for p in parents]
     zone = new.in_innovation_zone
     if zone is None:
         zone = bool(party.get("in_innovation_zone"))
@@ -203,7 +209,15 @@ def submit_application(
         "lifetime_approved_cents": approved,
         "eligible": result.eligible,
         "reasons": reasons,
-        "messages": result.messages,
+        "messages": result.messages + [p.text for p in parents],
+        "profitable_parents": [
+            {
+                "owner_party_id": p.owner_party_id,
+                "years": list(p.profitable_years),
+                "paths": [list(x) for x in p.paths],
+            }
+            for p in parents
+        ],
         "facts": {
             "us_employees": facts.us_employees,
             "nj_full_time_employees": facts.nj_full_time_employees,

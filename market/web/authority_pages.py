@@ -109,6 +109,21 @@ def reject_transfer(transfer_id: str) -> ResponseReturnValue:
     return _done("Transfer rejected; the parties can see the reason.")
 
 
+def _brrag_award(form: Any) -> dict[str, Any]:
+    """BR-1, BR-2, BR-6: the award's facts, asked of a BRRAG issuance only."""
+    if form.get("program") != "BRRAG":
+        return {}
+    since = form.get("nj_operations_since", "").strip()
+    return {
+        "retained_jobs": forms.integer(form, "retained_jobs", "The retained jobs", required=False),
+        "award_years": forms.integer(form, "award_years", "The years covered", required=False),
+        "nj_operations_since": forms.day(form, "nj_operations_since", "Operating since")
+        if since
+        else None,
+        "cannot_use_before_expiry": form.get("cannot_use_before_expiry") == "yes",
+    }
+
+
 @bp.post("/authority/certificates", endpoint="issue_certificate")
 @roles_required("authority")
 def issue_certificate() -> ResponseReturnValue:
@@ -121,6 +136,7 @@ def issue_certificate() -> ResponseReturnValue:
             face_cents=forms.required_cents(form, "face", "The face amount"),
             fiscal_year=forms.required_int(form, "fiscal_year", "The fiscal year"),
             credit_year=forms.integer(form, "credit_year", "The credit year", required=False),
+            **_brrag_award(form),
         )
         return runner.run(
             engine(), lambda uow: certificates.issue_certificate(uow, who, new, rules)

@@ -20,6 +20,7 @@ from market.services.runner import run
 from tests.e2e.test_pages_foundation import sign_in
 from tests.e2e.test_returns_api import cert_row, credit, held_certificate
 from tests.helpers import (
+    BRRAG_AWARD,
     create_party,
     events,
     headers_for,
@@ -54,6 +55,7 @@ class Chain:
     def issue(self, activity_ids: list[str], **body: Any) -> dict[str, Any]:
         payload = {
             "program": "BRRAG",
+            **BRRAG_AWARD,
             "holder_party_id": self.seller["id"],
             "face_cents": 5 * M,
             "fiscal_year": 2014,
@@ -93,6 +95,7 @@ def test_issued_certificates_list_their_activities(client: Any, app: Any) -> Non
         "/api/v1/certificates",
         json={
             "program": "BRRAG",
+            **BRRAG_AWARD,
             "holder_party_id": c.seller["id"],
             "face_cents": M,
             "fiscal_year": 2014,
@@ -123,6 +126,7 @@ def test_bad_activity_ids_are_a_400_and_write_nothing(client: Any, ids: Any, fra
         "/api/v1/certificates",
         json={
             "program": "BRRAG",
+            **BRRAG_AWARD,
             "holder_party_id": c.seller["id"],
             "face_cents": M,
             "fiscal_year": 2014,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.helpers import create_party, events, headers_for
+from tests.helpers import brrag_award, create_party, events, headers_for
 
 M = 100_000_000  # one million dollars in cents
 
@@ -18,6 +18,8 @@ def _setup(client: Any) -> tuple[Any, dict[str, str], dict[str, Any]]:
 
 
 def _issue(client: Any, auth: dict[str, str], **body: Any) -> Any:
+    if body.get("program") == "BRRAG" and isinstance(body.get("face_cents"), int):
+        body = brrag_award(max(1, body["face_cents"])) | body
     return client.post("/api/v1/certificates", json=body, headers=auth)
 
 
@@ -387,7 +389,7 @@ def test_issuance_is_idempotent(client: Any) -> None:
         "holder_party_id": seller["id"],
         "face_cents": M,
         "fiscal_year": 2014,
-    }
+    } | brrag_award(M)
     h = auth | {"Idempotency-Key": "issue-1"}
     first = client.post("/api/v1/certificates", json=body, headers=h)
     count = events(engine)

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import Engine
 
 from market.services.exports import ratio_text
-from tests.helpers import confirm_as_buyer, create_party, headers_for
+from tests.helpers import BRRAG_AWARD, confirm_as_buyer, create_party, headers_for
 
 
 @pytest.fixture
@@ -29,6 +29,7 @@ def _market(client: Any, engine: Engine, h: dict[str, str]) -> dict[str, Any]:
         "/api/v1/certificates",
         json={
             "program": "BRRAG",
+            **BRRAG_AWARD,
             "holder_party_id": seller["id"],
             "face_cents": 3_000_000,
             "fiscal_year": 2014,

@@ -205,6 +205,9 @@ def test_the_authority_issues_a_certificate_and_assesses_a_recapture(app: Any) -
             "holder_party_id": m.buyer["id"],
             "face": "250,000.50",
             "fiscal_year": "2015",
+            "retained_jobs": "167",  # $250,500 a year: the face fits (BR-6)
+            "nj_operations_since": "1999-05-01",
+            "cannot_use_before_expiry": "yes",
         },
     )
     assert r.status_code == 302
@@ -234,6 +237,9 @@ def test_issuing_over_the_cap_is_refused_in_words(app: Any) -> None:
         "holder_party_id": m.buyer["id"],
         "face": "30000000",
         "fiscal_year": "2014",
+        "retained_jobs": "20000",
+        "nj_operations_since": "1999-05-01",
+        "cannot_use_before_expiry": "yes",
     }
     r = post_form(eda, "/authority", "/authority/certificates", data)
     assert r.status_code == 422 and "cap" in r.get_data(as_text=True).lower()

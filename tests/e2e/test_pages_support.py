@@ -9,7 +9,7 @@ from typing import Any
 
 from market.services import identity
 from tests.e2e.test_pages_foundation import _csrf
-from tests.helpers import create_party, headers_for
+from tests.helpers import brrag_award, create_party, headers_for
 
 M = 100_000_000  # $1,000,000 in cents
 
@@ -71,6 +71,7 @@ def make_market(app: Any) -> Market:
     seller = create_party(api, eda, name="Camden Robotics")
     buyer = create_party(api, eda, name="Newark Insurance Holdings")
     body = {"program": "BRRAG", "holder_party_id": seller["id"], "face_cents": 2 * M}
+    body |= brrag_award(2 * M)
     r = api.post("/api/v1/certificates", json=body | {"fiscal_year": 2014}, headers=eda)
     assert r.status_code == 201, r.json
     return Market(

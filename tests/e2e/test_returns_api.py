@@ -15,7 +15,7 @@ from market.services.numbering import new_id
 from market.services.returns import expire_carryforwards
 from market.services.runner import run
 from market.services.uow import UnitOfWork
-from tests.helpers import create_party, events, headers_for
+from tests.helpers import BRRAG_AWARD, create_party, events, headers_for
 
 DOLLAR = 100
 
@@ -307,6 +307,7 @@ def test_issued_certificate_cannot_be_used_by_its_seller(
         "/api/v1/certificates",
         json={
             "program": "BRRAG",
+            **BRRAG_AWARD,
             "holder_party_id": seller["id"],
             "face_cents": 500_000,
             "fiscal_year": 2014,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from market.services.ledger import verify
-from tests.helpers import create_party, events, headers_for, tech_certificate
+from tests.helpers import brrag_award, create_party, events, headers_for, tech_certificate
 
 M = 100_000_000  # one million dollars in cents
 
@@ -27,6 +27,8 @@ class Market:
 
     def issue(self, **body: Any) -> dict[str, Any]:
         body.setdefault("holder_party_id", self.seller["id"])
+        if body.get("program") == "BRRAG":
+            body = brrag_award(int(body["face_cents"])) | body
         r = self.client.post("/api/v1/certificates", json=body, headers=self.auth)
         assert r.status_code == 201, r.json
         return r.json  # type: ignore[no-any-return]

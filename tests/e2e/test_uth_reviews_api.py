@@ -13,6 +13,7 @@ from market.services.actor import SYSTEM
 from market.services.runner import run
 from market.services.uth_reviews import record_review
 from tests.helpers import (
+    BRRAG_AWARD,
     UthAward,
     events,
     replay_equals_live_and_verifies,
@@ -231,6 +232,7 @@ def test_refusals_write_nothing(client: Any) -> None:
         "/api/v1/certificates",
         json={
             "program": "BRRAG",
+            **BRRAG_AWARD,
             "holder_party_id": h.seller["id"],
             "face_cents": 5 * M,
             "fiscal_year": 2014,

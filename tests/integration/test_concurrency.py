@@ -22,7 +22,7 @@ from market.services.actor import PARTICIPANT, SYSTEM, Actor
 from market.services.ledger import verify
 from market.services.parties import NewParty, record_ownership, register_party
 from market.services.runner import run
-from tests.helpers import tech_certificate
+from tests.helpers import brrag_award_kwargs, tech_certificate
 
 RULES = get_ruleset("A1178")
 M = 100_000_000
@@ -37,7 +37,8 @@ def _party(engine: Engine, name: str) -> str:
 
 
 def _issue(engine: Engine, program: str, holder: str, face: int, fy: int = 2014) -> Any:
-    new = certificates.NewCertificate(program, holder, face, fy)
+    award = brrag_award_kwargs(face) if program == "BRRAG" else {}
+    new = certificates.NewCertificate(program, holder, face, fy, **award)
     return run(engine, lambda uow: certificates.issue_certificate(uow, SYSTEM, new, RULES))
 
 

@@ -28,6 +28,7 @@ from market.services.actor import SYSTEM
 from market.services.ledger import verify
 from market.services.parties import NewParty, register_party
 from market.services.runner import run
+from tests.helpers import brrag_award_kwargs
 from tests.proof.conftest import SCALE
 from tests.proof.world import M, check_conservation
 
@@ -224,7 +225,9 @@ def test_acknowledged_transfers_survive_sigkill(database_url: str, tmp_path: Pat
         buyer = run(engine, lambda uow: register_party(uow, SYSTEM, new))["id"]
         certs = []
         for i in range(4):
-            issue = certificates.NewCertificate("BRRAG", sellers[i % 2], 10 * M, 2014 + i // 2)
+            issue = certificates.NewCertificate(
+                "BRRAG", sellers[i % 2], 10 * M, 2014 + i // 2, **brrag_award_kwargs(10 * M)
+            )
             certs.append(run(engine, lambda uow, n=issue: _issue(uow, n)))
         headers = {s: _token(engine, "participant", s) for s in sellers}
         headers["auth"] = _token(engine, "authority")

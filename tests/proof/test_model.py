@@ -33,6 +33,7 @@ from market.services.ledger import verify
 from market.services.parties import NewParty, register_party
 from market.services.runner import run
 from tests.conftest import reset_postgres
+from tests.helpers import brrag_award_kwargs
 from tests.proof.conftest import SCALE
 from tests.proof.world import certificate_rows, conservation_problems
 
@@ -124,7 +125,9 @@ def _machine(url: str, template: Path | None, workdir: Path) -> type[RuleBasedSt
         def issue(self, holder: int, fy: int, face: int) -> None:
             used = self.model.cap_used.get(fy, 0)
             code = "cap_exceeded" if used + face > CAP else None
-            new = certificates.NewCertificate("BRRAG", self.parties[holder], face, fy)
+            new = certificates.NewCertificate(
+                "BRRAG", self.parties[holder], face, fy, **brrag_award_kwargs(face)
+            )
             cert = _expect(
                 code,
                 lambda: run(

@@ -14,7 +14,7 @@ import pytest
 
 from market.services import identity
 from market.services.ledger import verify
-from tests.helpers import create_party, headers_for
+from tests.helpers import brrag_award, create_party, headers_for
 from tests.proof.world import M, event_count
 
 ROLES = ("anonymous", "authority", "auditor", "owner", "other")
@@ -73,6 +73,7 @@ class Matrix:
 
     def issue(self, holder: str) -> dict[str, Any]:
         body = {"program": "BRRAG", "holder_party_id": holder, "face_cents": 10 * M}
+        body |= brrag_award(10 * M)
         return self.post("/api/v1/certificates", self.auth, body | {"fiscal_year": 2014})
 
     def _listing_body(self) -> dict[str, Any]:
@@ -187,6 +188,16 @@ def _new_party(m: Matrix) -> dict[str, Any]:
     return {"name": "New Co", "tax_id": tax_id, "entity_type": "llc", "tax_types": ["CBT"]}
 
 
+def _new_individual() -> dict[str, Any]:
+    tax_id = f"98-{uuid.uuid4().hex[:7]}"
+    return {
+        "name": "Ann Buyer",
+        "tax_id": tax_id,
+        "entity_type": "individual",
+        "tax_types": ["GIT"],
+    }
+
+
 def _fresh_owners_agreement(m: Matrix, role: str) -> tuple[str, str, Any]:
     """A new partnership with B as its recorded owner, and B's agreed share of it."""
     firm = m.post("/api/v1/parties", m.auth, _new_party(m) | {"entity_type": "partnership"})
@@ -236,7 +247,8 @@ ROWS = [
                 "holder_party_id": m.owner["id"],
                 "face_cents": M,
                 "fiscal_year": 2015,
-            },
+            }
+            | brrag_award(M),
         ),
         ADMIN,
     ),
@@ -276,6 +288,16 @@ ROWS = [
         ),
         # The original holder waived its own claim: refused by the rule (CMN-4(d)).
         {"authority": 422, "auditor": 403, "owner": 422, "other": 404, "anonymous": 401},
+    ),
+    Row(
+        "party: director's exception (PT-7)",
+        lambda m, role: (
+            "POST",
+            f"/api/v1/parties/{m.post('/api/v1/parties', m.auth, _new_individual())['id']}"
+            "/director-exception",
+            {"reason": "matrix"},
+        ),
+        ADMIN,
     ),
     Row(
         "recaptures",

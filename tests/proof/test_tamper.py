@@ -17,6 +17,7 @@ from market.services.actor import PARTICIPANT, SYSTEM, Actor
 from market.services.ledger import verify
 from market.services.parties import NewParty, register_party
 from market.services.runner import run
+from tests.helpers import brrag_award_kwargs
 from tests.proof.conftest import SCALE
 from tests.proof.world import M, event_count
 
@@ -35,7 +36,8 @@ def _build_ledger(engine: Engine, target: int) -> None:
     fy = 2014
     while event_count(engine) < target:
         seller, buyer = rng.sample(parties, 2)
-        new = certificates.NewCertificate("BRRAG", seller, rng.randint(1, 5) * M, fy)
+        face = rng.randint(1, 5) * M
+        new = certificates.NewCertificate("BRRAG", seller, face, fy, **brrag_award_kwargs(face))
         try:
             cert = run(
                 engine, lambda uow, n=new: certificates.issue_certificate(uow, SYSTEM, n, RULES)

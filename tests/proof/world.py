@@ -12,7 +12,7 @@ from sqlalchemy import Engine, select, text
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Certificate
-from tests.helpers import create_party, headers_for
+from tests.helpers import brrag_award, create_party, headers_for
 
 T = TypeVar("T")
 M = 100_000_000  # one million dollars in cents
@@ -101,7 +101,8 @@ class World:
                 "holder_party_id": holder_id,
                 "face_cents": face,
                 "fiscal_year": fiscal_year,
-            },
+            }
+            | brrag_award(face),
             headers=self.auth,
         )
         assert r.status_code == 201, r.json

@@ -224,3 +224,16 @@ def test_with_no_cbt_minimum_the_liability_is_named_as_the_binding_limit() -> No
         60_000_000,
         "liability",
     )
+
+
+@pytest.mark.parametrize("entity_type", ["partnership", "llc", "s_corporation"])
+def test_pass_through_entities_are_not_allowed_a_git_credit_directly(entity_type: str) -> None:
+    """PT-5 / PT-6: they pass it through; a CBT use, or a corporation, is not barred."""
+    from market.domain.rules.pass_through import PassThroughRequiredError, check_direct_git_use
+
+    with pytest.raises(PassThroughRequiredError) as refused:
+        check_direct_git_use(entity_type, "GIT")
+    assert refused.value.code == "pass_through_required"
+    assert refused.value.details == {"entity_type": entity_type, "tax_type": "GIT"}
+    check_direct_git_use(entity_type, "CBT")
+    check_direct_git_use("c_corporation", "GIT")

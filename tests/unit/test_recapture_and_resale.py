@@ -68,3 +68,30 @@ def test_liquidation_is_the_exception_to_headquarters_recapture() -> None:
         check_hq_recapture(date(2018, 8, 15), date(2014, 1, 1), liquidation=True)
     assert caught.value.details == {"exception": "liquidation"}
     assert caught.value.code == "recapture_not_allowed"
+
+
+def test_recapture_is_assessed_on_the_business_never_on_a_buyer() -> None:
+    """BR-13, AMB-10, TB-40."""
+    from market.domain.errors import RecaptureNotAllowedError
+    from market.domain.rules.recapture import check_assessed_on_the_business
+
+    check_assessed_on_the_business("seller", "seller", True)
+    check_assessed_on_the_business("seller", "seller", None)
+    with pytest.raises(RecaptureNotAllowedError, match="never on a buyer") as buyer_cert:
+        check_assessed_on_the_business("buyer", "seller", False)
+    assert buyer_cert.value.details == {"reason": "buyer_certificate"}
+    with pytest.raises(RecaptureNotAllowedError) as not_business:
+        check_assessed_on_the_business("buyer", None, None)
+    assert not_business.value.details["reason"] == "not_the_business"
+
+
+def test_the_fund_follows_the_businesss_tax_type() -> None:
+    from market.domain.errors import RecaptureNotAllowedError
+    from market.domain.programs import TaxType
+    from market.domain.rules.recapture import check_fund_tax_type, recapture_fund
+
+    check_fund_tax_type(TaxType.GIT, ["GIT"])
+    with pytest.raises(RecaptureNotAllowedError, match="files CBT, not GIT"):
+        check_fund_tax_type(TaxType.GIT, ["CBT"])
+    assert recapture_fund(Program.BRRAG, TaxType.GIT) == "property_tax_relief_fund"
+    assert recapture_fund(Program.BRRAG, TaxType.CBT) == "general_fund"

@@ -24,8 +24,16 @@ def party_registered(store: Store, event: Event) -> None:
             "formed_on": p.get("formed_on"),
             "operating_income_cents_by_year": dict(p.get("operating_income_cents_by_year") or {}),
             "created_seq": event.seq,
+            "director_exception": None,
         },
     )
+
+
+@handles("DIRECTOR_EXCEPTION_RECORDED")
+def director_exception_recorded(store: Store, event: Event) -> None:
+    """Payload: party_id, reason, recorded_on (PT-7 / AMB-53)."""
+    p = event.payload
+    store.update("parties", p["party_id"], {"director_exception": p["reason"]})
 
 
 @handles("OWNERSHIP_RECORDED")

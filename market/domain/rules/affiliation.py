@@ -212,6 +212,17 @@ def _chains(graph: OwnershipGraph, top: str, bottom: str, max_links: int) -> lis
     return found
 
 
+def ownership_chains(
+    graph: OwnershipGraph, top: str, bottom: str, max_links: int
+) -> list[list[str]]:
+    """A few ownership chains from ``top`` down to ``bottom`` (for reasons, e.g. TB-4(2))."""
+    return _chains(graph, top, bottom, max_links)
+
+
+def measure(h: Holding) -> str:
+    return _measure(h)
+
+
 def _measure(h: Holding) -> str:
     return f"{percent_text(h.voting, 2)} of the votes and {percent_text(h.value, 2)} of the value"
 

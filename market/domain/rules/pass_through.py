@@ -23,6 +23,27 @@ class NotAPartnershipError(DomainError):
     code = "not_a_partnership"
 
 
+class PassThroughRequiredError(DomainError):
+    code = "pass_through_required"
+
+
+# PT-5 / PT-6 / DMG-5: entities not allowed a GIT credit directly; they pass it through.
+NO_DIRECT_GIT_CREDIT = PARTNERSHIP_ENTITY_TYPES | {"s_corporation"}
+
+
+def check_direct_git_use(entity_type: str, tax_type: str) -> None:
+    """A partnership (or an LLC, taxed as one here), or a New Jersey S corporation, is not
+    allowed a GIT credit on its own return (PT-5, PT-6; DMG-5 and every GIT credit of the
+    bill through §40): it passes the credit through to its owners."""
+    if tax_type == "GIT" and entity_type in NO_DIRECT_GIT_CREDIT:
+        kind = entity_type.replace("_", " ")
+        raise PassThroughRequiredError(
+            f"A {kind} is not allowed a GIT credit directly (PT-5, PT-6): pass it through "
+            "to the owners (POST /api/v1/certificates/{id}/pass-through), who apply it.",
+            {"entity_type": entity_type, "tax_type": tax_type},
+        )
+
+
 class NotARecordedOwnerError(DomainError):
     code = "not_a_recorded_owner"
 

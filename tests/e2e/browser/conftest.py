@@ -23,6 +23,7 @@ from market.adapters.migrate import upgrade
 from market.domain.rulesets import get_ruleset
 from market.services import certificates, identity, parties, runner
 from market.services.actor import SYSTEM
+from tests.helpers import brrag_award_kwargs
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -65,7 +66,9 @@ def _seed(url: str) -> str:
     identity.create_user(engine, "seller@example.com", "participant", PASSWORD, seller)
     identity.create_user(engine, "buyer@example.com", "participant", PASSWORD, buyer)
     identity.create_user(engine, "eda@example.com", "authority", PASSWORD)
-    new = certificates.NewCertificate("BRRAG", seller, 200_000_000, 2014)
+    new = certificates.NewCertificate(
+        "BRRAG", seller, 200_000_000, 2014, **brrag_award_kwargs(200_000_000)
+    )
     rules = get_ruleset("A1178")
     cert = runner.run(engine, lambda uow: certificates.issue_certificate(uow, SYSTEM, new, rules))
     engine.dispose()

@@ -1,0 +1,45 @@
+"""PT-7 / AMB-53 over the API, on SQLite and PostgreSQL: an individual's direct purchase of
+a DM_GIT credit is refused unless the Authority has recorded the Director's exception."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.e2e.test_trading_api import Market
+from tests.helpers import create_party, events, headers_for
+
+M = 100_000_000
+
+
+def test_an_individual_buys_dm_git_only_under_the_directors_exception(client: Any) -> None:
+    m = Market(client, seller_types=["GIT"])
+    cert = m.issue(program="DM_GIT", face_cents=M, fiscal_year=2014)
+    ann = create_party(
+        client, m.auth, name="Ann Investor", entity_type="individual", tax_types=["GIT"]
+    )
+    ann_h = headers_for(client, m.engine, "participant", ann["id"])
+    listing = m.list_(cert["id"], M // 2, M // 2)
+    before = events(m.engine)
+    for refused in (
+        m.offer(listing["id"], M // 4, M // 4, headers=ann_h),
+        m.negotiate(cert["id"], M // 4, M // 4, buyer_id=ann["id"]),
+    ):
+        assert refused.status_code == 422, refused.json
+        assert refused.json["error"]["code"] == "individual_purchase_not_allowed"
+        assert "(PT-7, AMB-53)" in refused.json["error"]["message"]
+    assert events(m.engine) == before
+
+    r = m.post(
+        f"/api/v1/parties/{ann['id']}/director-exception",
+        m.auth,
+        {"reason": "Director's letter of 2014-05-02"},
+    )
+    assert r.status_code == 201, r.json
+    assert r.json["director_exception"] == "Director's letter of 2014-05-02"
+    ok = m.offer(listing["id"], M // 4, M // 4, headers=ann_h)
+    assert ok.status_code == 201, ok.json
+    # Only for individuals, and only the Authority records it.
+    firm = m.post(f"/api/v1/parties/{m.buyer['id']}/director-exception", m.auth, {"reason": "x"})
+    assert firm.status_code == 422 and firm.json["error"]["code"] == "invalid_request"
+    mine = m.post(f"/api/v1/parties/{ann['id']}/director-exception", ann_h, {"reason": "x"})
+    assert mine.status_code == 403
