@@ -18,7 +18,9 @@ per account per day, well under NIST's ceiling of 100 consecutive failures.
 from __future__ import annotations
 
 import math
+import threading
 import time
+import weakref
 from dataclasses import dataclass
 
 from sqlalchemy import Engine, case, select
@@ -29,6 +31,30 @@ from market.domain.errors import DomainError
 
 failures_t = LoginFailure.__table__  # type: ignore[attr-defined]
 FORGET_AFTER_S = 24 * 3600
+# Locks this process has seen, key -> locked_until: a flood of a locked account is refused
+# without a database read (about a third of a refusal's cost). Safe to keep until it
+# expires: a lock is only ever extended, and nothing clears it early but an operator
+# deleting its row, which other processes then notice within the lock's remaining time.
+# Kept per engine (one database each).
+_SEEN_LOCKS: weakref.WeakKeyDictionary[Engine, dict[str, int]] = weakref.WeakKeyDictionary()
+_SEEN_MAX = 10_000
+_seen_guard = threading.Lock()
+
+
+def _seen(engine: Engine) -> dict[str, int]:
+    with _seen_guard:
+        return _SEEN_LOCKS.setdefault(engine, {})
+
+
+def _remember(engine: Engine, key: str, until: int, now_s: int) -> None:
+    seen = _seen(engine)
+    with _seen_guard:
+        if len(seen) >= _SEEN_MAX:
+            for stale in [k for k, t in seen.items() if t <= now_s]:
+                del seen[stale]
+            if len(seen) >= _SEEN_MAX:
+                seen.clear()
+        seen[key] = until
 
 
 @dataclass(frozen=True)
