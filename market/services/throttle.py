@@ -17,7 +17,6 @@ per account per day, well under NIST's ceiling of 100 consecutive failures.
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 import weakref
@@ -87,19 +86,29 @@ def keys(email: str, address: str | None) -> list[tuple[str, str]]:
 def check(engine: Engine, email: str, address: str | None, now: float | None = None) -> None:
     """Refuse (429) if the account or the address is locked now."""
     now_s = int(now if now is not None else time.time())
+    known = seen_lock(engine, email, address, now_s)
+    if known:
+        raise TooManyAttemptsError(known)
     names = [k for _, k in keys(email, address)]
     with engine.connect() as conn:
-        locked = (
-            conn.execute(
-                select(failures_t.c.locked_until).where(
-                    failures_t.c.key.in_(names), failures_t.c.locked_until > now_s
-                )
+        rows = conn.execute(
+            select(failures_t.c.key, failures_t.c.locked_until).where(
+                failures_t.c.key.in_(names), failures_t.c.locked_until > now_s
             )
-            .scalars()
-            .all()
-        )
-    if locked:
-        raise TooManyAttemptsError(max(1, math.ceil(max(locked) - now_s)))
+        ).all()
+    if rows:
+        for key, until in rows:
+            _remember(engine, key, int(until), now_s)
+        raise TooManyAttemptsError(max(1, max(int(until) for _, until in rows) - now_s))
+
+
+def seen_lock(engine: Engine, email: str, address: str | None, now: float | None = None) -> int:
+    """Seconds left of a lock this process already knows of (0: none known): no database
+    read, for the WSGI gate that refuses a flood before Flask sees it."""
+    now_s = int(now if now is not None else time.time())
+    cached = _seen(engine)
+    until = max((cached.get(k, 0) for _, k in keys(email, address)), default=0)
+    return max(0, until - now_s)
 
 
 def _limit(kind: str, policy: Policy) -> int:
