@@ -30,13 +30,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     passwords.configure(
         app.config["PASSWORD_HASH_CONCURRENCY"], app.config["PASSWORD_HASH_WAIT_SECONDS"]
     )
-    proxies = app.config["TRUSTED_PROXIES"]
-    if proxies:
-        # Believe X-Forwarded-For/-Proto/-Host from that many proxies in front (throttling
-        # by client address, HSTS and Secure cookies need the real ones).
-        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
-        )
     mail_render.configure(app.config["PUBLIC_BASE_URL"])
     # create_engine connects lazily: nothing touches the database until a request needs it.
     engine = make_engine(app.config["DATABASE_URL"], echo=app.config["SQL_ECHO"])
@@ -49,4 +42,17 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     init_api(app)
     init_web(app)
     register_commands(app)
+    from market.login_gate import LoginGate
+    from market.web.headers import FIXED_HEADERS
+
+    app.wsgi_app = LoginGate(  # type: ignore[method-assign]
+        app.wsgi_app, engine, [*FIXED_HEADERS, ("Cache-Control", "no-store")]
+    )
+    proxies = app.config["TRUSTED_PROXIES"]
+    if proxies:
+        # Believe X-Forwarded-For/-Proto/-Host from that many proxies in front (throttling
+        # by client address, HSTS and Secure cookies need the real ones).
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+        )
     return app

@@ -204,3 +204,23 @@ def test_the_page_sign_in_is_throttled_too(app: Any, client: Any, n: int) -> Non
     locked = client.post("/login", data=form | {"password": PASSWORD})
     assert locked.status_code == 429 and "Retry-After" in locked.headers
     assert "Too many failed sign-ins" in locked.get_data(as_text=True)
+
+
+def test_a_known_lock_is_refused_in_front_of_flask_with_the_same_answer(
+    app: Any, client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _user(app)
+    for _ in range(10):
+        _token(client, "eda@example.com", "wrong-password-x")
+    from_db = _token(client, "eda@example.com", "wrong-password-x")  # finds the lock
+    calls: list[object] = []
+    monkeypatch.setattr("market.api.auth.signin.sign_in", lambda *a: calls.append(a))
+    from_gate = _token(client, "EDA@example.com", "wrong-password-x")
+    assert calls == []  # the view never ran
+    for r in (from_db, from_gate):
+        assert r.status_code == 429 and r.json["error"]["code"] == "too_many_attempts"
+        assert set(r.json["error"]) == {"code", "message", "details"}
+        for name in ("Retry-After", "Content-Security-Policy", "X-Frame-Options"):
+            assert name in r.headers
+        assert r.headers["Cache-Control"] == "no-store"
+    assert abs(int(from_db.headers["Retry-After"]) - int(from_gate.headers["Retry-After"])) <= 1

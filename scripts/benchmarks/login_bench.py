@@ -1,0 +1,264 @@
+"""Bad-login flood: does an authenticated read keep its latency while 16 clients hammer
+POST /api/v1/auth/token with wrong passwords? (Issue 15's goal: p99 within 3x of the
+unloaded p99.)
+
+The service runs as scripts/run does (gunicorn, 2 workers x 2 threads, the production
+argon2id parameters: MARKET_ARGON2_FAST is removed from the environment). The load is
+Debian's wrk (apt-get install -y wrk), a C client, so the measuring side is not the
+bottleneck: one connection reads GET /api/v1/reports/caps with a bearer token; 16
+connections (2 threads) post wrong passwords, with a Lua script. Scenarios:
+
+- one-account: every bad login names the same real account (locked after
+  LOGIN_MAX_FAILURES, then refused with 429 before any hashing);
+- many-accounts: every bad login names a different e-mail from one address (the per-address
+  limit, LOGIN_MAX_FAILURES_PER_ADDRESS, locks the address);
+- no-throttle: both limits set out of reach, so every request hashes: only the bounded
+  pool (PASSWORD_HASH_CONCURRENCY=1 per process) protects the read.
+
+Usage: scripts/bench_login [--seconds S] [--scenarios one-account,many-accounts,no-throttle]
+       [--backend sqlite|postgresql]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import requests
+from sqlalchemy import create_engine, text
+
+ROOT = Path(__file__).resolve().parents[2]
+PG_ADMIN = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+PASSWORD = "bench-login-passphrase"
+EMAIL = "bench-eda@x.org"
+READ = "/api/v1/reports/caps?fiscal_year=2013"
+FLOOD_LUA = """
+local n = 0
+local one = os.getenv("BENCH_ONE_ACCOUNT") == "1"
+request = function()
+  n = n + 1
+  local email = one and "@EMAIL@" or ("nobody-" .. math.random(1, 1e9) .. "-" .. n .. "@x.org")
+  local body = '{"email":"' .. email .. '","password":"not-the-password-' .. n .. '"}'
+  return wrk.format("POST", "/api/v1/auth/token", {["Content-Type"] = "application/json"}, body)
+end
+""".replace("@EMAIL@", EMAIL)
+SCENARIOS = {
+    "one-account": {"BENCH_ONE_ACCOUNT": "1"},
+    "many-accounts": {"BENCH_ONE_ACCOUNT": "0"},
+    "no-throttle": {
+        "BENCH_ONE_ACCOUNT": "0",
+        "LOGIN_MAX_FAILURES": "1000000000",
+        "LOGIN_MAX_FAILURES_PER_ADDRESS": "1000000000",
+    },
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def database(backend: str, tmp: str) -> str:
+    if backend == "sqlite":
+        return f"sqlite:///{tmp}/market.db"
+    name = f"bench_login_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
+
+
+def prepare(url: str, env: dict[str, str]) -> None:
+    subprocess.run(
+        [str(ROOT / ".venv/bin/flask"), "--app", "market", "db", "upgrade"],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [
+            str(ROOT / ".venv/bin/flask"),
+            "--app",
+            "market",
+            "users",
+            "create",
+            "--email",
+            EMAIL,
+            "--role",
+            "authority",
+            "--password-stdin",
+        ],
+        env=env,
+        check=True,
+        capture_output=True,
+        input=PASSWORD.encode(),
+    )
+
+
+def serve(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [
+            str(ROOT / ".venv/bin/gunicorn"),
+            "--workers",
+            "2",
+            "--worker-class",
+            "gthread",
+            "--threads",
+            "2",
+            "--keep-alive",
+            "30",
+            "--log-level",
+            "warning",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "market:create_app()",
+        ],
+        env=env,
+        cwd=str(ROOT),
+        start_new_session=True,
+    )
+    for _ in range(100):
+        try:
+            requests.get(f"http://127.0.0.1:{port}/api/v1/openapi.json", timeout=30)
+            return proc
+        except requests.RequestException:
+            time.sleep(0.2)
+    raise RuntimeError("gunicorn did not start")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    os.killpg(proc.pid, signal.SIGTERM)
+    proc.wait(timeout=20)
+
+
+def token(port: int) -> str:
+    r = requests.post(
+        f"http://127.0.0.1:{port}/api/v1/auth/token",
+        json={"email": EMAIL, "password": PASSWORD},
+        timeout=30,
+    )
+    r.raise_for_status()
+    return str(r.json()["token"])
+
+
+def _ms(value: str, unit: str) -> float:
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def parse_wrk(out: str) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for pct in ("50", "90", "99"):
+        m = re.search(rf"^\s+{pct}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+        if m:
+            result[f"p{pct}_ms"] = _ms(m[1], m[2])
+    m = re.search(r"^\s*(\d+) requests in", out, re.M)
+    result["requests"] = int(m[1]) if m else 0
+    m = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    result["non_2xx"] = int(m[1]) if m else 0
+    return result
+
+
+def wrk(args: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        ["wrk", *args], stdout=subprocess.PIPE, text=True, env={**os.environ, **(env or {})}
+    )
+
+
+def read_latency(port: int, bearer: str, seconds: int) -> dict[str, Any]:
+    proc = wrk(
+        [
+            "-t1",
+            "-c1",
+            f"-d{seconds}s",
+            "--latency",
+            "-H",
+            f"Authorization: Bearer {bearer}",
+            f"http://127.0.0.1:{port}{READ}",
+        ]
+    )
+    out, _ = proc.communicate()
+    return parse_wrk(out)
+
+
+def scenario(name: str, backend: str, seconds: int) -> dict[str, Any]:
+    tmp = tempfile.mkdtemp(prefix="bench_login_")
+    url = database(backend, tmp)
+    env = {k: v for k, v in os.environ.items() if k != "MARKET_ARGON2_FAST"}
+    env |= {"DATABASE_URL": url, "SECRET_KEY": "bench", "FLASK_APP": "market"}
+    env |= {k: v for k, v in SCENARIOS[name].items() if not k.startswith("BENCH_")}
+    prepare(url, env)
+    port = free_port()
+    proc = serve(port, env)
+    lua = Path(tmp) / "flood.lua"
+    lua.write_text(FLOOD_LUA)
+    try:
+        bearer = token(port)
+        read_latency(port, bearer, 2)  # warm-up
+        unloaded = read_latency(port, bearer, seconds)
+        flood = wrk(
+            [
+                "-t2",
+                "-c16",
+                f"-d{seconds + 4}s",
+                "--latency",
+                "-s",
+                str(lua),
+                f"http://127.0.0.1:{port}/",
+            ],
+            SCENARIOS[name],
+        )
+        time.sleep(2)
+        loaded = read_latency(port, bearer, seconds)
+        flood_out, _ = flood.communicate()
+        floodstats = parse_wrk(flood_out)
+    finally:
+        stop(proc)
+        shutil.rmtree(tmp, ignore_errors=True)
+    ratio = loaded["p99_ms"] / unloaded["p99_ms"]
+    return {
+        "scenario": name,
+        "unloaded": unloaded,
+        "loaded": loaded,
+        "flood": floodstats,
+        "ratio": ratio,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--scenarios", default="one-account,many-accounts,no-throttle")
+    parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="sqlite")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is missing: apt-get install -y wrk")
+    print(
+        f"{'scenario':15} {'read p50/p99 unloaded':>22} {'read p50/p99 flooded':>22} "
+        f"{'ratio':>6} {'flood req/s':>11} {'non-2xx':>8}  goal p99 <= 3x"
+    )
+    for name in args.scenarios.split(","):
+        r = scenario(name, args.backend, args.seconds)
+        u, lo, f = r["unloaded"], r["loaded"], r["flood"]
+        rate = f["requests"] / (args.seconds + 4)
+        print(
+            f"{name:15} {u['p50_ms']:9.2f} / {u['p99_ms']:7.2f} ms "
+            f"{lo['p50_ms']:9.2f} / {lo['p99_ms']:7.2f} ms {r['ratio']:6.2f} {rate:11.0f} "
+            f"{f['non_2xx']:8}  {'met' if r['ratio'] <= 3 else 'NOT met'}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
