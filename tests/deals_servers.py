@@ -53,6 +53,10 @@ class SmtpServer:
         self.controller.stop()
 
 
+class Backlogged(ThreadingHTTPServer):
+    request_queue_size = 128  # the default 5 drops concurrent connects (1 s SYN retries)
+
+
 class Receiver:
     """Verifies every request's signature; `fail_next` answers 500 that many times,
     `hang_s` holds requests that long before answering."""
@@ -102,7 +106,7 @@ class Receiver:
             def log_message(self, *args: Any) -> None:
                 return None
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = Backlogged(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
 

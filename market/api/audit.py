@@ -11,7 +11,7 @@ from marshmallow import Schema, fields
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
 from market.api.ledger import EventOut
-from market.api.schemas import SeqPageArgs
+from market.api.schemas import SeqPageArgs, page_of
 from market.services import audit
 
 blp = Blueprint("audit", __name__, url_prefix="/api/v1/audit", description="Audit trail")
@@ -25,11 +25,6 @@ class AuditUserOut(Schema):
     party_name = fields.String(allow_none=True)
 
 
-class AuditUserList(Schema):
-    items = fields.List(fields.Nested(AuditUserOut))
-    next = fields.String(allow_none=True)
-
-
 class AuditEventOut(EventOut):
     user_id = fields.String()
     acted_for = fields.String(
@@ -37,14 +32,10 @@ class AuditEventOut(EventOut):
     )
 
 
-class AuditEventPage(Schema):
-    user = fields.Nested(AuditUserOut)
-    items = fields.List(fields.Nested(AuditEventOut))
-    next = fields.Integer(allow_none=True)
-
-
 @blp.route("/users", methods=["GET"])
-@blp.alt_response(200, schema=AuditUserList)
+@blp.alt_response(
+    200, schema=page_of(AuditUserOut, "AuditUserList", fields.String(allow_none=True))
+)
 def list_users() -> ResponseReturnValue:
     """Every user, with the party it belongs to."""
     return jsonify(
@@ -57,7 +48,10 @@ def list_users() -> ResponseReturnValue:
 
 @blp.route("/users/<user_id>/events", methods=["GET"])
 @blp.arguments(SeqPageArgs, location="query")
-@blp.alt_response(200, schema=AuditEventPage)
+@blp.alt_response(
+    200,
+    schema=page_of(AuditEventOut, "AuditEventPage", extra={"user": fields.Nested(AuditUserOut)}),
+)
 def user_events(args: dict[str, Any], user_id: str) -> ResponseReturnValue:
     """What one user did: the events its actions appended, with the party it acted for."""
     who, items, nxt = audit.user_events(

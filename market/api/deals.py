@@ -12,7 +12,7 @@ from marshmallow import Schema, fields, validate
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
 from market.api.returns import CreditApplicationOut
-from market.api.schemas import SeqPageArgs
+from market.api.schemas import SeqPageArgs, page_of
 from market.api.timeline_schema import TimelineEntryOut, timeline_fields
 from market.api.trading import OfferDetailOut, TransferDetailOut
 from market.services import deals
@@ -41,18 +41,13 @@ class DealOut(Schema):
     transfer = fields.Nested(TransferDetailOut, allow_none=True)
 
 
-class DealPage(Schema):
-    items = fields.List(fields.Nested(DealOut))
-    next = fields.Integer(allow_none=True)
-
-
 class DealArgs(SeqPageArgs):
     side = fields.String(load_default="buyer", validate=validate.OneOf(["buyer", "seller"]))
 
 
 @blp.route("/deals", methods=["GET"])
 @blp.arguments(DealArgs, location="query")
-@blp.alt_response(200, schema=DealPage)
+@blp.alt_response(200, schema=page_of(DealOut, "DealPage"))
 def my_deals(args: dict[str, Any]) -> ResponseReturnValue:
     """Your party's deals on one side (buyer: offers and purchases; seller: sales)."""
     with ReadOnly(engine()) as conn:

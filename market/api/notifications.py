@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
-from market.api.schemas import MAX_CURSOR
+from market.api.schemas import MAX_CURSOR, page_of
 from market.services import inbox
 
 blp = Blueprint(
@@ -29,11 +29,6 @@ class NotificationOut(Schema):
     seq = fields.Integer(metadata={"description": "the ledger event's seq"})
 
 
-class NotificationPage(Schema):
-    items = fields.List(fields.Nested(NotificationOut))
-    next = fields.Integer(allow_none=True, metadata={"description": "pass as `before`"})
-
-
 class InboxArgs(Schema):
     before = fields.Integer(load_default=None, validate=validate.Range(0, MAX_CURSOR))
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 500))
@@ -42,7 +37,7 @@ class InboxArgs(Schema):
 
 @blp.route("/notifications", methods=["GET"])
 @blp.arguments(InboxArgs, location="query")
-@blp.alt_response(200, schema=NotificationPage)
+@blp.alt_response(200, schema=page_of(NotificationOut, "NotificationPage"))
 def list_notifications(args: dict[str, Any]) -> ResponseReturnValue:
     """The signed-in user's notifications, newest first."""
     items, nxt = inbox.list_notifications(

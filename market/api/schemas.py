@@ -58,10 +58,16 @@ class EntityFacts(Schema):
     )
 
 
-def page_of(item: type[Schema], name: str, cursor: fields.Field[Any] | None = None) -> type[Schema]:
-    """The schema of a paged list answer: `{items: [item, ...], next}`; `next` is the cursor
-    to pass as `after` (null on the last page)."""
+def page_of(
+    item: type[Schema],
+    name: str,
+    cursor: fields.Field[Any] | None = None,
+    extra: dict[str, fields.Field[Any]] | None = None,
+) -> type[Schema]:
+    """The OpenAPI description of a paged list answer: `{items: [item, ...], next}`; `next`
+    is the cursor to pass back (null on the last page). Documentation only: the views
+    build the answer as `{"items": <item dumps>, "next": ...}` (a dict's `items` is also
+    its method, so this schema is never used to dump one)."""
     nxt = cursor or fields.Integer(allow_none=True)
-    return Schema.from_dict(
-        {"items": fields.List(fields.Nested(item), required=True), "next": nxt}, name=name
-    )
+    body = {"items": fields.List(fields.Nested(item), required=True), "next": nxt}
+    return Schema.from_dict(body | (extra or {}), name=name)

@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
-from market.api.schemas import MAX_CURSOR, SeqPageArgs
+from market.api.schemas import MAX_CURSOR, SeqPageArgs, page_of
 from market.services import webhooks
 from market.services.delivery import Settings
 
@@ -58,11 +58,6 @@ class DeliveryOut(Schema):
     attempt_log = fields.List(fields.Nested(AttemptOut))
 
 
-class DeliveryPage(Schema):
-    items = fields.List(fields.Nested(DeliveryOut))
-    next = fields.Integer(allow_none=True)
-
-
 class ReplayIn(Schema):
     from_seq = fields.Integer(required=True, validate=validate.Range(1, MAX_CURSOR))
 
@@ -101,7 +96,7 @@ def get_webhook(webhook_id: str) -> ResponseReturnValue:
 
 @blp.route("/webhooks/<webhook_id>/deliveries", methods=["GET"])
 @blp.arguments(SeqPageArgs, location="query")
-@blp.alt_response(200, schema=DeliveryPage)
+@blp.alt_response(200, schema=page_of(DeliveryOut, "DeliveryPage"))
 def list_deliveries(args: dict[str, Any], webhook_id: str) -> ResponseReturnValue:
     """Every message to the webhook with its attempts, by event seq."""
     items, nxt = webhooks.deliveries(

@@ -16,7 +16,7 @@ from flask.cli import with_appcontext
 from market.domain.rulesets import get_ruleset
 from market.services import clock, ticks
 from market.services.delivery import Settings
-from market.services.worker import deliver_once
+from market.services.worker import Worker, deliver_once
 
 
 def settings_of(app: Flask) -> Settings:
@@ -63,16 +63,20 @@ def worker(poll: float, tick_every: float) -> None:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     next_tick = 0.0
+    passes = Worker(engine, settings)
     click.echo("worker: delivering", err=True)
     while not stopping:
         try:
             if tick_every > 0 and time.monotonic() >= next_tick:
                 ticks.tick(engine, rules, clock.today())
                 next_tick = time.monotonic() + tick_every
-            done = deliver_once(engine, settings)
+            done = passes.run_pass()
         except Exception as exc:  # a database outage must not end the worker
             click.echo(f"worker: {type(exc).__name__}: {exc}", err=True)
             done = {}
-        if not done.get("fanned_out"):
+        hooks, mail = done.get("webhooks", {}), done.get("email", {})
+        busy = done.get("fanned_out") or any(hooks.values()) or any(mail.values())
+        if not busy:
             time.sleep(poll)
+    passes.close()
     click.echo("worker: stopped", err=True)

@@ -131,8 +131,8 @@ def _recipients(conn: Connection, concerned: set[str], authority: bool) -> list[
 
 def fan_out(conn: Connection, event: Event, hooks: list[dict[str, Any]]) -> None:
     now = utcnow_iso()
-    f = notices.facts(conn, event)
     notice = notices.NOTICES.get(event.type)
+    f = notices.facts(conn, event, in_words=notice is not None)
     if notice is not None:
         who = {w for w in notice.who(f) if w}
         users = _recipients(conn, who - {notices.AUTHORITY}, notices.AUTHORITY in who)

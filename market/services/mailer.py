@@ -37,34 +37,30 @@ def mime(row: dict[str, Any], mail_from: str) -> Mime:
 
 
 def send_due(engine: Engine, settings: Settings, limit: int = 100) -> dict[str, int]:
-    """One pass: send what is due; what fails waits for its next attempt."""
+    """One pass: send what is due over one connection; what fails waits for its next
+    attempt. The pass's outcomes are recorded together (one transaction)."""
     if not settings.smtp_host:
         return {"sent": 0, "failed": 0}
     rows = delivery.claim_due(engine, mail_t, "pending", limit, settings.lease_s)
-    sent = failed = 0
-    smtp: smtplib.SMTP | None = None
-    for row in rows:
-        try:
-            if smtp is None:
-                smtp = smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=10)
-            smtp.send_message(mime(row, settings.mail_from))
-        except (OSError, smtplib.SMTPException) as exc:
-            failed += 1
-            _failed(engine, settings, row, exc)
-            if smtp is not None:
-                _quit(smtp)
-            smtp = None
-            continue
-        sent += 1
-        with write_transaction(engine) as conn:
-            conn.execute(
-                update(mail_t)
-                .where(mail_t.c.id == row["id"])
-                .values(status="sent", sent_at=delivery.now_iso(), attempts=row["attempts"] + 1)
-            )
-    if smtp is not None:
+    if not rows:
+        return {"sent": 0, "failed": 0}
+    outcomes: list[tuple[dict[str, Any], str | None]] = []
+    try:
+        smtp = smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=10)
+    except (OSError, smtplib.SMTPException) as exc:
+        # The server is down: every message waits for its next attempt.
+        outcomes = [(row, str(exc) or type(exc).__name__) for row in rows]
+    else:
+        for row in rows:
+            try:
+                smtp.send_message(mime(row, settings.mail_from))
+                outcomes.append((row, None))
+            except (OSError, smtplib.SMTPException) as exc:
+                outcomes.append((row, str(exc) or type(exc).__name__))
         _quit(smtp)
-    return {"sent": sent, "failed": failed}
+    _record(engine, settings, outcomes)
+    sent = sum(1 for _, error in outcomes if error is None)
+    return {"sent": sent, "failed": len(outcomes) - sent}
 
 
 def _quit(smtp: smtplib.SMTP) -> None:
@@ -74,12 +70,17 @@ def _quit(smtp: smtplib.SMTP) -> None:
         smtp.close()
 
 
-def _failed(engine: Engine, settings: Settings, row: dict[str, Any], exc: BaseException) -> None:
-    attempts = int(row["attempts"]) + 1
-    retry_at = delivery.iso(clock.now_utc() + delivery.backoff(settings, attempts))
+def _record(
+    engine: Engine, settings: Settings, outcomes: list[tuple[dict[str, Any], str | None]]
+) -> None:
+    now = clock.now_utc()
     with write_transaction(engine) as conn:
-        conn.execute(
-            update(mail_t)
-            .where(mail_t.c.id == row["id"])
-            .values(attempts=attempts, next_attempt_at=retry_at, last_error=str(exc)[:500])
-        )
+        for row, error in outcomes:
+            attempts = int(row["attempts"]) + 1
+            values: dict[str, Any] = {"attempts": attempts}
+            if error is None:
+                values |= {"status": "sent", "sent_at": delivery.iso(now)}
+            else:
+                retry_at = now + delivery.backoff(settings, attempts)
+                values |= {"next_attempt_at": delivery.iso(retry_at), "last_error": error[:500]}
+            conn.execute(update(mail_t).where(mail_t.c.id == row["id"]).values(**values))

@@ -174,8 +174,9 @@ def _row(conn: Connection, table: Any, key: str | None) -> dict[str, Any]:
     return dict(row) if row else {}
 
 
-def facts(conn: Connection, event: Event) -> dict[str, Any]:
-    """The payload, completed from the projections with what a sentence needs."""
+def facts(conn: Connection, event: Event, *, in_words: bool = True) -> dict[str, Any]:
+    """The payload, completed from the projections with what a sentence needs (without
+    `in_words`, only the parties: what the webhooks' filter reads)."""
     f: dict[str, Any] = {}
     p = event.payload
     # What the payload names, joined first, so the payload's own values win.
@@ -184,6 +185,8 @@ def facts(conn: Connection, event: Event) -> dict[str, Any]:
     for source in (offer, transfer):
         f |= {k: v for k, v in source.items() if k != "id" and k != "status"}
     f |= p
+    if not in_words:
+        return f
     cert = _row(conn, certs_t, f.get("certificate_id"))
     f.setdefault("certificate_number", cert.get("number") or f.get("number"))
     if event.type == "CERT_ISSUED":

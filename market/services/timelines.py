@@ -49,11 +49,12 @@ NEXT_STEP = {
 
 
 def status_of(event: Event) -> str:
-    found = STATUS.get(event.type)
-    if found is not None:
-        return found
+    """The status an event names in its payload (a proposal that waits for the buyer says
+    `awaiting_buyer`), else the one its type leads to, else its type in words."""
     status = event.payload.get("status")
-    return str(status) if isinstance(status, str) else notices.words(event.type)
+    if isinstance(status, str):
+        return status
+    return STATUS.get(event.type) or notices.words(event.type)
 
 
 def _stream(conn: Connection, stream: str) -> list[Event]:

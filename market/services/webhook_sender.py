@@ -19,7 +19,8 @@ import json
 import time
 import urllib.error
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import wait as futures_wait
 from typing import Any
 
 from sqlalchemy import Engine, insert, select, update
@@ -80,14 +81,8 @@ def post(url: str, headers: dict[str, str], body: str, timeout: float) -> int:
         return int(exc.code)
 
 
-def attempt(engine: Engine, settings: Settings, row: dict[str, Any]) -> bool:
-    with engine.connect() as conn:
-        hook = (
-            conn.execute(select(hooks_t).where(hooks_t.c.id == row["webhook_id"])).mappings().one()
-        )
-        event = event_from_row(
-            conn.execute(select(events_t).where(events_t.c.seq == row["seq"])).one()
-        )
+def attempt(settings: Settings, row: dict[str, Any], hook: Any, event: Any) -> dict[str, Any]:
+    """One POST; what happened, to be recorded with the pass's other outcomes."""
     body = body_of(event)
     stamp = int(time.time())
     headers = {
@@ -107,38 +102,105 @@ def attempt(engine: Engine, settings: Settings, row: dict[str, Any]) -> bool:
             error = f"HTTP {status}"
     except DomainError as exc:
         error = exc.message
-    except (OSError, ValueError) as exc:
+    except Exception as exc:  # any failure of this one delivery is its attempt's outcome
         error = f"{type(exc).__name__}: {exc}"[:500]
     took = int((time.monotonic() - started) * 1000)
-    ok = error is None
-    attempts = int(row["attempts"]) + 1
-    values: dict[str, Any] = {"attempts": attempts}
-    if ok:
-        values |= {"status": "delivered", "delivered_at": delivery.now_iso()}
-    else:
-        retry = clock.now_utc() + delivery.backoff(settings, attempts)
-        values["next_attempt_at"] = delivery.iso(retry)
+    return {"row": row, "status": status, "error": error, "ms": took, "at": delivery.now_iso()}
+
+
+def record(engine: Engine, settings: Settings, outcomes: list[dict[str, Any]]) -> None:
+    """Every outcome of a pass in one transaction: the attempt log, and the delivery
+    marked delivered or given its next attempt."""
+    if not outcomes:
+        return
     with write_transaction(engine) as conn:
-        conn.execute(
-            insert(attempts_t).values(
-                id=new_id("att"),
-                delivery_id=row["id"],
-                webhook_id=row["webhook_id"],
-                seq=row["seq"],
-                attempted_at=delivery.now_iso(),
-                status_code=status,
-                error=error,
-                duration_ms=took,
+        for o in outcomes:
+            row = o["row"]
+            attempts = int(row["attempts"]) + 1
+            values: dict[str, Any] = {"attempts": attempts}
+            if o["error"] is None:
+                values |= {"status": "delivered", "delivered_at": o["at"]}
+            else:
+                retry = clock.now_utc() + delivery.backoff(settings, attempts)
+                values["next_attempt_at"] = delivery.iso(retry)
+            conn.execute(
+                insert(attempts_t).values(
+                    id=new_id("att"),
+                    delivery_id=row["id"],
+                    webhook_id=row["webhook_id"],
+                    seq=row["seq"],
+                    attempted_at=o["at"],
+                    status_code=o["status"],
+                    error=o["error"],
+                    duration_ms=o["ms"],
+                )
             )
+            conn.execute(
+                update(deliveries_t).where(deliveries_t.c.id == row["id"]).values(**values)
+            )
+
+
+class Sender:
+    """Deliveries on a pool of threads. A pass records what finished since the last one,
+    claims as many due deliveries as there are free threads, and starts them; the worker
+    does not wait for them (a hanging receiver holds its thread for the timeout, nothing
+    else), the one-pass `deliver` does (`wait=True`)."""
+
+    def __init__(self, engine: Engine, settings: Settings) -> None:
+        self.engine, self.settings = engine, settings
+        self.pool = ThreadPoolExecutor(max_workers=settings.senders)
+        self.running: set[Future[dict[str, Any]]] = set()
+
+    def _drain(self) -> dict[str, int]:
+        finished = {f for f in self.running if f.done()}
+        self.running -= finished
+        outcomes = [f.result() for f in finished]
+        record(self.engine, self.settings, outcomes)
+        ok = sum(1 for o in outcomes if o["error"] is None)
+        return {"delivered": ok, "failed": len(outcomes) - ok}
+
+    def run_pass(self, wait: bool = False) -> dict[str, int]:
+        done = self._drain()
+        free = self.settings.senders * 4 - len(self.running)
+        rows = (
+            delivery.claim_due(
+                self.engine, deliveries_t, "pending", max(free, 0), self.settings.lease_s
+            )
+            if free > 0
+            else []
         )
-        conn.execute(update(deliveries_t).where(deliveries_t.c.id == row["id"]).values(**values))
-    return ok
+        if rows:
+            with self.engine.connect() as conn:
+                ids = {r["webhook_id"] for r in rows}
+                hooks = {
+                    h["id"]: h
+                    for h in conn.execute(select(hooks_t).where(hooks_t.c.id.in_(ids))).mappings()
+                }
+                seqs = {r["seq"] for r in rows}
+                events = {
+                    e.seq: event_from_row(e)
+                    for e in conn.execute(select(events_t).where(events_t.c.seq.in_(seqs)))
+                }
+            for r in rows:
+                hook, event = hooks[r["webhook_id"]], events[r["seq"]]
+                self.running.add(self.pool.submit(attempt, self.settings, r, hook, event))
+        done["started"] = len(rows)
+        if wait:
+            futures_wait(self.running)
+            later = self._drain()
+            done = {k: done[k] + later.get(k, 0) for k in done}
+        return done
+
+    def close(self) -> dict[str, int]:
+        self.pool.shutdown(wait=True)
+        return self._drain()
 
 
-def send_due(engine: Engine, settings: Settings, limit: int = 200) -> dict[str, int]:
-    rows = delivery.claim_due(engine, deliveries_t, "pending", limit, settings.lease_s)
-    if not rows:
-        return {"delivered": 0, "failed": 0}
-    with ThreadPoolExecutor(max_workers=max(1, min(settings.senders, len(rows)))) as pool:
-        results = list(pool.map(lambda r: attempt(engine, settings, r), rows))
-    return {"delivered": sum(results), "failed": len(results) - sum(results)}
+def send_due(engine: Engine, settings: Settings) -> dict[str, int]:
+    """One pass that waits for its deliveries (the `deliver` command)."""
+    sender = Sender(engine, settings)
+    try:
+        done = sender.run_pass(wait=True)
+    finally:
+        sender.close()
+    return {"delivered": done["delivered"], "failed": done["failed"]}

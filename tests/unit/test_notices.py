@@ -1,0 +1,53 @@
+"""The notice mapping renders words and dollars, never fails on a missing fact, gives each
+recipient its own figures, and every e-mailed type of PRODUCT.md 8.2 is mapped."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from market.services import notices, reminders
+from market.services.timelines import NEXT_STEP
+
+
+def test_a_missing_fact_reads_unknown_rather_than_failing() -> None:
+    subject, body, link = notices.render(notices.NOTICES["OFFER_MADE"], {"offer_id": "ofr_1"}, None)
+    assert subject == "New offer: (unknown) for (unknown) of (unknown)"
+    assert link == "/deals/offers/ofr_1" and "(unknown) offers" in body
+
+
+def test_each_seller_reads_its_own_allocation() -> None:
+    facts = {
+        "fiscal_year": 2013,
+        "total_dollars": "$3.00",
+        "allocations": [
+            {"party_id": "a", "allocated_cents": 100},
+            {"party_id": "b", "allocated_cents": 200},
+        ],
+    }
+    notice = notices.NOTICES["FY_ALLOCATION_RUN"]
+    assert "Your allocation: $1.00." in notices.render(notice, facts, "a")[1]
+    assert "Your allocation: $2.00." in notices.render(notice, facts, "b")[1]
+    assert set(notice.who(facts)) == {"a", "b"}
+
+
+def test_every_event_8_2_names_for_email_is_mailed() -> None:
+    mailed = {t for t, n in notices.NOTICES.items() if n.email}
+    assert mailed == {
+        "OFFER_MADE",
+        "TRANSFER_APPROVED",
+        "TRANSFER_REJECTED",
+        "FY_ALLOCATION_RUN",
+        "RECAPTURE_ASSESSED",
+        "REMINDER_ISSUED",
+    }
+    assert notices.words("TRANSFER_BUYER_CONFIRMED") == "transfer buyer confirmed"
+    assert "awaiting_buyer" in NEXT_STEP
+
+
+def test_reminder_windows_pick_the_tightest_and_expiry_is_two_januaries_on() -> None:
+    due = date(2013, 6, 30)
+    assert reminders.window(due, date(2013, 5, 30)) is None
+    assert reminders.window(due, date(2013, 5, 31)) == 30
+    assert reminders.window(due, date(2013, 6, 23)) == 7
+    assert reminders.window(due, date(2013, 6, 30)) is None
+    assert reminders.expiry_of(2020) == date(2022, 1, 1)
