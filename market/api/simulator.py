@@ -60,7 +60,7 @@ class SimulationOut(Schema):
     allocations = fields.List(fields.Nested(SimulatedLineOut))
 
 
-@blp.route("/allocations/<int:fiscal_year>/simulation", methods=["GET"])
+@blp.route("/allocations/<int(min=1900, max=2200):fiscal_year>/simulation", methods=["GET"])
 @blp.alt_response(200, schema=SimulationOut)
 def simulation(fiscal_year: int) -> ResponseReturnValue:
     """What the applications received so far would get if intake closed now (authority,

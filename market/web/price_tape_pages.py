@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
 from market.services import price_tape
 from market.services.uow import ReadOnly
+from market.web import charts
 from market.web.pages import bp, engine
 
 PROGRAMS = ("BRRAG", "UTH", "DM_GIT", "DM_CBT", "TECH")
@@ -26,6 +29,18 @@ def price_tape_page() -> ResponseReturnValue:
             error = f"The vintage must be a fiscal year such as 2014, not {year_text!r}."
     with ReadOnly(engine()) as conn:
         tape = price_tape.price_tape_rows(conn, program, fiscal_year)
+    points: dict[str, list[tuple[str, float]]] = {}
+    for b in tape["items"]:
+        # Display only (the table has the exact bps): the median, in percent of face.
+        points.setdefault(f"{b['program']} FY {b['vintage']}", []).append(
+            (b["quarter"], b["median_bps"] / 100)
+        )
+    series: dict[str, Sequence[tuple[str, float]]] = dict(points)
+    chart = (
+        charts.dated_points("Median price per dollar of credit", series, "% of face")
+        if series
+        else None
+    )
     return (
         render_template(
             "price_tape.html",
@@ -34,6 +49,7 @@ def price_tape_page() -> ResponseReturnValue:
             program=program,
             fiscal_year=fiscal_year,
             error=error,
+            chart=chart,
         ),
         400 if error else 200,
     )

@@ -208,6 +208,32 @@ def _fresh_owners_agreement(m: Matrix, role: str) -> tuple[str, str, Any]:
     return "POST", f"/api/v1/parties/{firm['id']}/owners-agreement", body
 
 
+def _fresh_certificate(m: Matrix) -> dict[str, Any]:
+    body = {"program": "BRRAG", "holder_party_id": m.owner["id"], "face_cents": M}
+    return m.post("/api/v1/certificates", m.auth, body | {"fiscal_year": 2016})
+
+
+def _fresh_notice_request(action: str) -> Request:
+    """A notice on a certificate of its own, so that the halt stops nothing else here."""
+
+    def request(m: Matrix, role: str) -> tuple[str, str, Any]:
+        cert = _fresh_certificate(m)
+        body = {"kind": "recapture", "reason": "matrix"}
+        if action == "issue":
+            return "POST", f"/api/v1/certificates/{cert['id']}/notices", body
+        notice = m.post(f"/api/v1/certificates/{cert['id']}/notices", m.auth, body)
+        return "POST", f"/api/v1/certificates/{cert['id']}/notices/{notice['id']}/lift", {}
+
+    return request
+
+
+def _paid_transfer_confirm(m: Matrix, role: str) -> tuple[str, str, Any]:
+    transfer = m.new_transfer()
+    payment = {"reference": "W-2", "amount_cents": M // 100, "paid_on": "2014-01-02"}
+    m.post(f"/api/v1/transfers/{transfer['id']}/payment", m.buyer_h, payment)
+    return "POST", f"/api/v1/transfers/{transfer['id']}/payment/confirm", {}
+
+
 ROWS = [
     Row("openapi", _get(lambda m: "/api/v1/openapi.json"), _all(200, anonymous=200)),
     Row("docs", _get(lambda m: "/api/v1/docs"), _all(200, anonymous=200)),
@@ -488,6 +514,40 @@ ROWS = [
         "consistency proof",
         _get(lambda m: "/api/v1/ledger/proofs/consistency?from=1&to=2"),
         LEDGER,
+    # ---- market information and risk (PRODUCT.md 8.3) ----
+    Row("notices: issue", _fresh_notice_request("issue"), ADMIN),
+    Row("notices: list", _get(lambda m: f"/api/v1/certificates/{m.cert['id']}/notices"), LEDGER),
+    Row(
+        "notice: lift",
+        _fresh_notice_request("lift"),
+        {"authority": 200, "auditor": 403, "owner": 403, "other": 403, "anonymous": 401},
+    ),
+    Row("price tape", _get(lambda m: "/api/v1/public/price-tape"), _all(200, anonymous=200)),
+    Row("tech: simulation", _get(lambda m: "/api/v1/tech/allocations/2013/simulation"), _all(200)),
+    Row(
+        "calculator: tech",
+        _post(
+            lambda m: "/api/v1/calculator/tech",
+            lambda m: {"amount_cents": M, "price_cents": M // 2, "liability_cents": M},
+        ),
+        _all(200),
+    ),
+    Row("covenants", _get(lambda m: "/api/v1/monitor/covenants"), LEDGER),
+    Row(
+        "funding: pay",
+        _fresh_transfer(
+            "payment", {"reference": "W-1", "amount_cents": M // 100, "paid_on": "2014-01-02"}
+        ),
+        # The buyer's step (B is not in the matrix's roles): the seller may not record it.
+        {"authority": 201, "auditor": 403, "owner": 403, "other": 403, "anonymous": 401},
+    ),
+    Row(
+        "funding: confirm",
+        _paid_transfer_confirm,
+        {"authority": 200, "auditor": 403, "owner": 200, "other": 403, "anonymous": 401},
+    ),
+    Row(
+        "funding: get", _get(lambda m: f"/api/v1/transfers/{m.transfer['id']}/funding"), _readers()
     ),
     # Last: it revokes the token each role has used so far.
     Row("token: revoke", _post(lambda m: "/api/v1/auth/revoke"), _all(200)),
@@ -574,6 +634,12 @@ PAGES: dict[str, dict[str, int]] = {
     "/status/{reference}": dict.fromkeys(ROLES, 200),
     "/password/forgot": dict.fromkeys(ROLES, 200),
     "/password/reset/{reset}": dict.fromkeys(ROLES, 400),  # no such link
+    # market information and risk (PRODUCT.md 8.3)
+    "/price-tape": dict.fromkeys(ROLES, 200),
+    "/tech/cap-meter": SIGNED_IN,
+    "/calculator/tech": SIGNED_IN,
+    "/closing": SIGNED_IN,
+    "/monitor/covenants": AUDIT,
 }
 # Page templates' placeholders and the URL rule variables they stand for.
 PLACEHOLDERS = {
@@ -691,12 +757,18 @@ FORMS: dict[str, tuple[str, ...]] = {
     # Anyone, signed in or not, may ask for a reset link and use one.
     "/password/forgot": ROLES,
     "/password/reset/{reset}": ROLES,
+    "/authority/certificates/{certificate}/notices": ("authority",),
+    "/authority/certificates/{certificate}/notices/{notice}/lift": ("authority",),
+    "/closing/{transfer}/payment": ("owner", "other"),
+    "/closing/{transfer}/receipt": ("owner", "other"),
 }
 OWNERS_ONLY = {
     "/seller/listings/{listing}/withdraw",
     "/seller/offers/{offer}/accept",
     "/seller/offers/{offer}/decline",
     "/buyer/transfers/{transfer}/{decision}",  # the buyer's consent: B's, not X's
+    "/closing/{transfer}/payment",
+    "/closing/{transfer}/receipt",
 }
 
 
@@ -717,6 +789,7 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
         .replace("{decision}", "<decision>")
         .replace("{notification}", "<notification_id>")
         .replace("{reset}", "<token>")
+        .replace("{notice}", "<notice_id>")
         for f in FORMS
     }
     assert form_rules == named, form_rules ^ named
@@ -740,6 +813,7 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
                 .replace("{decision}", "confirm")
                 .replace("{notification}", "ntf_none")
                 .replace("{reset}", "not-a-reset-token")
+                .replace("{notice}", "ntc_matrix")
             )
             before = event_count(m.engine)
             r = browser.post(path, data={"csrf_token": token[1], "reason": "matrix"})

@@ -35,6 +35,7 @@ def test_quartiles_interpolate_between_order_statistics() -> None:
 
 def test_quarters_close_after_their_last_day() -> None:
     assert quarter_of(date(2026, 11, 30)) == "2026Q4"
+    assert quarter_of(date(1, 1, 1)) == "0001Q1" and quarter_end("0001Q1") == date(1, 3, 31)
     assert quarter_end("2026Q1") == date(2026, 3, 31) and quarter_end("2026Q4") == date(
         2026, 12, 31
     )

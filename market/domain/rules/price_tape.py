@@ -32,7 +32,7 @@ MIN_SELLERS = 2
 
 
 def quarter_of(day: date) -> str:
-    return f"{day.year}Q{(day.month - 1) // 3 + 1}"
+    return f"{day.year:04d}Q{(day.month - 1) // 3 + 1}"
 
 
 def quarter_end(quarter: str) -> date:
