@@ -514,6 +514,7 @@ ROWS = [
         "consistency proof",
         _get(lambda m: "/api/v1/ledger/proofs/consistency?from=1&to=2"),
         LEDGER,
+    ),
     # ---- market information and risk (PRODUCT.md 8.3) ----
     Row("notices: issue", _fresh_notice_request("issue"), ADMIN),
     Row("notices: list", _get(lambda m: f"/api/v1/certificates/{m.cert['id']}/notices"), LEDGER),
