@@ -122,6 +122,12 @@ def start_worker(url: str, poll: float) -> subprocess.Popen[bytes]:
     )
 
 
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of a process (Linux /proc), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def stop(worker: subprocess.Popen[bytes]) -> None:
     worker.send_signal(signal.SIGTERM)
     worker.wait(timeout=30)
@@ -141,6 +147,7 @@ def latency(
     webhooks.register(engine, eda_actor, receiver.url, ["*"], Settings(allow_private_networks=True))
     worker = start_worker(url, poll)
     time.sleep(2)  # let it start
+    cpu0 = cpu_seconds(worker.pid)  # its start-up is not the events' cost
     n = int(rate * seconds)
     t0 = time.monotonic()
     behind = 0
@@ -156,6 +163,7 @@ def latency(
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len([s for s in receiver.arrivals if s > start_seq]) < n:
         time.sleep(0.05)
+    worker_cpu = cpu_seconds(worker.pid)
     stop(worker)
     receiver.server.shutdown()
     with engine.connect() as conn:
@@ -173,6 +181,7 @@ def latency(
         "webhook_p50_ms": round(1000 * pct(hook, 0.50), 1),
         "webhook_p99_ms": round(1000 * pct(hook, 0.99), 1),
         "webhook_mean_ms": round(1000 * statistics.fmean(hook), 1),
+        "worker_cpu_ms_per_event": round(1000 * (worker_cpu - cpu0) / n, 2),
         "worker_poll_s": poll,
     }
 
