@@ -15,6 +15,7 @@ from flask.cli import with_appcontext
 
 from market.domain.rulesets import get_ruleset
 from market.services import clock, ticks
+from market.services.checkpoints import TrustSettings
 from market.services.delivery import Settings
 from market.services.worker import Worker, deliver_once
 
@@ -25,6 +26,10 @@ def settings_of(app: Flask) -> Settings:
 
 def _engine() -> Any:
     return current_app.extensions["market.engine"]
+
+
+def _trust() -> TrustSettings:
+    return TrustSettings.from_config(current_app.config, current_app.instance_path)
 
 
 @click.command("deliver")
@@ -40,10 +45,11 @@ def deliver() -> None:
 )
 @with_appcontext
 def tick(as_of: str | None) -> None:
-    """Fiscal-year roll, carryforward expiry and reminders due by the date, once."""
+    """Fiscal-year roll, carryforward expiry and reminders due by the date, once; a signed
+    checkpoint if the ledger grew."""
     day = date.fromisoformat(as_of) if as_of else clock.today()
     rules = get_ruleset(current_app.config["RULESET"])
-    click.echo(json.dumps(ticks.tick(_engine(), rules, day), indent=2))
+    click.echo(json.dumps(ticks.tick(_engine(), rules, day, _trust()), indent=2))
 
 
 @click.command("worker")
@@ -68,7 +74,7 @@ def worker(poll: float, tick_every: float) -> None:
     while not stopping:
         try:
             if tick_every > 0 and time.monotonic() >= next_tick:
-                ticks.tick(engine, rules, clock.today())
+                ticks.tick(engine, rules, clock.today(), _trust())
                 next_tick = time.monotonic() + tick_every
             done = passes.run_pass()
         except Exception as exc:  # a database outage must not end the worker

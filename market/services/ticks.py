@@ -1,4 +1,4 @@
-"""`tick`: everything the calendar makes due by a business date, once.
+"""`tick`: everything the calendar makes due by a business date, once, and a checkpoint.
 
 A list of named steps (`STEPS`); adding one is one line. Each step runs in its own unit of
 work, and is recorded in `tick_runs` for the date once done, so a second tick the same day
@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from market.adapters.tables import TickRun, WorkerLease
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year
-from market.services import certificates, clock, reminders
+from market.services import certificates, checkpoints, clock, reminders
 from market.services.actor import SYSTEM
 from market.services.delivery import iso, now_iso
 from market.services.fanout import write_transaction
@@ -93,7 +93,14 @@ def _give_back(engine: Engine, holder: str) -> None:
         )
 
 
-def tick(engine: Engine, ruleset: Ruleset, as_of: date | None = None) -> dict[str, Any]:
+def tick(
+    engine: Engine,
+    ruleset: Ruleset,
+    as_of: date | None = None,
+    trust: checkpoints.TrustSettings | None = None,
+) -> dict[str, Any]:
+    """The day's steps once each, then (with `trust`) a checkpoint whenever the ledger grew
+    since the last one: signing is not a calendar step, it follows the ledger."""
     day = as_of or clock.today()
     holder = f"{socket.gethostname()}:{os.getpid()}"
     if not _take_lease(engine, holder):
@@ -121,6 +128,13 @@ def tick(engine: Engine, ruleset: Ruleset, as_of: date | None = None) -> dict[st
                     )
                 )
             out[name] = result
+        if trust is not None:
+            made = checkpoints.checkpoint_due(engine, trust)
+            out["checkpoint"] = (
+                {"tree_size": made["tree_size"], "root_hash": made["root_hash"]}
+                if made
+                else "ledger unchanged"
+            )
     finally:
         _give_back(engine, holder)
     return {"as_of": day.isoformat(), "skipped": None, "steps": out}

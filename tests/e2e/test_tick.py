@@ -11,7 +11,7 @@ from sqlalchemy import insert
 from market.adapters.tables import WorkerLease
 from tests.e2e.test_certificates_api import _caps, _issue, _setup
 from tests.e2e.test_returns_api import cert_row, held_certificate
-from tests.helpers import create_party, headers_for
+from tests.helpers import create_party, events, headers_for
 
 M = 100_000_000
 
@@ -42,6 +42,7 @@ def test_reminders_30_and_7_days_before_a_carryforward_expires_then_expiry(
         "roll_fiscal_year": "already done",
         "expire_carryforwards": "already done",
         "reminders": "already done",
+        "checkpoint": "ledger unchanged",  # signed after the first tick's reminders
     }
     assert tick(app, "2021-12-20")["steps"]["reminders"] == []  # the 30-day one went already
     assert tick(app, "2021-12-25")["steps"]["reminders"] == [f"carryforward-{cert}-2020-d7"]
@@ -77,3 +78,17 @@ def test_two_ticks_never_overlap(app: Any, client: Any) -> None:
         )
     out = tick(app, "2021-12-02")
     assert out["skipped"] == "another tick is running" and out["steps"] == {}
+
+
+def test_tick_signs_a_checkpoint_whenever_the_ledger_grew(app: Any, client: Any) -> None:
+    engine = app.extensions["market.engine"]
+    auth = headers_for(client, engine, "authority")
+    create_party(client, auth, name="Studio", tax_types=["GIT"])
+    first = tick(app, "2014-09-01")["steps"]["checkpoint"]
+    latest = client.get("/api/v1/ledger/checkpoints/latest").json
+    assert first["tree_size"] == latest["tree_size"] == events(engine)
+    assert first["root_hash"] == latest["root_hash"]
+    assert tick(app, "2014-09-01")["steps"]["checkpoint"] == "ledger unchanged"
+    create_party(client, auth, name="Buyer", tax_types=["GIT"])
+    again = tick(app, "2014-09-01")["steps"]["checkpoint"]  # same day: the steps are done
+    assert again["tree_size"] == events(engine) > first["tree_size"]
