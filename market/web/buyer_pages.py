@@ -8,6 +8,8 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.domain.programs import Program
+from market.domain.rules import pass_through as pt_rules
 from market.services import certificates, pages_queries, parties, returns, runner
 from market.services.trading import today
 from market.services.uow import ReadOnly
@@ -36,16 +38,28 @@ def _render(status: int = 200) -> ResponseReturnValue:
         party = parties.load_party(conn, me)
         applied = pages_queries.credit_applications_of(conn, me)
         names = pages_queries.party_names(conn)
+        agreement = parties.owners_agreement(conn, me)
     held = [c for c in certs if not c["is_original"]]
     for c in held:
         c["last_year"] = pages_queries.carryover_last_year(c, rules)
     numbers = {c["id"]: c["number"] for c in certs}
+    usable = [c for c in held if c["balance_cents"] > 0]
+    # UTH-14 / AMB-17: where the owners' agreement governs, offering "by income share"
+    # would promise a split the service will not make; each basis gets its own form.
+    by_basis: dict[str, list[dict[str, Any]]] = {"income_share": [], "owners_agreement": []}
+    for c in usable:
+        basis = pt_rules.allocation_basis(
+            Program(c["program"]), party["entity_type"], agreement is not None, rules
+        )
+        by_basis[basis].append(c)
     return (
         render_template(
             "buyer.html",
             party=party,
             held=held,
-            usable=[c for c in held if c["balance_cents"] > 0],
+            usable=usable,
+            by_basis=by_basis,
+            agreement=agreement,
             applied=applied,
             numbers=numbers,
             names=names,

@@ -109,6 +109,7 @@ from market.web import (  # noqa: E402,F401
     authority_pages,
     buyer_pages,
     certificate_pages,
+    issuance_pages,
     ledger_pages,
     market_pages,
     report_pages,

@@ -48,7 +48,7 @@ def transfers_report() -> ResponseReturnValue:
             ratio = Fraction(r["consideration_cents"], r["amount_cents"]) * 100
             points[r["program"]].append((day, float(ratio)))  # display only; the table is exact
     chart = charts.dated_points(
-        "Price paid per dollar of credit (approved transfers)", dict(points), "% of face"
+        "Price paid per dollar of credit (approved transfers)", dict(points), "% of the amount sold"
     )
     approved = [r for r in rows if r["status"] == "approved"]
     return render_template(
