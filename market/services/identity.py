@@ -39,6 +39,11 @@ def _token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def hash_password(password: str) -> str:
+    """The stored form of a password (argon2), for every module that sets one."""
+    return _hasher.hash(password)
+
+
 def create_user(
     engine: Engine, email: str, role: str, password: str, party_id: str | None = None
 ) -> dict[str, Any]:

@@ -41,6 +41,8 @@ NAV_ITEMS = [
     ("pages.caps_report", "Caps", ALL),
     ("pages.transfers_report", "Transfers", ("authority", "auditor")),
     ("pages.ledger", "Ledger", ("authority", "auditor")),
+    ("pages.party_admin", "Parties", ("authority",)),
+    ("pages.user_admin", "Users", ("authority",)),
 ]
 
 

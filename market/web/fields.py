@@ -5,6 +5,7 @@ problem at once rather than the first."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from decimal import Decimal, InvalidOperation
 from typing import Any, TypeVar
 
 from flask import flash
@@ -38,6 +39,24 @@ class Fields:
             self.errors[name] = f"{label} must be more than $0.00."
             return None
         return value
+
+    def percent_bps(self, name: str, label: str, *, required: bool = True) -> int | None:
+        """A percentage typed as `25`, `10.5` or `33.33%` to exact basis points."""
+        raw = (self.form.get(name) or "").strip().rstrip("%").strip()
+        if not raw:
+            if required:
+                self.errors[name] = f"{label} is required."
+            return None
+        try:
+            value = Decimal(raw)
+        except InvalidOperation:
+            self.errors[name] = f"{label} must be a percentage, like 25 or 12.5."
+            return None
+        scaled = value * 100
+        if not value.is_finite() or scaled != scaled.to_integral_value():
+            self.errors[name] = f"{label} has more than two decimals (basis points are whole)."
+            return None
+        return int(scaled)
 
     def load(self, schema: Schema, data: Mapping[str, Any], fields: Mapping[str, str]) -> Any:
         """Validate `data` with the API's marshmallow `schema`; each message goes to the

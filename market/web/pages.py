@@ -112,7 +112,9 @@ from market.web import (  # noqa: E402,F401
     issuance_pages,
     ledger_pages,
     market_pages,
+    party_admin_pages,
     report_pages,
     seller_pages,
+    user_admin_pages,
     uth_review_pages,
 )
