@@ -49,7 +49,29 @@ NAV_ITEMS = [
 def _navigation() -> dict[str, object]:
     from flask import current_app
 
-    return {"nav_items": NAV_ITEMS, "view_functions": current_app.view_functions}
+    return {
+        "nav_items": NAV_ITEMS,
+        "view_functions": current_app.view_functions,
+        "current_nav": current_nav(),
+    }
+
+
+def current_nav() -> str | None:
+    """The nav item the page belongs to (aria-current): the one whose address is the
+    longest prefix of this page's, so /authority/allocations/2014 is "TECH allocation"
+    and /authority/parties is not "Approvals"."""
+    from flask import request, url_for
+    from werkzeug.routing import BuildError
+
+    best, length = None, 0
+    for endpoint, _, _ in NAV_ITEMS:
+        try:
+            path = url_for(endpoint)
+        except BuildError:  # an endpoint another area registers may be absent here
+            continue
+        if (request.path == path or request.path.startswith(path + "/")) and len(path) > length:
+            best, length = endpoint, len(path)
+    return best
 
 
 __all__ = ["WebUser", "csrf", "init_web"]
