@@ -22,6 +22,17 @@ STYLE = Style(
 )
 
 
+# used, remaining (a quiet grey: it is room, not a quantity to compare), queued
+CAP_STYLE = Style(
+    background="white",
+    plot_background="white",
+    foreground="#1d2430",
+    foreground_strong="#1d2430",
+    foreground_subtle="#5b6675",
+    colors=("#0b5cad", "#cfd8e3", "#e0a100"),
+    font_family="system-ui, sans-serif",
+)
+
 _SCRIPT = re.compile(r"<script\b.*?</script>", re.DOTALL)
 
 
@@ -94,6 +105,7 @@ def percent(part: int, whole: int) -> float:
 def cap_shares(title: str, rows: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> Markup:
     """One bar per cap or pool, as a percentage of that cap (so a $20 million cap and a
     $1.75 billion one read alike): used, remaining, and what waits for a later year."""
+    rows = list(reversed(rows))  # pygal draws the first bar at the bottom; read top down
     labels = [names.get(str(r["program"]), str(r["program"])) for r in rows]
     series = {
         "used": [percent(int(r["used_cents"]), int(r["cap_cents"])) for r in rows],
@@ -103,7 +115,7 @@ def cap_shares(title: str, rows: Sequence[Mapping[str, Any]], names: Mapping[str
         ],
     }
     chart = pygal.HorizontalStackedBar(
-        style=STYLE,
+        style=CAP_STYLE,
         height=90 + 46 * max(1, len(labels)),
         width=900,
         legend_at_bottom=True,
@@ -117,6 +129,7 @@ def cap_shares(title: str, rows: Sequence[Mapping[str, Any]], names: Mapping[str
     for name, values in series.items():
         chart.add(name, values)
     used = "; ".join(
-        f"{label} {value:.1f}% used" for label, value in zip(labels, series["used"], strict=True)
+        f"{label} {value:.1f}% used"
+        for label, value in reversed(list(zip(labels, series["used"], strict=True)))
     )
     return _render(chart, f"{title}: {used}. The table below gives the exact figures.")

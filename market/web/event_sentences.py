@@ -54,12 +54,21 @@ def _name(names: Names, key: str, p: Mapping[str, Any]) -> str:
     return names.get(str(value), str(value)) if value else "someone"
 
 
+ENTITIES = {
+    "c_corporation": "a C corporation",
+    "s_corporation": "an S corporation",
+    "partnership": "a partnership",
+    "llc": "an LLC",
+    "sole_proprietorship": "a sole proprietorship",
+    "individual": "an individual",
+    "insurance_company": "an insurance company",
+}
+
+
 def _party_registered(p: Mapping[str, Any], n: Names) -> str:
     taxes = ", ".join(p.get("tax_types") or []) or "no tax"
-    return (
-        f"{p.get('name')} ({p.get('tax_id')}) was registered as a "
-        f"{words(p.get('entity_type'))} paying {taxes}."
-    )
+    entity = ENTITIES.get(str(p.get("entity_type")), f"a {words(p.get('entity_type'))}")
+    return f"{p.get('name')} ({p.get('tax_id')}) was registered as {entity} paying {taxes}."
 
 
 def _ownership(p: Mapping[str, Any], n: Names) -> str:
