@@ -79,3 +79,20 @@ def certificate_ids_in(events: Iterable[dict[str, Any]]) -> set[str]:
         payload = e.get("payload") or {}
         found.update(str(payload[k]) for k in CERTIFICATE_KEYS if payload.get(k))
     return found
+
+
+def issue_record(
+    conn: Connection, history: Iterable[dict[str, Any]], certificate_id: str
+) -> dict[str, Any] | None:
+    """The CERT_ISSUED event that created the certificate: its seq, day and hash, which the
+    printed certificate carries so anyone can find that event in the ledger and check it."""
+    for e in history:
+        if (
+            e["type"] == "CERT_ISSUED"
+            and (e.get("payload") or {}).get("certificate_id") == certificate_id
+        ):
+            digest = conn.execute(
+                select(events_t.c.hash).where(events_t.c.seq == e["seq"])
+            ).scalar()
+            return {"seq": e["seq"], "recorded_at": e["recorded_at"], "hash": str(digest)}
+    return None

@@ -31,6 +31,7 @@ def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturn
         original = load_party(conn, cert["original_holder_party_id"])
         ids = ledger_search.certificate_ids_in(cert["history"])
         names = ledger_search.display_names(conn, ids | {cert["id"]})
+        issued = ledger_search.issue_record(conn, cert["history"], cert["id"])
     tranches = certificates.uth_tranches(cert) or []
     unreviewed = [t["period"] for t in tranches if not t.get("review")]
     # An annual review's cut is counted with expirations in the projection; the page
@@ -53,6 +54,7 @@ def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturn
             expired_cents=int(cert["expired_cents"]) - review_cut,
             names=names,
             sentence=sentence,
+            issued=issued,
         ),
         status,
     )

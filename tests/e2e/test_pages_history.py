@@ -47,3 +47,14 @@ def test_the_ledger_filters_by_day_and_refuses_a_bad_date(app: Any) -> None:
     bad = client.get("/ledger?from=yesterday")
     assert bad.status_code == 400
     assert b'aria-invalid="true"' in bad.data and b"Enter a date like" in bad.data
+
+
+def test_the_printed_certificate_carries_its_issue_day_and_a_verification_code(app: Any) -> None:
+    m = make_market(app)
+    client = browser(app, "auditor")
+    page = client.get(f"/certificates/{m.cert['id']}").get_data(as_text=True)
+    issued = client.get("/ledger?type=CERT_ISSUED").get_data(as_text=True)
+    seq = issued.split('<td class="num" data-label="Seq">', 1)[1].split("<", 1)[0]
+    digest = issued.split('data-label="Hash" class="hash">', 1)[1][:16]
+    assert "by the New Jersey Economic Development Authority" in page
+    assert f'Verification code <strong class="hash">{seq}-{digest}</strong>' in page
