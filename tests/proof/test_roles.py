@@ -411,6 +411,8 @@ PAGES: dict[str, dict[str, int]] = {
     "/authority": AUTHORITY_ONLY,
     "/authority/allocations": {**AUTHORITY_ONLY, "authority": 302},  # to the latest FY
     "/authority/allocations/{fy}": AUTHORITY_ONLY,
+    "/authority/parties": AUTHORITY_ONLY,
+    "/authority/users": AUTHORITY_ONLY,
 }
 # Pages that show the open market: the seller's ids, name and listed certificate are
 # part of an offer to sell (as on GET /api/v1/listings).
@@ -484,6 +486,11 @@ FORMS: dict[str, tuple[str, ...]] = {
     "/authority/certificates": ("authority",),
     "/authority/certificates/{certificate}/reviews": ("authority",),
     "/authority/recaptures": ("authority",),
+    "/authority/parties": ("authority",),
+    "/authority/parties/ownership": ("authority",),
+    "/authority/parties/agreement": ("authority",),
+    "/authority/users": ("authority",),
+    "/authority/users/password": ("authority",),
     "/buyer/returns": ("owner", "other"),
     "/buyer/pass-through": ("owner", "other"),
     "/market/offers": ("owner", "other"),
