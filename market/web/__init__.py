@@ -49,10 +49,13 @@ NAV_ITEMS = [
 def _navigation() -> dict[str, object]:
     from flask import current_app
 
+    from market.web import forms
+
     return {
         "nav_items": NAV_ITEMS,
         "view_functions": current_app.view_functions,
         "current_nav": current_nav(),
+        "field_errors": forms.field_errors(),
     }
 
 

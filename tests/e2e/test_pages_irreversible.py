@@ -192,3 +192,31 @@ def test_the_queue_reads_per_dollar_of_the_amount_sold(app: Any) -> None:
     html = browser(app, "authority").get("/authority").get_data(as_text=True)
     assert "(80.00% of the amount sold)" in html and "of face" not in html
     assert M  # the support module's million
+
+
+def test_a_refused_amount_is_tied_to_its_field_on_the_desks(app: Any) -> None:
+    m = make_market(app)
+    seller = browser(app, "participant", m.seller["id"])
+    r = post_form(
+        seller,
+        "/seller",
+        "/seller/listings",
+        {"certificate_id": m.cert["id"], "amount": "12.345", "ask": "10"},
+    )
+    page = r.get_data(as_text=True)
+    assert r.status_code == 400
+    assert (
+        'id="list-amount" name="amount"' in page and 'aria-describedby="list-amount-error"' in page
+    )
+    assert 'id="list-amount-error">The amount of credit has more than two decimals' in page
+    listing = m.listing()
+    buyer = browser(app, "participant", m.buyer["id"])
+    r = post_form(
+        buyer,
+        "/market",
+        "/market/offers",
+        {"listing_id": listing["id"], "amount": "1000", "price": "lots"},
+    )
+    page = r.get_data(as_text=True)
+    assert r.status_code == 400
+    assert f'aria-describedby="price-{listing["id"]}-error"' in page
