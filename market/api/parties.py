@@ -6,27 +6,20 @@ from typing import Any
 
 from flask import jsonify
 from flask.typing import ResponseReturnValue
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, page, ruleset
-from market.api.schemas import EntityFacts, PageArgs, bps, page_of, text
+from market.api.schemas import EntityFacts, PageArgs, page_of
 from market.services import parties
 from market.services.uow import ReadOnly, UnitOfWork
+from market.validation import OwnerIn, OwnersAgreementIn, PartyFields
 
 blp = Blueprint("parties", __name__, url_prefix="/api/v1/parties", description="Parties")
 
 
-class PartyIn(EntityFacts):
-    name = text(200)
-    tax_id = text(40)
-    entity_type = fields.String(required=True, validate=validate.OneOf(parties.ENTITY_TYPES))
-    tax_types = fields.List(
-        fields.String(validate=validate.OneOf(parties.TAX_TYPES)),
-        required=True,
-        validate=validate.Length(max=3),
-    )
-    in_innovation_zone = fields.Boolean(load_default=False)
+class PartyIn(EntityFacts, PartyFields):
+    """Who the party is (shared with the pages' form) and its TECH eligibility facts."""
 
 
 class PartyOut(Schema):
@@ -47,34 +40,12 @@ class PartyOut(Schema):
     )
 
 
-class OwnerIn(Schema):
-    owner_party_id = text(40)
-    voting_bps = bps()
-    value_bps = bps()
-    income_share_bps = fields.Integer(
-        strict=True, load_default=None, validate=validate.Range(0, 10_000)
-    )
-
-
 class OwnershipOut(Schema):
     party_id = fields.String()
     owner_party_id = fields.String()
     voting_bps = fields.Integer()
     value_bps = fields.Integer()
     income_share_bps = fields.Integer(allow_none=True)
-
-
-class AgreementShareIn(Schema):
-    owner_party_id = text(40)
-    share_bps = fields.Integer(strict=True, required=True)
-
-
-class OwnersAgreementIn(Schema):
-    shares = fields.List(
-        fields.Nested(AgreementShareIn), required=True, validate=validate.Length(min=1, max=500)
-    )
-    filed_on = fields.Date(required=True)
-    reference = text(200, required=False)
 
 
 class OwnersAgreementOut(Schema):

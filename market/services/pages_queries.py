@@ -78,13 +78,20 @@ def _preview(
 def approval_queue(
     conn: Connection, actor: Actor, ruleset: Ruleset, on: date, after: int | None, limit: int
 ) -> tuple[list[dict[str, Any]], int | None]:
-    """A page of pending transfers, oldest first, each with its certificate and its
-    preview: the page's certificates and parties in one query each, the ownership graph
-    built once for the page (not once per row), whatever the number pending."""
+    """A page of pending transfers, oldest first, each with its certificate and preview."""
     actor.require(AUTHORITY)
     pending, nxt = transfers_page(conn, "pending_approval", after, limit)
+    return with_previews(conn, pending, ruleset, on), nxt
+
+
+def with_previews(
+    conn: Connection, pending: list[dict[str, Any]], ruleset: Ruleset, on: date
+) -> list[dict[str, Any]]:
+    """Each transfer with its certificate and the approval's rule checks: the page's
+    certificates and parties in one query each and the ownership graph built once for the
+    page (not once per row), whatever the number pending."""
     if not pending:
-        return [], None
+        return pending
     cert_ids = sorted({t["certificate_id"] for t in pending})
     certs = {
         r["id"]: dict(r)
@@ -102,7 +109,7 @@ def approval_queue(
         t["preview"] = _preview(conn, t, cert, seller, buyer, graph, ruleset, on)
         t["certificate"] = cert
         t["ready"] = all(c["passed"] for c in t["preview"]["checks"])
-    return pending, nxt
+    return pending
 
 
 def pending_count(conn: Connection) -> int:

@@ -195,8 +195,8 @@ def rule_checks(
         )
         return (
             f"{format_cents(consideration_cents)} for {format_cents(amount_cents)} is "
-            f"{percent_text(price)} of face; at least {ruleset.min_consideration(program)}% "
-            "is required (CMN-5)."
+            f"{percent_text(price)} of the amount sold; at least "
+            f"{ruleset.min_consideration(program)}% is required (CMN-5)."
         )
 
     def tax_types() -> str:

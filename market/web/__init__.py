@@ -52,13 +52,40 @@ NAV_ITEMS = [
     ("pages.tech_calculator", "TECH calculator", ALL),
     ("pages.closing", "Closing", ALL),
     ("pages.covenant_monitor", "Covenants", ("authority", "auditor")),
+    ("pages.party_admin", "Parties", ("authority",)),
+    ("pages.user_admin", "Users", ("authority",)),
 ]
 
 
 def _navigation() -> dict[str, object]:
     from flask import current_app
 
-    return {"nav_items": NAV_ITEMS, "view_functions": current_app.view_functions}
+    from market.web import forms
+
+    return {
+        "nav_items": NAV_ITEMS,
+        "view_functions": current_app.view_functions,
+        "current_nav": current_nav(),
+        "field_errors": forms.field_errors(),
+    }
+
+
+def current_nav() -> str | None:
+    """The nav item the page belongs to (aria-current): the one whose address is the
+    longest prefix of this page's, so /authority/allocations/2014 is "TECH allocation"
+    and /authority/parties is not "Approvals"."""
+    from flask import request, url_for
+    from werkzeug.routing import BuildError
+
+    best, length = None, 0
+    for endpoint, _, _ in NAV_ITEMS:
+        try:
+            path = url_for(endpoint)
+        except BuildError:  # an endpoint another area registers may be absent here
+            continue
+        if (request.path == path or request.path.startswith(path + "/")) and len(path) > length:
+            best, length = endpoint, len(path)
+    return best
 
 
 __all__ = ["WebUser", "csrf", "init_web"]

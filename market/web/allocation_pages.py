@@ -3,16 +3,18 @@ chart of the cap (allocated, innovation zone set-aside, remaining)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
-from flask import flash, redirect, render_template, url_for
+from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.domain.rules import tech_caps
 from market.domain.values import fiscal_year
 from market.services import certificates, pages_queries, runner, tech
 from market.services.trading import today
 from market.services.uow import ReadOnly
-from market.web import charts, forms
+from market.web import charts, confirm, forms
 from market.web.pages import actor, bp, engine, roles_required, ruleset
 
 
@@ -46,6 +48,7 @@ def _render(fy: int, status: int = 200) -> ResponseReturnValue:
         names = pages_queries.party_names(conn)
     caps = {r["program"]: r for r in report["programs"]}
     by_app = {a["application_id"]: a for a in preview["allocations"]}
+    close = tech_caps.deadline(fy, ruleset())
     return (
         render_template(
             "allocations.html",
@@ -56,6 +59,9 @@ def _render(fy: int, status: int = 200) -> ResponseReturnValue:
             caps=[caps["TECH"], caps["TECH_ZONE_SET_ASIDE"]],
             chart=_chart(fy, caps, preview),
             names=names,
+            intake_open=today() <= close,
+            intake_closes=close,
+            commit_opens=close + timedelta(days=1),
         ),
         status,
     )
@@ -67,10 +73,51 @@ def allocation(fy: int) -> ResponseReturnValue:
     return _render(fy)
 
 
+def _review_commit(fy: int, changed: bool) -> ResponseReturnValue:
+    with ReadOnly(engine()) as conn:
+        preview = tech.preview_allocation(conn, actor(), fy, ruleset())
+        names = pages_queries.party_names(conn)
+    lines = [
+        (names.get(a["party_id"], a["party_id"]), forms.dollars(int(a["allocated_cents"])))
+        for a in preview["allocations"]
+        if int(a["allocated_cents"])
+    ]
+    lines.append(("Total", forms.dollars(int(preview["total_cents"]))))
+    warning = (
+        "Committing runs the allocation once, issues each seller above its TECH certificate "
+        "and charges the caps. It cannot be undone."
+    )
+    if changed:
+        warning = "The applications changed since your review; check the new figures. " + warning
+    return confirm.review(
+        title=f"Commit the FY {fy} TECH allocation",
+        action=url_for("pages.commit_allocation", fy=fy),
+        lines=lines,
+        carry={"expected_total_cents": str(preview["total_cents"])},
+        button=f"Confirm: commit FY {fy}",
+        back=url_for("pages.allocation", fy=fy),
+        warning=warning,
+    )
+
+
 @bp.post("/authority/allocations/<int:fy>/commit", endpoint="commit_allocation")
 @roles_required("authority")
 def commit_allocation(fy: int) -> ResponseReturnValue:
     who, rules, on = actor(), ruleset(), today()
+    if confirm.confirmed():
+        # What is committed must be what was reviewed: a new application in between
+        # changes the figures, so it goes back to the review.
+        with ReadOnly(engine()) as conn:
+            preview = tech.preview_allocation(conn, actor(), fy, rules)
+        changed = request.form.get("expected_total_cents") != str(preview["total_cents"])
+        if changed and not preview["committed"]:
+            return _review_commit(fy, changed=True)
+    else:
+        with ReadOnly(engine()) as conn:
+            preview = tech.preview_allocation(conn, actor(), fy, rules)
+        intake_open = today() <= tech_caps.deadline(fy, rules)
+        if preview["allocations"] and not preview["committed"] and not intake_open:
+            return _review_commit(fy, changed=False)
     ok, result, status = forms.attempt(
         lambda: runner.run(engine(), lambda uow: tech.commit_allocation(uow, who, fy, rules, on))
     )

@@ -1,62 +1,73 @@
-"""The Authority's desk: the approval queue with every rule check in words, approve and
-reject; certificate issuance; recapture."""
+"""The Authority's desk: the approval queue (searched, sorted and paged on the server) with
+every rule check in words, approve and reject; certificate issuance; recapture. Reject,
+issue and recapture cannot be undone, so each shows what it will write and asks for a
+confirmation first (web/confirm); parties and certificates are picked by name, never by
+a default."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.domain.programs import Program
 from market.services import (
     certificates,
-    desk_queries,
+    list_search,
     pages_queries,
-    parties,
-    recaptures,
+    pickers,
     runner,
     trading,
 )
 from market.services.trading import today
 from market.services.uow import ReadOnly
-from market.web import forms
+from market.web import confirm, forms
+from market.web.fields import Fields
 from market.web.pages import actor, bp, engine, roles_required, ruleset
 
 ISSUABLE = [p.value for p in certificates.ISSUABLE]
-PROGRAMS = ["BRRAG", "UTH", "DM_GIT", "DM_CBT", "TECH"]
+PROGRAMS = [p.value for p in Program]
 FUNDS = {
     "general_fund": "the General Fund",
     "property_tax_relief_fund": "the Property Tax Relief Fund",
 }
+PER_PAGE = 20
 
 
-QUEUE_PAGE = 25
+def queue_query() -> list_search.ListQuery:
+    program = request.args.get("program") or None
+    return list_search.ListQuery(
+        q=(request.args.get("q") or "")[:100],
+        program=program if program in PROGRAMS else None,
+        sort=request.args.get("sort", "oldest"),
+        page=max(1, request.args.get("page", 1, type=int)),
+        per_page=PER_PAGE,
+    )
 
 
-def _render(status: int = 200) -> ResponseReturnValue:
-    """The approval queue 25 at a time, oldest first (`?queue_after=` pages on)."""
+def render_desk(status: int = 200, errors: dict[str, str] | None = None) -> ResponseReturnValue:
+    query, on = queue_query(), today()
     with ReadOnly(engine()) as conn:
-        queue, queue_next = pages_queries.approval_queue(
-            conn, actor(), ruleset(), today(), request.args.get("queue_after", type=int), QUEUE_PAGE
-        )
-        waiting = pages_queries.pending_count(conn)
-        party_list, _ = parties.list_parties(conn, actor(), None, 500)
-        names = {p["id"]: p["name"] for p in party_list}
-        names |= desk_queries.names_of(
-            conn, [p for t in queue for p in (t["seller_party_id"], t["buyer_party_id"])]
-        )
+        page = list_search.search_queue(conn, actor(), query)
+        # The ownership graph once for the page, not once per pending row.
+        pages_queries.with_previews(conn, page.items, ruleset(), on)
+        names = pages_queries.party_names(conn)
+        choices = pickers.party_choices(conn)
+        certs = pickers.certificate_choices(conn)
     return (
         render_template(
             "authority.html",
-            queue=queue,
-            queue_next=queue_next,
-            waiting=waiting,
+            queue=page.items,
+            page=page,
+            query=query,
+            sorts=list_search.QUEUE_SORTS,
             names=names,
-            parties=party_list,
+            parties=choices,
+            certificates=certs,
             issuable=ISSUABLE,
             programs=PROGRAMS,
-            today=today(),
+            today=on,
             form=request.form,
+            errors=errors or {},
         ),
         status,
     )
@@ -65,10 +76,10 @@ def _render(status: int = 200) -> ResponseReturnValue:
 @bp.get("/authority", endpoint="authority")
 @roles_required("authority")
 def authority_page() -> ResponseReturnValue:
-    return _render()
+    return render_desk()
 
 
-def _done(message: str) -> ResponseReturnValue:
+def done(message: str) -> ResponseReturnValue:
     flash(message, "success")
     return redirect(url_for("pages.authority"))
 
@@ -85,8 +96,8 @@ def approve_transfer(transfer_id: str) -> ResponseReturnValue:
         )
     )
     if not ok:
-        return _render(status)
-    return _done(
+        return render_desk(status)
+    return done(
         f"Transfer of {forms.dollars(t['amount_cents'])} approved; "
         "the buyer now holds a new certificate."
     )
@@ -95,79 +106,40 @@ def approve_transfer(transfer_id: str) -> ResponseReturnValue:
 @bp.post("/authority/transfers/<transfer_id>/reject", endpoint="reject_transfer")
 @roles_required("authority")
 def reject_transfer(transfer_id: str) -> ResponseReturnValue:
-    who = actor()
-
-    def act() -> object:
-        reason = forms.required_text(request.form, "reason", "A reason for the rejection")
-        return runner.run(
+    who, f = actor(), Fields(request.form)
+    reason = f.read(
+        f"reason-{transfer_id}",
+        lambda: forms.required_text(request.form, "reason", "A reason for the rejection"),
+    )
+    if not f.ok or reason is None:
+        return render_desk(f.refuse(), f.errors)
+    if not confirm.confirmed():
+        with ReadOnly(engine()) as conn:
+            t = trading.load_transfer(conn, transfer_id)
+            names = pages_queries.party_names(conn)
+        return confirm.review(
+            title="Reject this transfer",
+            action=url_for("pages.reject_transfer", transfer_id=transfer_id),
+            lines=[
+                (
+                    "Transfer",
+                    f"{t['program']} · {forms.dollars(t['amount_cents'])} for "
+                    f"{forms.dollars(t['consideration_cents'])}",
+                ),
+                ("Seller", names.get(t["seller_party_id"], t["seller_party_id"])),
+                ("Buyer", names.get(t["buyer_party_id"], t["buyer_party_id"])),
+                ("Reason the parties will read", reason),
+            ],
+            carry={"reason": reason},
+            button="Confirm: reject the transfer",
+            back=url_for("pages.authority") + f"#transfer-{transfer_id}",
+            warning="Rejecting records a TRANSFER_REJECTED event; it cannot be undone.",
+        )
+    ok, _, status = forms.attempt(
+        lambda: runner.run(
             engine(), lambda uow: trading.reject_transfer(uow, who, transfer_id, reason)
         )
-
-    ok, _, status = forms.attempt(act)
-    if not ok:
-        return _render(status)
-    return _done("Transfer rejected; the parties can see the reason.")
-
-
-def _brrag_award(form: Any) -> dict[str, Any]:
-    """BR-1, BR-2, BR-6: the award's facts, asked of a BRRAG issuance only."""
-    if form.get("program") != "BRRAG":
-        return {}
-    since = form.get("nj_operations_since", "").strip()
-    return {
-        "retained_jobs": forms.integer(form, "retained_jobs", "The retained jobs", required=False),
-        "award_years": forms.integer(form, "award_years", "The years covered", required=False),
-        "nj_operations_since": forms.day(form, "nj_operations_since", "Operating since")
-        if since
-        else None,
-        "cannot_use_before_expiry": form.get("cannot_use_before_expiry") == "yes",
-    }
-
-
-@bp.post("/authority/certificates", endpoint="issue_certificate")
-@roles_required("authority")
-def issue_certificate() -> ResponseReturnValue:
-    who, rules, form = actor(), ruleset(), request.form
-
-    def act() -> Any:
-        new = certificates.NewCertificate(
-            program=forms.required_text(form, "program", "The program"),
-            holder_party_id=forms.required_text(form, "holder_party_id", "The holder"),
-            face_cents=forms.required_cents(form, "face", "The face amount"),
-            fiscal_year=forms.required_int(form, "fiscal_year", "The fiscal year"),
-            credit_year=forms.integer(form, "credit_year", "The credit year", required=False),
-            **_brrag_award(form),
-        )
-        return runner.run(
-            engine(), lambda uow: certificates.issue_certificate(uow, who, new, rules)
-        )
-
-    ok, cert, status = forms.attempt(act)
-    if not ok:
-        return _render(status)
-    queued = f", {forms.dollars(cert['queued_cents'])} queued" if cert["queued_cents"] else ""
-    return _done(f"Certificate {cert['number']} issued ({cert['status']}{queued}).")
-
-
-@bp.post("/authority/recaptures", endpoint="assess_recapture")
-@roles_required("authority")
-def assess_recapture() -> ResponseReturnValue:
-    who, form = actor(), request.form
-
-    def act() -> Any:
-        new = recaptures.NewRecapture(
-            party_id=forms.required_text(form, "party_id", "The party"),
-            amount_cents=forms.required_cents(form, "amount", "The amount"),
-            reason=forms.required_text(form, "reason", "The reason"),
-            certificate_id=forms.text(form, "certificate_id", "Certificate", required=False),
-            program=forms.text(form, "program", "Program", required=False),
-        )
-        return runner.run(engine(), lambda uow: recaptures.assess_recapture(uow, who, new))
-
-    ok, r, status = forms.attempt(act)
-    if not ok:
-        return _render(status)
-    return _done(
-        f"Recapture of {forms.dollars(r['amount_cents'])} assessed; "
-        f"it goes to {FUNDS.get(r['fund'], r['fund'])}."
     )
+    if not ok:
+        return render_desk(status)
+    return done("Transfer rejected; the parties can see the reason.")

@@ -9,6 +9,8 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.domain.programs import Program
+from market.domain.rules import pass_through as pt_rules
 from market.services import desk_queries, pages_queries, parties, returns, runner, trading
 from market.services.trading import today
 from market.services.uow import ReadOnly
@@ -42,10 +44,19 @@ def _render(status: int = 200) -> ResponseReturnValue:
         usable = desk_queries.usable_certificates(conn, me)
         applied = desk_queries.credit_applications_page(conn, me)
         numbers = desk_queries.numbers_of(conn, [a["certificate_id"] for a in applied])
+        agreement = parties.owners_agreement(conn, me)
         waiting, _ = trading.list_transfers(conn, actor(), "awaiting_buyer", None, 200)
     for c in held:
         c["last_year"] = pages_queries.carryover_last_year(c, rules)
     numbers |= {c["id"]: c["number"] for c in held}
+    # UTH-14 / AMB-17: where the owners' agreement governs, offering "by income share"
+    # would promise a split the service will not make; each basis gets its own form.
+    by_basis: dict[str, list[dict[str, Any]]] = {"income_share": [], "owners_agreement": []}
+    for c in usable:
+        basis = pt_rules.allocation_basis(
+            Program(c["program"]), party["entity_type"], agreement is not None, rules
+        )
+        by_basis[basis].append(c)
     return (
         render_template(
             "buyer.html",
@@ -54,6 +65,8 @@ def _render(status: int = 200) -> ResponseReturnValue:
             held_next=held_next,
             usable=usable,
             awaiting=[t for t in waiting if t["buyer_party_id"] == me],
+            by_basis=by_basis,
+            agreement=agreement,
             applied=applied,
             numbers=numbers,
             limit_in_words=limit_in_words,

@@ -10,10 +10,11 @@ from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
-from market.services import certificates, proofs
+from market.services import certificates, ledger_search, proofs
 from market.services.actor import AUTHORITY
 from market.services.parties import load_party
 from market.services.uow import ReadOnly
+from market.web.event_sentences import sentence
 from market.web.pages import actor, bp, engine, roles_required, ruleset
 from market.web.uth_labels import finding_labels, review_state
 
@@ -35,8 +36,14 @@ def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturn
         holder = load_party(conn, cert["holder_party_id"])
         original = load_party(conn, cert["original_holder_party_id"])
         proven = proofs.covering_checkpoint(conn, cert["history"])
+        ids = ledger_search.certificate_ids_in(cert["history"])
+        names = ledger_search.display_names(conn, ids | {cert["id"]})
+        issued = ledger_search.issue_record(conn, cert["history"], cert["id"])
     tranches = certificates.uth_tranches(cert) or []
     unreviewed = [t["period"] for t in tranches if not t.get("review")]
+    # An annual review's cut is counted with expirations in the projection; the page
+    # names the two apart, so a reduction never reads as an expiry.
+    review_cut = sum(int(t.get("cut_cents") or 0) for t in tranches)
     return (
         render_template(
             "certificate.html",
@@ -51,6 +58,11 @@ def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturn
             can_review=who.role == AUTHORITY and is_original_uth(cert) and bool(tranches),
             form=request.form,
             default_period=str(unreviewed[0] if unreviewed else ""),
+            review_cut_cents=review_cut,
+            expired_cents=int(cert["expired_cents"]) - review_cut,
+            names=names,
+            sentence=sentence,
+            issued=issued,
         ),
         status,
     )

@@ -7,20 +7,22 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from flask import flash
+from flask import flash, g
 
 from market.domain.errors import DomainError
 from market.web.filters import money
 
 
 class FormError(Exception):
-    """A field the person typed cannot be read; shown back to them as it is."""
+    """A field the person typed cannot be read; shown back to them as it is, and tied to
+    the field (`field`, its form name) so the page can mark it."""
 
     status = 400
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.field = field
 
 
 def cents(form: Mapping[str, str], name: str, label: str, *, required: bool = True) -> int | None:
@@ -29,19 +31,19 @@ def cents(form: Mapping[str, str], name: str, label: str, *, required: bool = Tr
     raw = (form.get(name) or "").strip().replace(",", "").replace("$", "")
     if not raw:
         if required:
-            raise FormError(f"{label} is required.")
+            raise FormError(f"{label} is required.", name)
         return None
     try:
         value = Decimal(raw)
     except InvalidOperation:
-        raise FormError(f"{label} must be an amount in dollars, like 1,250.00.") from None
+        raise FormError(f"{label} must be an amount in dollars, like 1,250.00.", name) from None
     if not value.is_finite():
-        raise FormError(f"{label} must be an amount in dollars, like 1,250.00.")
+        raise FormError(f"{label} must be an amount in dollars, like 1,250.00.", name)
     if value < 0:
-        raise FormError(f"{label} must not be negative.")
+        raise FormError(f"{label} must not be negative.", name)
     exponent = value.as_tuple().exponent
     if isinstance(exponent, int) and exponent < -2:
-        raise FormError(f"{label} has more than two decimals; amounts are in whole cents.")
+        raise FormError(f"{label} has more than two decimals; amounts are in whole cents.", name)
     return int(value * 100)
 
 
@@ -55,12 +57,12 @@ def integer(form: Mapping[str, str], name: str, label: str, *, required: bool = 
     raw = (form.get(name) or "").strip()
     if not raw:
         if required:
-            raise FormError(f"{label} is required.")
+            raise FormError(f"{label} is required.", name)
         return None
     try:
         return int(raw)
     except ValueError:
-        raise FormError(f"{label} must be a whole number.") from None
+        raise FormError(f"{label} must be a whole number.", name) from None
 
 
 def required_int(form: Mapping[str, str], name: str, label: str) -> int:
@@ -73,7 +75,7 @@ def text(form: Mapping[str, str], name: str, label: str, *, required: bool = Tru
     value = (form.get(name) or "").strip()
     if not value:
         if required:
-            raise FormError(f"{label} is required.")
+            raise FormError(f"{label} is required.", name)
         return None
     return value
 
@@ -89,7 +91,7 @@ def day(form: Mapping[str, str], name: str, label: str) -> date:
     try:
         return date.fromisoformat(raw)
     except ValueError:
-        raise FormError(f"{label} must be a date like 2014-03-31.") from None
+        raise FormError(f"{label} must be a date like 2014-03-31.", name) from None
 
 
 def attempt(action: Callable[[], Any]) -> tuple[bool, Any, int]:
@@ -99,10 +101,17 @@ def attempt(action: Callable[[], Any]) -> tuple[bool, Any, int]:
         return True, action(), 200
     except FormError as e:
         flash(e.message, "error")
+        if e.field:
+            g.field_errors = {e.field: e.message}
         return False, None, e.status
     except DomainError as e:
         flash(e.message, "error")
         return False, None, e.status
+
+
+def field_errors() -> dict[str, str]:
+    """The field a refused form failed on, for the templates (empty when none did)."""
+    return dict(g.get("field_errors") or {})
 
 
 def dollars(amount_cents: int) -> str:

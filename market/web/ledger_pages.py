@@ -1,21 +1,56 @@
-"""The ledger explorer: events page by page, a stream's history, verification status."""
+"""The ledger explorer: events page by page, each in a sentence with its raw payload one
+click away, filtered by type, party, stream and the day recorded (GET parameters, so a
+filtered view can be bookmarked); a stream's history; verification status."""
 
 from __future__ import annotations
+
+from datetime import date
+from typing import Any
 
 from flask import current_app, render_template, request
 from flask.typing import ResponseReturnValue
 
-from market.services import ledger, trust_recent
+from market.services import ledger, ledger_search, pages_queries, trust_recent
 from market.services.checkpoints import TrustSettings
+from market.services.uow import ReadOnly
+from market.web.event_sentences import sentence, type_in_words
 from market.web.pages import actor, bp, engine, roles_required
+
+PAGE = 50
+
+
+def _day(name: str, problems: dict[str, str]) -> date | None:
+    raw = (request.args.get(name) or "").strip()
+    if not raw:
+        return None
+    try:
+        return date.fromisoformat(raw)
+    except ValueError:
+        problems[name] = "Enter a date like 2026-03-31."
+        return None
+
+
+def _filter(problems: dict[str, str]) -> ledger_search.EventFilter:
+    return ledger_search.EventFilter(
+        event_type=request.args.get("type") or None,
+        party_id=request.args.get("party") or None,
+        stream=request.args.get("stream") or None,
+        recorded_from=_day("from", problems),
+        recorded_to=_day("to", problems),
+    )
 
 
 @bp.get("/ledger", endpoint="ledger")
 @roles_required("authority", "auditor")
 def ledger_page() -> ResponseReturnValue:
     after = max(0, request.args.get("after", 0, type=int))
-    stream = request.args.get("stream") or None
-    items, nxt = ledger.events_page(engine(), actor(), after, 50, stream=stream)
+    problems: dict[str, str] = {}
+    wanted = _filter(problems)
+    with ReadOnly(engine()) as conn:
+        items, nxt = ledger_search.filtered_events(conn, actor(), wanted, after, PAGE)
+        names = ledger_search.display_names(conn, ledger_search.certificate_ids_in(items))
+        types = ledger_search.event_types(conn)
+        party_names = pages_queries.party_names(conn)
     # The incremental check from the last signed checkpoint: never the whole ledger in a
     # request (that is `flask verify`).
     report = (
@@ -28,13 +63,25 @@ def ledger_page() -> ResponseReturnValue:
         else None
     )
     head_seq, head_hash = ledger.head_of(engine())
+    kept: dict[str, Any] = {
+        k: v
+        for k, v in request.args.items()
+        if k in {"type", "party", "stream", "from", "to"} and v
+    }
     return render_template(
         "ledger.html",
         events=items,
         next=nxt,
         after=after,
-        stream=stream,
+        stream=wanted.stream,
         report=report,
         head_seq=head_seq,
         head_hash=head_hash,
-    )
+        names=names,
+        sentence=sentence,
+        types=types,
+        type_in_words=type_in_words,
+        parties=sorted(party_names.items(), key=lambda x: x[1]),
+        args=kept,
+        problems=problems,
+    ), 400 if problems else 200

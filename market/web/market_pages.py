@@ -2,27 +2,47 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
-from market.services import runner, trading
+from market.services import list_search, runner, trading
 from market.services.uow import ReadOnly
 from market.web import forms
 from market.web.pages import actor, bp, engine, roles_required, ruleset
 
+PER_PAGE = 25
+
+
+def market_query() -> list_search.ListQuery:
+    """Search, filter, sort and page from the query string (so a view can be bookmarked
+    and the offer form posts back to the same view)."""
+    program = request.args.get("program") or None
+    return list_search.ListQuery(
+        q=(request.args.get("q") or "")[:100],
+        program=program if program in {p.value for p in Program} else None,
+        sort=request.args.get("sort", "oldest"),
+        page=max(1, request.args.get("page", 1, type=int)),
+        per_page=PER_PAGE,
+    )
+
 
 def _render(status: int = 200) -> ResponseReturnValue:
-    program = request.values.get("program") or None
-    if program not in {p.value for p in Program}:
-        program = None
+    query = market_query()
     with ReadOnly(engine()) as conn:
-        listings, _ = trading.list_listings(conn, actor(), program, None, 200, ruleset())
+        page = list_search.search_listings(conn, query, ruleset())
+    args = {"q": query.q, "program": query.program or "", "sort": query.sort}
     return (
         render_template(
             "market.html",
-            listings=listings,
-            program=program,
+            listings=page.items,
+            page=page,
+            query=query,
+            args={k: v for k, v in args.items() if v},
+            sorts=list_search.LISTING_SORTS,
+            program=query.program,
             programs=[p.value for p in Program],
             form=request.form,
         ),
@@ -59,4 +79,5 @@ def make_offer() -> ResponseReturnValue:
         f"{forms.dollars(offer['amount_cents'])} of credit was sent to the seller.",
         "success",
     )
-    return redirect(url_for("pages.market"))
+    kept: dict[str, Any] = request.args.to_dict()
+    return redirect(url_for("pages.market", **kept))

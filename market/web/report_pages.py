@@ -16,6 +16,16 @@ from market.services.uow import ReadOnly
 from market.web import charts
 from market.web.pages import actor, bp, engine, roles_required, ruleset
 
+CAP_NAMES = {
+    "BRRAG": "Business relocation (BRRAG)",
+    "UTH": "Urban transit hub (UTH), this year",
+    "UTH_CUMULATIVE": "Urban transit hub, lifetime",
+    "DM_CBT": "Digital media, CBT pool",
+    "DM_GIT_FILM_POOL": "Digital media, GIT film pool",
+    "TECH": "Technology (TECH), this year",
+    "TECH_ZONE_SET_ASIDE": "TECH innovation zone set-aside",
+}
+
 
 @bp.get("/reports/caps", endpoint="caps_report")
 @roles_required("authority", "participant", "auditor")
@@ -24,16 +34,8 @@ def caps_report() -> ResponseReturnValue:
     with ReadOnly(engine()) as conn:
         report = certificates.caps_report(conn, fy, ruleset())
     rows = report["programs"]
-    chart = charts.stacked_dollars(
-        f"Cap use, FY {fy}",
-        [r["program"] for r in rows],
-        {
-            "used": [r["used_cents"] for r in rows],
-            "queued for a later year": [r["queued_cents"] for r in rows],
-            "remaining": [r["remaining_cents"] for r in rows],
-        },
-    )
-    return render_template("caps.html", report=report, chart=chart, fy=fy)
+    chart = charts.cap_shares(f"Cap use as a share of each cap, FY {fy}", rows, CAP_NAMES)
+    return render_template("caps.html", report=report, chart=chart, fy=fy, names=CAP_NAMES)
 
 
 REPORT_PAGE = 50
@@ -60,7 +62,9 @@ def transfers_report() -> ResponseReturnValue:
         ratio = Fraction(m["consideration_cents"], m["amount_cents"]) * 100
         points[m["program"]].append((m["month"], float(ratio)))  # display only; the table is exact
     chart = charts.dated_points(
-        "Price paid per dollar of credit (approved transfers, by month)", dict(points), "% of face"
+        "Price paid per dollar of credit (approved transfers, by month)",
+        dict(points),
+        "% of the amount sold",
     )
     return render_template(
         "transfers.html",

@@ -10,10 +10,10 @@ from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
 from market.domain.rules import proceeds
-from market.services import certificates, desk_queries, runner, tech, trade_lists, trading
+from market.services import certificates, desk_queries, parties, runner, tech, trade_lists, trading
 from market.services.trading import today
 from market.services.uow import ReadOnly
-from market.web import forms
+from market.web import confirm, forms
 from market.web.pages import actor, bp, engine, roles_required, ruleset
 
 
@@ -22,6 +22,18 @@ def party_id() -> str:
     if party is None:
         abort(403, "Your user is not linked to a party.")
     return party
+
+
+TECH_REGIMES = {"CBT", "GIT"}
+
+
+def can_sell_tech(party: dict[str, Any]) -> bool:
+    """A TECH seller is a technology or biotechnology business surrendering CBT or GIT
+    benefits (TB-3, TB-10); an insurance company, paying the insurance premiums tax, can
+    buy TECH benefits but has none to sell, so the surrender form is not offered to it."""
+    return party["entity_type"] != "insurance_company" and bool(
+        TECH_REGIMES & set(party["tax_types"])
+    )
 
 
 def _render(status: int = 200) -> ResponseReturnValue:
@@ -48,6 +60,7 @@ def _render(status: int = 200) -> ResponseReturnValue:
             conn, [*(c["parent_id"] for c in certs), *(o["certificate_id"] for o in offers)]
         )
         offered = desk_queries.programs_of(conn, [o["certificate_id"] for o in offers])
+        party = parties.load_party(conn, me)
     numbers |= {c["id"]: c["number"] for c in certs}
     return (
         render_template(
@@ -68,6 +81,7 @@ def _render(status: int = 200) -> ResponseReturnValue:
             paid_total=paid_total,
             names=names,
             today=today(),
+            can_sell_tech=can_sell_tech(party),
             form=request.form,
         ),
         status,
@@ -112,6 +126,25 @@ def create_listing() -> ResponseReturnValue:
 @roles_required("participant")
 def withdraw_listing(listing_id: str) -> ResponseReturnValue:
     who, rules = actor(), ruleset()
+    if not confirm.confirmed():
+        with ReadOnly(engine()) as conn:
+            listing = trading.listing_view(conn, listing_id, rules)
+        who.require_party(listing["seller_party_id"])
+        return confirm.review(
+            title=f"Withdraw your listing of {listing['certificate_number']}",
+            action=url_for("pages.withdraw_listing", listing_id=listing_id),
+            lines=[
+                ("Certificate", listing["certificate_number"]),
+                ("Credit listed", forms.dollars(listing["amount_cents"])),
+                ("Still available", forms.dollars(listing["available_cents"])),
+                ("Asking", forms.dollars(listing["ask_cents"])),
+            ],
+            carry={},
+            button="Confirm: withdraw the listing",
+            back=url_for("pages.seller"),
+            warning="Withdrawing records a LISTING_WITHDRAWN event: buyers can no longer "
+            "offer on it, and it cannot be reopened (list the credit again instead).",
+        )
     return _run(
         lambda: runner.run(
             engine(), lambda uow: trading.withdraw_listing(uow, who, listing_id, rules)

@@ -54,5 +54,8 @@ def test_the_caps_page_charts_and_tabulates_the_pools(client: Any, app: Any) -> 
     html = page.data.decode()
     assert "<svg" in html and "<script" not in html.split("<svg", 1)[1].split("</svg>")[0]
     # DM_CBT pool: $5M cap fully used, $1M queued for FY 2015.
-    row = html.split("<td>DM_CBT</td>", 1)[1].split("</tr>", 1)[0]
+    row = html.split(">Digital media, CBT pool</th>", 1)[1].split("</tr>", 1)[0]
     assert "$5,000,000.00" in row and "$1,000,000.00" in row and "100.00%" in row
+    # The chart: each cap's use as a percentage of that cap, an image named in words.
+    svg = html.split("<svg", 1)[1].split(">", 1)[0]
+    assert 'role="img"' in svg and "Digital media, CBT pool 100.0% used" in svg

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_pages_support import M, browser, make_market, post_form
+from tests.e2e.test_pages_support import M, browser, confirm_form, make_market, post_form
 from tests.helpers import events
 
 
@@ -125,8 +125,8 @@ def test_the_queue_shows_every_check_in_words(app: Any) -> None:
     assert transfer["id"] in html
     assert "Camden Robotics" in html and "Newark Insurance Holdings" in html
     for rule in ("balance", "no resale", "minimum consideration", "buyer tax types"):
-        assert f"<td>{rule}</td>" in html
-    assert "80.0000% of face; at least 75% is required (CMN-5)" in html
+        assert f'<td data-label="Rule">{rule}</td>' in html
+    assert "80.0000% of the amount sold; at least 75% is required (CMN-5)" in html
     assert "No buyer-seller affiliation bar applies to BRRAG" in html
     assert "not affiliated" in html and "failed" not in html
 
@@ -177,7 +177,7 @@ def test_a_rejection_needs_a_reason(app: Any) -> None:
     assert r.status_code == 400 and "A reason for the rejection is required" in r.get_data(
         as_text=True
     )
-    r = post_form(eda, "/authority", action, {"reason": "Consideration not evidenced"})
+    r = confirm_form(eda, "/authority", action, {"reason": "Consideration not evidenced"})
     assert r.status_code == 302
     got = m.api.get(f"/api/v1/transfers/{transfer['id']}", headers=m.eda).json
     assert got["status"] == "rejected" and got["reasons"] == ["Consideration not evidenced"]
@@ -196,13 +196,13 @@ def test_approving_twice_is_refused_in_words(app: Any) -> None:
 def test_the_authority_issues_a_certificate_and_assesses_a_recapture(app: Any) -> None:
     m = make_market(app)
     eda = browser(app, "authority")
-    r = post_form(
+    r = confirm_form(
         eda,
         "/authority",
         "/authority/certificates",
         {
             "program": "BRRAG",
-            "holder_party_id": m.buyer["id"],
+            "holder": f"Newark Insurance Holdings · {m.buyer['tax_id']}",
             "face": "250,000.50",
             "fiscal_year": "2015",
             "retained_jobs": "167",  # $250,500 a year: the face fits (BR-6)
@@ -212,13 +212,13 @@ def test_the_authority_issues_a_certificate_and_assesses_a_recapture(app: Any) -
     )
     assert r.status_code == 302
     assert "issued (issued)" in eda.get("/authority").get_data(as_text=True)
-    r = post_form(
+    r = confirm_form(
         eda,
         "/authority",
         "/authority/recaptures",
         {
-            "party_id": m.seller["id"],
-            "certificate_id": m.cert["id"],
+            "party": f"Camden Robotics · {m.seller['tax_id']}",
+            "certificate": m.cert["number"],
             "amount": "1000",
             "reason": "Jobs not retained",
         },
@@ -234,14 +234,14 @@ def test_issuing_over_the_cap_is_refused_in_words(app: Any) -> None:
     eda = browser(app, "authority")
     data = {
         "program": "BRRAG",
-        "holder_party_id": m.buyer["id"],
+        "holder": m.buyer["id"],
         "face": "30000000",
         "fiscal_year": "2014",
         "retained_jobs": "20000",
         "nj_operations_since": "1999-05-01",
         "cannot_use_before_expiry": "yes",
     }
-    r = post_form(eda, "/authority", "/authority/certificates", data)
+    r = post_form(eda, "/authority", "/authority/certificates", data | {"confirm": "yes"})
     assert r.status_code == 422 and "cap" in r.get_data(as_text=True).lower()
 
 

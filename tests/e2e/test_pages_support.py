@@ -3,6 +3,8 @@ listed, a buyer, and users for every role (each on its own browser-like client).
 
 from __future__ import annotations
 
+import html
+import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +33,23 @@ def post_form(client: Any, page: str, action: str, data: dict[str, Any]) -> Any:
     """Open `page`, take its CSRF token and post `data` to `action` like a browser would."""
     token = _csrf(client.get(page).data)
     return client.post(action, data=data | {"csrf_token": token})
+
+
+def confirm_form(client: Any, page: str, action: str, data: dict[str, Any]) -> Any:
+    """Post an irreversible form: the first post shows the review (and writes nothing), the
+    second confirms exactly the values the review carries."""
+    review = post_form(client, page, action, data)
+    assert review.status_code == 200, review.get_data(as_text=True)[:2000]
+    assert "Review before you confirm" in review.get_data(as_text=True)
+    carried = dict(
+        re.findall(
+            r'<input type="hidden" name="([^"]+)" value="([^"]*)">', review.get_data(as_text=True)
+        )
+    )
+    assert carried.pop("confirm") == "yes"
+    return client.post(
+        action, data={k: html.unescape(v) for k, v in carried.items()} | {"confirm": "yes"}
+    )
 
 
 @dataclass

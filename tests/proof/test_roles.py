@@ -641,6 +641,8 @@ PAGES: dict[str, dict[str, int]] = {
     "/calculator/tech": SIGNED_IN,
     "/closing": SIGNED_IN,
     "/monitor/covenants": AUDIT,
+    "/authority/parties": AUTHORITY_ONLY,
+    "/authority/users": AUTHORITY_ONLY,
 }
 # Page templates' placeholders and the URL rule variables they stand for.
 PLACEHOLDERS = {
@@ -741,6 +743,11 @@ FORMS: dict[str, tuple[str, ...]] = {
     "/authority/certificates": ("authority",),
     "/authority/certificates/{certificate}/reviews": ("authority",),
     "/authority/recaptures": ("authority",),
+    "/authority/parties": ("authority",),
+    "/authority/parties/ownership": ("authority",),
+    "/authority/parties/agreement": ("authority",),
+    "/authority/users": ("authority",),
+    "/authority/users/password": ("authority",),
     "/buyer/returns": ("owner", "other"),
     "/buyer/pass-through": ("owner", "other"),
     "/buyer/transfers/{transfer}/{decision}": ("owner", "other"),

@@ -74,7 +74,7 @@ def test_the_whole_market_flow(pages: dict[str, Any], site: Site) -> None:
 
     eda.goto(f"{site.url}/authority")
     checks = eda.locator("table.checks").first.inner_text()
-    assert "minimum consideration" in checks and "75.0000% of face" in checks
+    assert "minimum consideration" in checks and "75.0000% of the amount sold" in checks
     assert "failed" not in checks and "not affiliated" in checks
     site.shot(eda, "authority-queue")
     eda.locator("button", has_text="Approve").click()

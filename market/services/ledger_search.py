@@ -1,0 +1,98 @@
+"""The ledger explorer's filters: events by type, by a party they name and by the day they
+were recorded, page by page in seq order; and the names and numbers the explorer prints in
+place of ids. Reads only."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from sqlalchemy import String, cast, distinct, select
+from sqlalchemy.engine import Connection
+
+from market.adapters.eventstore import event_from_row
+from market.adapters.tables import Certificate, EventRow, Party
+from market.services.actor import AUDITOR, AUTHORITY, Actor
+from market.services.paging import split_page
+
+events_t = EventRow.__table__  # type: ignore[attr-defined]
+certs_t = Certificate.__table__  # type: ignore[attr-defined]
+parties_t = Party.__table__  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class EventFilter:
+    """Every field optional; together they narrow (AND). `party_id` matches an event whose
+    payload names the party anywhere (seller, buyer, holder, owner, allocation line); ids
+    have a fixed length, so one id never matches inside another."""
+
+    event_type: str | None = None
+    party_id: str | None = None
+    stream: str | None = None
+    recorded_from: date | None = None
+    recorded_to: date | None = None  # inclusive
+
+
+def filtered_events(
+    conn: Connection, actor: Actor, f: EventFilter, after: int, limit: int
+) -> tuple[list[dict[str, Any]], int | None]:
+    actor.require(AUTHORITY, AUDITOR)
+    stmt = select(events_t).where(events_t.c.seq > after)
+    if f.event_type:
+        stmt = stmt.where(events_t.c.type == f.event_type)
+    if f.stream:
+        stmt = stmt.where(events_t.c.stream == f.stream)
+    if f.party_id:
+        stmt = stmt.where(cast(events_t.c.payload, String).contains(f.party_id, autoescape=True))
+    if f.recorded_from:
+        stmt = stmt.where(events_t.c.recorded_at >= f.recorded_from.isoformat())
+    if f.recorded_to:
+        stmt = stmt.where(events_t.c.recorded_at < (f.recorded_to + timedelta(days=1)).isoformat())
+    rows = conn.execute(stmt.order_by(events_t.c.seq).limit(limit + 1)).all()
+    kept, nxt = split_page([event_from_row(r) for r in rows], limit, lambda e: e.seq)
+    return [e.as_dict() for e in kept], nxt
+
+
+def event_types(conn: Connection) -> list[str]:
+    return sorted(r[0] for r in conn.execute(select(distinct(events_t.c.type))))
+
+
+def display_names(conn: Connection, certificate_ids: Iterable[str] = ()) -> dict[str, str]:
+    """Party ids to names and the given certificate ids to their numbers."""
+    names = {r.id: r.name for r in conn.execute(select(parties_t.c.id, parties_t.c.name))}
+    wanted = sorted(set(certificate_ids))
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        rows = conn.execute(select(certs_t.c.id, certs_t.c.number).where(certs_t.c.id.in_(chunk)))
+        names.update({r.id: r.number for r in rows})
+    return names
+
+
+CERTIFICATE_KEYS = ("certificate_id", "buyer_certificate_id")
+
+
+def certificate_ids_in(events: Iterable[dict[str, Any]]) -> set[str]:
+    found: set[str] = set()
+    for e in events:
+        payload = e.get("payload") or {}
+        found.update(str(payload[k]) for k in CERTIFICATE_KEYS if payload.get(k))
+    return found
+
+
+def issue_record(
+    conn: Connection, history: Iterable[dict[str, Any]], certificate_id: str
+) -> dict[str, Any] | None:
+    """The CERT_ISSUED event that created the certificate: its seq, day and hash, which the
+    printed certificate carries so anyone can find that event in the ledger and check it."""
+    for e in history:
+        if (
+            e["type"] == "CERT_ISSUED"
+            and (e.get("payload") or {}).get("certificate_id") == certificate_id
+        ):
+            digest = conn.execute(
+                select(events_t.c.hash).where(events_t.c.seq == e["seq"])
+            ).scalar()
+            return {"seq": e["seq"], "recorded_at": e["recorded_at"], "hash": str(digest)}
+    return None

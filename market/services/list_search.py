@@ -1,0 +1,150 @@
+"""Search, sort and numbered pages for the market and the Authority's queue, in SQL: only
+the rows of the page asked for are turned into views (each view reads several tables), so
+a market of thousands of listings costs one page of work. Reads only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Numeric, Select, cast, func, or_, select
+from sqlalchemy.engine import Connection
+
+from market.adapters.tables import Certificate, Listing, Party, Transfer
+from market.domain.rulesets import Ruleset
+from market.services.actor import AUTHORITY, Actor
+from market.services.listings import listing_view
+from market.services.trade_views import transfer_view
+
+listings_t = Listing.__table__  # type: ignore[attr-defined]
+transfers_t = Transfer.__table__  # type: ignore[attr-defined]
+certs_t = Certificate.__table__  # type: ignore[attr-defined]
+parties_t = Party.__table__  # type: ignore[attr-defined]
+
+MAX_PER_PAGE = 100
+
+
+@dataclass(frozen=True)
+class ListQuery:
+    """`q` matches a certificate number or a party's name (case-insensitive, anywhere);
+    `sort` is one of the keys of the list's SORTS; `page` counts from 1."""
+
+    q: str = ""
+    program: str | None = None
+    sort: str = "oldest"
+    page: int = 1
+    per_page: int = 25
+
+
+@dataclass(frozen=True)
+class Page:
+    items: list[dict[str, Any]]
+    total: int
+    page: int
+    pages: int
+
+
+def _like(q: str) -> str:
+    return "%" + q.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _page(
+    conn: Connection, stmt: Select[Any], query: ListQuery, key: Any
+) -> tuple[list[str], int, int, int]:
+    total = int(conn.execute(select(func.count()).select_from(stmt.subquery())).scalar() or 0)
+    per = max(1, min(query.per_page, MAX_PER_PAGE))
+    pages = max(1, -(-total // per))
+    page = max(1, min(query.page, pages))
+    ids = [r[0] for r in conn.execute(stmt.order_by(*key).offset((page - 1) * per).limit(per))]
+    return ids, total, page, pages
+
+
+def _ratio(num: Any, den: Any) -> Any:
+    # Ordering only: every figure shown is computed exactly from the integer cents.
+    return cast(num, Numeric(30, 10)) / cast(den, Numeric(30, 10))
+
+
+LISTING_SORTS = {
+    "oldest": "Oldest first",
+    "newest": "Newest first",
+    "cheapest": "Lowest price per dollar",
+    "largest": "Largest amount",
+    "fiscal_year": "Fiscal year",
+}
+
+
+def search_listings(conn: Connection, query: ListQuery, ruleset: Ruleset) -> Page:
+    """Open listings; anyone signed in may browse the market."""
+    ls, c, p = listings_t.c, certs_t.c, parties_t.c
+    stmt = (
+        select(ls.id)
+        .select_from(
+            listings_t.join(certs_t, c.id == ls.certificate_id).join(
+                parties_t, p.id == ls.seller_party_id
+            )
+        )
+        .where(ls.status == "open")
+    )
+    if query.program:
+        stmt = stmt.where(c.program == query.program)
+    if query.q.strip():
+        like = _like(query.q.strip())
+        stmt = stmt.where(
+            or_(
+                func.lower(c.number).like(like, escape="\\"),
+                func.lower(p.name).like(like, escape="\\"),
+            )
+        )
+    keys = {
+        "oldest": (ls.created_seq,),
+        "newest": (ls.created_seq.desc(),),
+        "cheapest": (_ratio(ls.ask_cents, ls.amount_cents), ls.created_seq),
+        "largest": (ls.amount_cents.desc(), ls.created_seq),
+        "fiscal_year": (c.fiscal_year, ls.created_seq),
+    }
+    ids, total, page, pages = _page(conn, stmt, query, keys.get(query.sort, keys["oldest"]))
+    return Page([listing_view(conn, i, ruleset) for i in ids], total, page, pages)
+
+
+QUEUE_SORTS = {
+    "oldest": "Waiting longest",
+    "newest": "Newest first",
+    "largest": "Largest amount",
+    "lowest_price": "Lowest price per dollar",
+}
+
+
+def search_queue(conn: Connection, actor: Actor, query: ListQuery) -> Page:
+    """Transfers awaiting the Authority's approval; `q` matches the seller's or the
+    buyer's name or the certificate number."""
+    actor.require(AUTHORITY)
+    t, c = transfers_t.c, certs_t.c
+    seller, buyer = parties_t.alias("seller"), parties_t.alias("buyer")
+    stmt = (
+        select(t.id)
+        .select_from(
+            transfers_t.join(certs_t, c.id == t.certificate_id)
+            .join(seller, seller.c.id == t.seller_party_id)
+            .join(buyer, buyer.c.id == t.buyer_party_id)
+        )
+        .where(t.status == "pending_approval")
+    )
+    if query.program:
+        stmt = stmt.where(t.program == query.program)
+    if query.q.strip():
+        like = _like(query.q.strip())
+        stmt = stmt.where(
+            or_(
+                func.lower(c.number).like(like, escape="\\"),
+                func.lower(seller.c.name).like(like, escape="\\"),
+                func.lower(buyer.c.name).like(like, escape="\\"),
+            )
+        )
+    keys = {
+        "oldest": (t.created_seq,),
+        "newest": (t.created_seq.desc(),),
+        "largest": (t.amount_cents.desc(), t.created_seq),
+        "lowest_price": (_ratio(t.consideration_cents, t.amount_cents), t.created_seq),
+    }
+    ids, total, page, pages = _page(conn, stmt, query, keys.get(query.sort, keys["oldest"]))
+    return Page([transfer_view(conn, i) for i in ids], total, page, pages)

@@ -1,0 +1,95 @@
+"""What a person typed into a type-ahead picker, resolved to exactly one party or
+certificate, or refused in words: an irreversible form never guesses which business it
+means. The pickers offer `Name · tax id` and certificate numbers; an id also resolves."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.engine import Connection
+
+from market.adapters.tables import Certificate, Party
+from market.domain.errors import InvalidRequestError
+
+parties_t = Party.__table__  # type: ignore[attr-defined]
+certs_t = Certificate.__table__  # type: ignore[attr-defined]
+
+SEPARATOR = " · "
+
+
+def party_label(party: Mapping[str, Any]) -> str:
+    return f"{party['name']}{SEPARATOR}{party['tax_id']}"
+
+
+def _labelled(party: dict[str, Any]) -> dict[str, Any]:
+    return party | {"label": party_label(party)}
+
+
+def party_choices(conn: Connection) -> list[dict[str, Any]]:
+    rows = conn.execute(
+        select(
+            parties_t.c.id, parties_t.c.name, parties_t.c.tax_id, parties_t.c.entity_type
+        ).order_by(parties_t.c.name, parties_t.c.tax_id)
+    ).mappings()
+    return [_labelled(dict(r)) for r in rows]
+
+
+def resolve_party(conn: Connection, typed: str, what: str = "party") -> dict[str, Any]:
+    """`Name · tax id` as the picker offers it, a tax id, a party id, or a name that only
+    one party has (case-insensitive)."""
+    typed = typed.strip()
+    if not typed:
+        raise InvalidRequestError(f"Choose the {what} from the list.", {"field": what})
+    tax_id = typed.rsplit(SEPARATOR, 1)[-1].strip() if SEPARATOR in typed else typed
+    cols = (parties_t.c.id, parties_t.c.name, parties_t.c.tax_id, parties_t.c.entity_type)
+    rows = (
+        conn.execute(
+            select(*cols).where(
+                or_(
+                    parties_t.c.id == typed,
+                    parties_t.c.tax_id == tax_id,
+                    func.lower(parties_t.c.name) == typed.lower(),
+                )
+            )
+        )
+        .mappings()
+        .all()
+    )
+    if len(rows) != 1:
+        found = "No party matches" if not rows else f"{len(rows)} parties match"
+        raise InvalidRequestError(
+            f"{found} “{typed}”: choose the {what} from the list (name · tax id).",
+            {"field": what, "typed": typed},
+        )
+    return _labelled(dict(rows[0]))
+
+
+def certificate_choices(conn: Connection, limit: int = 2000) -> list[dict[str, Any]]:
+    rows = conn.execute(
+        select(certs_t.c.id, certs_t.c.number, certs_t.c.program, certs_t.c.holder_party_id)
+        .order_by(certs_t.c.number)
+        .limit(limit)
+    ).mappings()
+    return [dict(r) for r in rows]
+
+
+def resolve_certificate(conn: Connection, typed: str) -> dict[str, Any]:
+    """A certificate number (as printed) or id."""
+    typed = typed.strip()
+    row = (
+        conn.execute(
+            select(
+                certs_t.c.id, certs_t.c.number, certs_t.c.program, certs_t.c.holder_party_id
+            ).where(or_(certs_t.c.number == typed.upper(), certs_t.c.id == typed))
+        )
+        .mappings()
+        .first()
+    )
+    if row is None:
+        raise InvalidRequestError(
+            f"No certificate is numbered “{typed}”: choose one from the list.",
+            {"field": "certificate", "typed": typed},
+        )
+    return dict(row)

@@ -1,0 +1,70 @@
+"""Marshmallow schemas that both the JSON API and the pages validate with, so a form cannot
+accept what the API refuses (a zero, a share over 100%, an unknown entity type). Outside
+the layers: the API and the pages import it; it imports only the services' vocabularies."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from market.services.actor import ROLES
+from market.services.parties import ENTITY_TYPES, TAX_TYPES
+
+MAX_BPS = 10_000
+
+
+def bps(required: bool = True) -> fields.Integer:
+    return fields.Integer(strict=True, required=required, validate=validate.Range(0, MAX_BPS))
+
+
+def text(max_len: int, required: bool = True) -> fields.String:
+    return fields.String(required=required, validate=validate.Length(min=1, max=max_len))
+
+
+class PartyFields(Schema):
+    """Who a party is; the API's PartyIn adds the TECH eligibility facts."""
+
+    name = text(200)
+    tax_id = text(40)
+    entity_type = fields.String(required=True, validate=validate.OneOf(ENTITY_TYPES))
+    tax_types = fields.List(
+        fields.String(validate=validate.OneOf(TAX_TYPES)),
+        required=True,
+        validate=validate.Length(max=3),
+    )
+    in_innovation_zone = fields.Boolean(load_default=False)
+
+
+class OwnerIn(Schema):
+    owner_party_id = text(40)
+    voting_bps = bps()
+    value_bps = bps()
+    income_share_bps = fields.Integer(
+        strict=True, load_default=None, validate=validate.Range(0, MAX_BPS)
+    )
+
+
+class AgreementShareIn(Schema):
+    owner_party_id = text(40)
+    share_bps = fields.Integer(strict=True, required=True)
+
+
+class OwnersAgreementIn(Schema):
+    shares = fields.List(
+        fields.Nested(AgreementShareIn), required=True, validate=validate.Length(min=1, max=500)
+    )
+    filed_on = fields.Date(required=True)
+    reference = text(200, required=False)
+
+
+class NewUserIn(Schema):
+    """A user the Authority creates: the same bounds identity.create_user enforces."""
+
+    email = fields.Email(required=True, validate=validate.Length(max=254))
+    role = fields.String(required=True, validate=validate.OneOf(ROLES))
+    party_id = fields.String(load_default=None, validate=validate.Length(min=1, max=40))
+    password = fields.String(required=True, validate=validate.Length(min=8, max=200))
+
+
+class PasswordResetIn(Schema):
+    user_id = text(40)
+    password = fields.String(required=True, validate=validate.Length(min=8, max=200))

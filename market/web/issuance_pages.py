@@ -1,0 +1,187 @@
+"""The Authority's irreversible writes from its desk: issuing a certificate and assessing a
+recapture. The holder or party is picked by name (`Name · tax id`, type-ahead without
+JavaScript), never defaulted; amounts must be more than zero, as the API requires; and
+each shows exactly what it will write and asks for a confirmation (web/confirm)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request, url_for
+from flask.typing import ResponseReturnValue
+
+from market.services import certificates, pickers, recaptures, runner
+from market.services.uow import ReadOnly
+from market.web import confirm, forms
+from market.web.authority_pages import FUNDS, ISSUABLE, PROGRAMS, done, render_desk
+from market.web.fields import Fields
+from market.web.pages import actor, bp, engine, roles_required, ruleset
+
+
+def _read_issue(f: Fields) -> tuple[certificates.NewCertificate, dict[str, Any]] | None:
+    form = f.form
+    program = form.get("program") or ""
+    if program not in ISSUABLE:
+        f.errors["program"] = "Choose the program."
+    with ReadOnly(engine()) as conn:
+        holder = f.read(
+            "holder", lambda: pickers.resolve_party(conn, form.get("holder", ""), "holder")
+        )
+    face = f.positive_cents("face", "The face amount")
+    fy = f.read("fiscal_year", lambda: forms.required_int(form, "fiscal_year", "The fiscal year"))
+    credit_year = f.read(
+        "credit_year",
+        lambda: forms.integer(form, "credit_year", "The credit year", required=False),
+    )
+    award = f.read("retained_jobs", lambda: _brrag_award(form)) if program == "BRRAG" else {}
+    if not f.ok or holder is None or face is None or fy is None or award is None:
+        return None
+    new = certificates.NewCertificate(
+        program=program,
+        holder_party_id=holder["id"],
+        face_cents=face,
+        fiscal_year=fy,
+        credit_year=credit_year,
+        **award,
+    )
+    return new, holder
+
+
+BRRAG_FIELDS = ("retained_jobs", "award_years", "nj_operations_since", "cannot_use_before_expiry")
+
+
+def _brrag_award(form: Any) -> dict[str, Any]:
+    """BR-1, BR-2, BR-6: the award's facts, asked of a BRRAG issuance only."""
+    since = form.get("nj_operations_since", "").strip()
+    return {
+        "retained_jobs": forms.integer(form, "retained_jobs", "The retained jobs", required=False),
+        "award_years": forms.integer(form, "award_years", "The years covered", required=False),
+        "nj_operations_since": forms.day(form, "nj_operations_since", "Operating since")
+        if since
+        else None,
+        "cannot_use_before_expiry": form.get("cannot_use_before_expiry") == "yes",
+    }
+
+
+@bp.post("/authority/certificates", endpoint="issue_certificate")
+@roles_required("authority")
+def issue_certificate() -> ResponseReturnValue:
+    who, rules, f = actor(), ruleset(), Fields(request.form)
+    read = _read_issue(f)
+    if read is None:
+        return render_desk(f.refuse(), f.errors)
+    new, holder = read
+    if not confirm.confirmed():
+        lines = [
+            ("Program", new.program),
+            ("Holder", holder["label"]),
+            ("Face", forms.dollars(new.face_cents)),
+            ("Fiscal year", f"FY {new.fiscal_year}"),
+        ]
+        if new.credit_year is not None:
+            lines.append(("Credit year", str(new.credit_year)))
+        if new.program == "BRRAG":
+            lines += [
+                ("Retained full-time jobs", str(new.retained_jobs)),
+                ("Years covered", str(new.award_years)),
+                ("Operating in New Jersey since", str(new.nj_operations_since or "not given")),
+                (
+                    "Cannot use the credits before they expire",
+                    "determined" if new.cannot_use_before_expiry else "not determined",
+                ),
+            ]
+        return confirm.review(
+            title=f"Issue a {new.program} certificate",
+            action=url_for("pages.issue_certificate"),
+            lines=lines,
+            carry={
+                k: request.form.get(k, "")
+                for k in ("program", "face", "fiscal_year", "credit_year", *BRRAG_FIELDS)
+            }
+            | {"holder": holder["id"]},
+            button="Confirm: issue the certificate",
+            back=url_for("pages.authority") + "#issue",
+            warning="Issuing records a CERT_ISSUED event and charges the program's cap; "
+            "it cannot be undone (a wrong certificate can only be recaptured).",
+        )
+    ok, cert, status = forms.attempt(
+        lambda: runner.run(
+            engine(), lambda uow: certificates.issue_certificate(uow, who, new, rules)
+        )
+    )
+    if not ok:
+        return render_desk(status)
+    queued = f", {forms.dollars(cert['queued_cents'])} queued" if cert["queued_cents"] else ""
+    return done(f"Certificate {cert['number']} issued ({cert['status']}{queued}).")
+
+
+def _read_recapture(f: Fields) -> tuple[recaptures.NewRecapture, list[tuple[str, str]]] | None:
+    form = f.form
+    with ReadOnly(engine()) as conn:
+        party = f.read("party", lambda: pickers.resolve_party(conn, form.get("party", "")))
+        typed = (form.get("certificate") or "").strip()
+        cert = (
+            f.read("certificate", lambda: pickers.resolve_certificate(conn, typed))
+            if typed
+            else None
+        )
+    program = form.get("program") or None
+    if program is not None and program not in PROGRAMS:
+        f.errors["program"] = "Choose a program from the list."
+    if cert is None and program is None and not typed:
+        f.errors["program"] = "Choose the program, or name the certificate."
+    amount = f.positive_cents("amount", "The amount")
+    reason = f.read("reason", lambda: forms.required_text(form, "reason", "The reason"))
+    if not f.ok or party is None or amount is None or reason is None:
+        return None
+    new = recaptures.NewRecapture(
+        party_id=party["id"],
+        amount_cents=amount,
+        reason=reason,
+        certificate_id=cert["id"] if cert else None,
+        program=program,
+    )
+    lines = [
+        ("Assessed against", party["label"]),
+        ("Amount", forms.dollars(amount)),
+        ("Certificate", f"{cert['number']} ({cert['program']})" if cert else "none named"),
+        ("Program", program or (cert["program"] if cert else "")),
+        ("Reason", reason),
+    ]
+    return new, lines
+
+
+@bp.post("/authority/recaptures", endpoint="assess_recapture")
+@roles_required("authority")
+def assess_recapture() -> ResponseReturnValue:
+    who, f = actor(), Fields(request.form)
+    read = _read_recapture(f)
+    if read is None:
+        return render_desk(f.refuse(), f.errors)
+    new, lines = read
+    if not confirm.confirmed():
+        return confirm.review(
+            title="Assess a recapture",
+            action=url_for("pages.assess_recapture"),
+            lines=lines,
+            carry={
+                "party": new.party_id,
+                "certificate": new.certificate_id or "",
+                "program": new.program or "",
+                "amount": request.form.get("amount", ""),
+                "reason": new.reason,
+            },
+            button="Confirm: assess the recapture",
+            back=url_for("pages.authority") + "#recapture",
+            warning="A recapture records a RECAPTURE_ASSESSED event against this party and "
+            "takes the amount from its usable balance; it cannot be undone.",
+        )
+    ok, r, status = forms.attempt(
+        lambda: runner.run(engine(), lambda uow: recaptures.assess_recapture(uow, who, new))
+    )
+    if not ok:
+        return render_desk(status)
+    return done(
+        f"Recapture of {forms.dollars(r['amount_cents'])} assessed; "
+        f"it goes to {FUNDS.get(r['fund'], r['fund'])}."
+    )

@@ -1,0 +1,100 @@
+"""The demo market served on a local port for the accessibility and phone tests: every
+role's pages over a rich ledger (BRRAG, UTH with reviews, digital media, TECH, pass-through,
+a recapture), seeded through the services exactly as `flask seed-demo` does."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from werkzeug.serving import make_server
+
+from market.adapters.db import make_engine
+from market.adapters.migrate import upgrade
+from market.adapters.tables import Certificate
+from market.domain.rulesets import get_ruleset
+from market.services import demo
+
+# The logins whose pages differ: the Authority, the auditor, a BRRAG seller, a buyer, a
+# UTH holder, a partnership that passes credit through, an insurer and a TECH seller.
+LOGINS = {
+    "eda@demo.nj": "authority",
+    "auditor@demo.nj": "auditor",
+    "meadowlands@demo.nj": "participant",
+    "utility@demo.nj": "participant",
+    "transit@demo.nj": "participant",
+    "raritan@demo.nj": "participant",
+    "insurer@demo.nj": "participant",
+    "photonics@demo.nj": "participant",
+}
+PAGES = {
+    "authority": [
+        "/market",
+        "/market?sort=cheapest&q=a",
+        "/authority",
+        "/authority/allocations/2013",
+        "/authority/parties",
+        "/authority/users",
+        "/reports/caps?fiscal_year=2014",
+        "/reports/transfers",
+        "/ledger",
+        "/ledger?type=TRANSFER_APPROVED",
+    ],
+    "auditor": ["/market", "/reports/caps?fiscal_year=2014", "/reports/transfers", "/ledger"],
+    "participant": ["/market", "/seller", "/buyer", "/reports/caps?fiscal_year=2014"],
+}
+
+
+@dataclass
+class DemoSite:
+    url: str
+    engine: Any
+    certificates: dict[str, list[str]] = field(default_factory=dict)  # holder id -> ids
+
+    def pages_for(self, email: str, party_id: str | None) -> list[str]:
+        role = LOGINS[email]
+        pages = list(PAGES[role])
+        if party_id is not None:
+            pages += [f"/certificates/{c}" for c in self.certificates.get(party_id, [])[:2]]
+        else:
+            # one certificate of each program and origin
+            seen: set[tuple[str, str]] = set()
+            with self.engine.connect() as conn:
+                rows = conn.execute(select(certs_t.c.id, certs_t.c.program, certs_t.c.origin))
+                for r in rows:
+                    if (r.program, r.origin) not in seen:
+                        seen.add((r.program, r.origin))
+                        pages.append(f"/certificates/{r.id}")
+        return pages
+
+
+certs_t = Certificate.__table__  # type: ignore[attr-defined]
+
+
+def serve_demo(folder: Path) -> Iterator[DemoSite]:
+    from market import create_app
+
+    url = f"sqlite:///{folder / 'demo.db'}"
+    engine = make_engine(url)
+    upgrade(engine)
+    demo.seed(engine, get_ruleset("A1178"))
+    held: dict[str, list[str]] = {}
+    with engine.connect() as conn:
+        for r in conn.execute(select(certs_t.c.id, certs_t.c.holder_party_id)):
+            held.setdefault(r.holder_party_id, []).append(r.id)
+    app = create_app({"DATABASE_URL": url, "SECRET_KEY": "demo-browser-secret"})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield DemoSite(f"http://127.0.0.1:{server.server_port}", engine, held)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+        app.extensions["market.engine"].dispose()
+        engine.dispose()

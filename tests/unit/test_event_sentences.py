@@ -1,0 +1,85 @@
+"""Every event type the services append reads as one sentence in words and dollars."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from market.web.event_sentences import SENTENCES, sentence
+
+NAMES = {"pty_s": "Camden Robotics", "pty_b": "Newark Insurance", "crt_1": "BRRAG-2014-000001"}
+
+
+def test_every_event_type_the_services_append_has_a_sentence() -> None:
+    appended: set[str] = set()
+    for path in Path("market/services").glob("*.py"):
+        appended |= set(re.findall(r'append\(\s*[^,]+,\s*"([A-Z_]+)"', path.read_text()))
+    assert appended, "the services append events"
+    assert appended <= set(SENTENCES), appended - set(SENTENCES)
+
+
+def test_a_transfer_proposal_names_both_parties_and_the_price_per_dollar() -> None:
+    text = sentence(
+        "TRANSFER_PROPOSED",
+        {
+            "seller_party_id": "pty_s",
+            "buyer_party_id": "pty_b",
+            "amount_cents": 100_000_000,
+            "consideration_cents": 92_000_000,
+            "program": "BRRAG",
+        },
+        NAMES,
+    )
+    assert text == (
+        "Camden Robotics asked to transfer $1,000,000.00 of BRRAG credit to Newark Insurance "
+        "for $920,000.00 (92.00% of the amount); it awaits the Authority's approval."
+    )
+
+
+def test_an_ownership_edge_reads_in_whole_percentages() -> None:
+    text = sentence(
+        "OWNERSHIP_RECORDED",
+        {"owner_party_id": "pty_b", "party_id": "pty_s", "voting_bps": 2500, "value_bps": 1050},
+        NAMES,
+    )
+    assert (
+        text == "Newark Insurance owns 25% of the votes and 10.50% of the value of Camden Robotics."
+    )
+
+
+def test_a_listing_names_the_certificate_number_not_its_id() -> None:
+    text = sentence(
+        "LISTING_CREATED",
+        {"seller_party_id": "pty_s", "certificate_id": "crt_1", "amount_cents": 1, "ask_cents": 1},
+        NAMES,
+    )
+    assert "BRRAG-2014-000001" in text and "crt_1" not in text
+
+
+def test_an_unknown_id_is_shown_as_it_is() -> None:
+    text = sentence(
+        "OFFER_MADE", {"buyer_party_id": "pty_x", "amount_cents": 0, "price_cents": 0}, {}
+    )
+    assert text.startswith("pty_x offered $0.00 for $0.00")
+
+
+def test_an_unknown_type_reads_as_its_type_in_words() -> None:
+    assert sentence("CHECKPOINT_SIGNED", {"tree_size": 3}, NAMES) == "Checkpoint signed."
+
+
+def test_a_payload_missing_a_field_falls_back_to_the_type_in_words() -> None:
+    assert sentence("OWNERSHIP_RECORDED", {}, NAMES) == "Ownership recorded."
+
+
+def test_a_review_cut_is_a_cut_not_an_expiry() -> None:
+    text = sentence(
+        "UTH_REVIEW_RECORDED",
+        {
+            "tax_period": 2016,
+            "finding": "new_positions_below_200",
+            "review": "reduced",
+            "cut_cents": 48_000_000,
+        },
+        NAMES,
+    )
+    assert "$480,000.00 cut" in text and "expired" not in text.lower()
