@@ -190,7 +190,10 @@ class UthAward:
         )
         self.seller_h = headers_for(client, self.engine, "participant", self.seller["id"])
         self.buyer_h = headers_for(client, self.engine, "participant", self.buyer["id"])
-        self.award = self.issue("UTH", 24 * 100_000_000, tax_periods=[2013])
+        # A holder whose tax year begins July 1: period 2013 commences in FY 2014 (UTH-13).
+        self.award = self.issue(
+            "UTH", 24 * 100_000_000, tax_periods=[2013], tax_period_start_month=7
+        )
         self.id: str = self.award["id"]
 
     def issue(self, program: str, face: int, **body: Any) -> dict[str, Any]:

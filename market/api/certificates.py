@@ -66,6 +66,12 @@ class CertificateIn(Schema):
         load_default=None,
         metadata={"description": "BR-2/AMB-9: the Authority/Director determination"},
     )
+    tax_period_start_month = fields.Integer(
+        strict=True,
+        load_default=None,
+        validate=validate.Range(1, 12),
+        metadata={"description": "UTH-13: the month the holder's tax year begins (default 1)"},
+    )
     # PT-1 / AMB-56: the projects, job cohorts or expense batches the credit is for.
     creditable_activity_ids = fields.List(
         fields.String(validate=validate.Length(min=1, max=MAX_ACTIVITY_ID_LENGTH)),

@@ -24,6 +24,18 @@ blp = Blueprint("returns", __name__, url_prefix="/api/v1", description="Returns 
 _TAX = validate.OneOf(("CBT", "GIT", "IPT"))
 
 
+class Section40In(Schema):
+    """PT-2: the figures the §40 liability-share ratio needs (cents)."""
+
+    entity_income_cents = fields.Integer(strict=True, required=True)
+    category_amounts_cents = fields.List(
+        fields.Integer(strict=True), required=True, validate=validate.Length(min=1, max=100)
+    )
+    other_categories_net_cents = fields.List(
+        fields.Integer(strict=True), load_default=list, validate=validate.Length(max=100)
+    )
+
+
 class CreditApplicationIn(Schema):
     certificate_id = text(40)
     tax_type = fields.String(required=True, validate=_TAX)
@@ -33,6 +45,7 @@ class CreditApplicationIn(Schema):
     statutory_minimum_cents = cents(required=False)
     amount_cents = cents(minimum=1)
     cap40_cents = cents(required=False)
+    section_40 = fields.Nested(Section40In, load_default=None)
 
 
 class CreditApplicationOut(Schema):

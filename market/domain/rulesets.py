@@ -57,6 +57,10 @@ class Ruleset:
     uth_carryforward_periods: int = 20
     uth_reduction_pct: int = 20
     uth_fy_bucket: str = "period_commences"  # AMB-13; alternative "approval"
+    # UTH-13 / AMB-13: a UTH tax period labelled P commences on the first day of this month
+    # of year P: 1, a calendar-year filer (period 2013 begins January 1, 2013: FY 2013);
+    # 7 for a filer whose year begins July 1. A certificate may give its holder's own month.
+    uth_period_start_month: int = 1
     # AMB-14 / UTH-26: a reviewed-down tranche already sold freezes the buyer's unapplied
     # part ("freeze"); alternative "buyer_protected" (flagged at_risk, nothing frozen).
     uth_transferred_tranche_effect: str = "freeze"

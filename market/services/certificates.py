@@ -5,9 +5,11 @@ fiscal year, certificate reads with lineage and history, and the caps report.
 Fiscal-year buckets:
 - BRRAG: the `fiscal_year` of the request, the State FY of approval (AMB-4).
 - UTH: each 1/10 installment is charged to the FY in which its tax period commences
-  (AMB-13). A tax period is an integer year P taken to begin on July 1 of P, so it
-  commences in FY P+1. Without `tax_periods`/`credit_year` the first period is
-  `fiscal_year - 1`, i.e. the installments are charged to FY `fiscal_year`, +1, ..., +9.
+  (UTH-13, AMB-13). A tax period is an integer year P beginning on the first day of the
+  holder's tax-year month (`tax_period_start_month`, else the ruleset's
+  `uth_period_start_month`, 1: a calendar-year filer's period P commences in FY P; a July
+  filer's in FY P+1). Without `tax_periods`/`credit_year` the first period is
+  `fiscal_year - 1`.
 - DM_CBT / DM_GIT: the `fiscal_year` of the request is the FY in which the credited
   privilege period or taxable year commences (AMB-23).
 
@@ -80,6 +82,8 @@ class NewCertificate:
     award_years: int | None = None
     nj_operations_since: date | None = None
     cannot_use_before_expiry: bool | None = None
+    # UTH-13: the month the holder's tax year begins (None: the ruleset's, calendar years).
+    tax_period_start_month: int | None = None
 
 
 ACTIVITY_KEY = "creditable_activity_ids"
@@ -102,9 +106,12 @@ def bucket_cap_cents(bucket: str, ruleset: Ruleset) -> int:
     return caps[bucket]
 
 
-def uth_period_fiscal_year(period: int) -> int:
-    """Tax period P commences on July 1 of year P, i.e. in FY P+1 (AMB-13 bucket)."""
-    return fiscal_year_of(date(period, 7, 1))
+def uth_period_fiscal_year(period: int, ruleset: Ruleset, start_month: int | None = None) -> int:
+    """UTH-13 / AMB-13: the FY in which tax period P commences (uth.period_commences_on:
+    January 1 of P for a calendar-year filer, so FY P; July 1 of P, FY P+1), or with the
+    ruleset's `approval` reading the FY of the business date of issuance."""
+    commences = uth.period_commences_on(period, ruleset, start_month)
+    return uth.bucket_fiscal_year(commences, clock.today(), ruleset)
 
 
 def certificate_status(allowed_cents: int, balance_cents: int, queued_cents: int) -> str:
@@ -141,6 +148,12 @@ def issue_certificate(
     if new.face_cents <= 0:
         raise InvalidRequestError("face_cents must be positive.", {"face_cents": new.face_cents})
     activity_ids = normalize_activity_ids(new.creditable_activity_ids)
+    if program is not Program.UTH and new.tax_period_start_month is not None:
+        raise BadRequestError(
+            "validation_failed",
+            "tax_period_start_month sets when a UTH installment's tax period begins (UTH-13).",
+            {"program": program.value},
+        )
     award_facts = (new.retained_jobs, new.award_years, new.nj_operations_since)
     if program is not Program.BRRAG and (
         any(f is not None for f in award_facts) or new.cannot_use_before_expiry is not None
@@ -290,7 +303,7 @@ def _issue_uth(
         )
     per_fy: dict[int, int] = defaultdict(int)
     for period, cents in tranches:
-        per_fy[uth_period_fiscal_year(period)] += cents
+        per_fy[uth_period_fiscal_year(period, ruleset, new.tax_period_start_month)] += cents
     for fy, cents in sorted(per_fy.items()):
         uth.check_fy_cap(cap_used(uow.conn, cap_id("UTH", fy)), cents, ruleset)
     uth.check_cumulative_cap(
@@ -299,7 +312,7 @@ def _issue_uth(
     payload["tax_periods"] = [
         {
             "period": period,
-            "fiscal_year": uth_period_fiscal_year(period),
+            "fiscal_year": uth_period_fiscal_year(period, ruleset, new.tax_period_start_month),
             "cents": cents,
             "unsold_cents": cents,
             "carryforward_last_period": uth.carryforward_last_period(period, ruleset),

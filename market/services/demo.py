@@ -310,6 +310,13 @@ def _seed(engine: Engine, ruleset: Ruleset, say: Callable[[str], None]) -> dict[
                 tax_year=2014,
                 liability_cents=40_000_00,
                 amount_cents=400_000_00,
+                # PT-2, RULES 5.4 partner A: P +$500,000 and Q -$100,000 in the category,
+                # wages $100,000 and interest $10,000: ratio 40/51.
+                section_40={
+                    "entity_income_cents": 500_000_00,
+                    "category_amounts_cents": [500_000_00, -100_000_00],
+                    "other_categories_net_cents": [100_000_00, 10_000_00],
+                },
             ),
         )
     )

@@ -30,7 +30,7 @@ from market.services.certificates import (
     load_certificate,
     uth_tranches,
 )
-from market.services.errors import RuleRefusedError, not_found
+from market.services.errors import BadRequestError, RuleRefusedError, not_found
 from market.services.numbering import derived_number, new_id
 from market.services.parties import load_party, owners_agreement, ownership_graph
 from market.services.uow import UnitOfWork
@@ -52,6 +52,9 @@ class NewCreditApplication:
     other_credits_cents: int = 0
     statutory_minimum_cents: int | None = None
     cap40_cents: int | None = None
+    # PT-2: the figures of the §40 ratio (entity_income_cents, category_amounts_cents,
+    # other_categories_net_cents), when cap40_cents is not given.
+    section_40: dict[str, Any] | None = None
 
 
 def _stream(certificate_id: str) -> str:
@@ -79,6 +82,47 @@ def carryover_window(cert: dict[str, Any], tax_type: TaxType, ruleset: Ruleset) 
         return None
     base = cert["credit_year"] if cert["credit_year"] is not None else cert["fiscal_year"]
     return credit_use.carryover_last_year(program, tax_type, int(base), ruleset)
+
+
+S40_FIGURES = ("entity_income_cents", "category_amounts_cents", "other_categories_net_cents")
+
+
+def section_40_cap(
+    cert: dict[str, Any],
+    holder: dict[str, Any],
+    new: NewCreditApplication,
+    tax_type: TaxType,
+    ruleset: Ruleset,
+) -> int | None:
+    """PT-2 / PT-7: the most GIT liability the credit may be applied against. Given as
+    `cap40_cents`, or computed from the application's `section_40` figures; an owner's
+    passed-through credit needs one or the other (never skipped); an individual buying
+    directly under the Director's exception has ratio 1 (AMB-53)."""
+    if tax_type is not TaxType.GIT:
+        return new.cap40_cents
+    if new.cap40_cents is not None:
+        return new.cap40_cents
+    if new.section_40 is not None:
+        figures = new.section_40
+        ratio = pass_through.liability_share_ratio(
+            int(figures["entity_income_cents"]),
+            [int(x) for x in figures["category_amounts_cents"]],
+            [int(x) for x in figures["other_categories_net_cents"]],
+            ruleset,
+        )
+        return pass_through.cap40_cents(ratio, new.liability_cents)
+    if cert["origin"] == "pass_through":
+        raise BadRequestError(
+            "section_40_figures_required",
+            "An owner's use of a passed-through credit against GIT is limited by its §40 "
+            "liability-share ratio (PT-2), which the ledger cannot compute without the "
+            "owner's income: send section_40 {entity_income_cents, category_amounts_cents, "
+            "other_categories_net_cents} or cap40_cents.",
+            {"missing": ["section_40", "cap40_cents"], "figures": list(S40_FIGURES)},
+        )
+    if holder["entity_type"] == "individual" and holder.get("director_exception"):
+        return new.liability_cents  # PT-7 / AMB-53: ratio = 1
+    return None
 
 
 def _applied_this_year(conn: Connection, party_id: str, tax_type: str, tax_year: int) -> int:
@@ -268,6 +312,7 @@ def apply_to_return(
     statutory_minimum = new.statutory_minimum_cents
     if statutory_minimum is None:
         statutory_minimum = ruleset.cbt_statutory_minimum_by_year.get(new.tax_year, 0)
+    cap40 = section_40_cap(cert, holder, new, tax_type, ruleset)
     earlier = _applied_this_year(uow.conn, holder["id"], tax_type.value, new.tax_year)
     other = new.other_credits_cents + earlier
     use = credit_use.apply_credit(
@@ -278,7 +323,7 @@ def apply_to_return(
             liability_cents=new.liability_cents,
             other_credits_cents=other,
             statutory_minimum_cents=statutory_minimum,
-            cap40_cents=new.cap40_cents,
+            cap40_cents=cap40,
         ),
         new.amount_cents,
         ruleset,
@@ -301,7 +346,7 @@ def apply_to_return(
         "limits": {
             "declared_other_credits_cents": new.other_credits_cents,
             "ledger_other_credits_cents": earlier,
-            "cap40_cents": new.cap40_cents,
+            "cap40_cents": cap40,
             "carryover_last_year": last,
             # PT-1: what the duplicate-use check compared (absent from older events).
             "creditable_activity_ids": activity_ids,

@@ -270,5 +270,5 @@ def test_pass_through_certificates_carry_the_activities(client: Any, engine: Eng
     assert [c.cert(p)["attributes"][KEY] for p in pieces] == [["film-1"], ["film-1"]]
     # Two pieces of one credit are the same credit, not a duplicate use.
     for piece in pieces:
-        assert c.apply(c.auth, piece).status_code == 201
+        assert c.apply(c.auth, piece, cap40_cents=10 * M).status_code == 201
     replay_equals_live_and_verifies(engine)

@@ -122,16 +122,16 @@ def test_uth_installments_are_charged_per_fiscal_year_and_cumulatively(client: A
     assert r.status_code == 201, r.json
     tranches = r.json["tax_periods"]
     assert [t["period"] for t in tranches] == list(range(2013, 2023))
-    # period P commences July 1 of P, i.e. in FY P+1
-    assert [t["fiscal_year"] for t in tranches] == list(range(2014, 2024))
+    # UTH-13: a calendar-year filer's period P commences January 1 of P, in FY P
+    assert [t["fiscal_year"] for t in tranches] == list(range(2013, 2023))
     # UTH-7 / CMN-2: the 7 odd cents go one each to the earliest installments.
     assert [t["cents"] for t in tranches] == [2_400_000_01] * 7 + [2_400_000_00] * 3
     assert tranches[0]["carryforward_last_period"] == 2033
-    caps = _caps(client, auth, 2014)
+    caps = _caps(client, auth, 2013)
     assert caps["UTH"]["used_cents"] == 2_400_000_01
     assert caps["UTH_CUMULATIVE"]["used_cents"] == 24 * M + 7
     assert caps["UTH_CUMULATIVE"]["cap_cents"] == 1_500 * M
-    assert _caps(client, auth, 2023)["UTH"]["used_cents"] == 2_400_000_00
+    assert _caps(client, auth, 2022)["UTH"]["used_cents"] == 2_400_000_00
 
     # A $1.48B award puts $148M in FY2014: over the $150M FY cap with the $2.4M above.
     before = events(engine)

@@ -53,6 +53,11 @@ def test_the_partners_apply_their_shares_after_the_pass_through(client: Any) -> 
         shares[owners["A"]]["certificate_id"],
         liability_cents=40_000_00,
         amount_cents=100_000_00,
+        section_40={  # RULES 5.4, partner A: ratio 40/51
+            "entity_income_cents": 500_000_00,
+            "category_amounts_cents": [500_000_00, -100_000_00],
+            "other_categories_net_cents": [100_000_00, 10_000_00],
+        },
     )
     assert used.status_code == 201, used.json
     assert used.json["applied_cents"] == 20_000_00  # the 50% ceiling binds (DMG-5)

@@ -134,16 +134,34 @@ def test_example_5_4_partnership_allocation_and_use(
     assert suffixes == {"P1", "P2", "P3"}
 
     ah = headers_for(client, engine, "participant", owners["A"])
+    # PT-2 from the figures of 5.4: A's category holds P +$500,000 and Q -$100,000; wages
+    # $100,000 and interest $10,000: ratio 40/51, Cap40 $31,372.54 (the 50% ceiling binds).
+    a_figures = {
+        "entity_income_cents": 50_000_000,
+        "category_amounts_cents": [50_000_000, -10_000_000],
+        "other_categories_net_cents": [10_000_000, 1_000_000],
+    }
     r = credit(
-        client, ah, owner_certs[owners["A"]], liability_cents=4_000_000, amount_cents=10_000_000
+        client,
+        ah,
+        owner_certs[owners["A"]],
+        liability_cents=4_000_000,
+        amount_cents=10_000_000,
+        section_40=a_figures,
     )
     assert r.status_code == 201, r.json
     assert (r.json["applied_cents"], r.json["carried_forward_cents"]) == (2_000_000, 8_000_000)
     assert r.json["limited_by"] == "fifty_percent_ceiling"
     assert r.json["requested_cents"] == 10_000_000
+    assert r.json["limits"]["cap40_cents"] == 3_137_254
     # A second use in the same year counts the first against the 50% ceiling.
     again = credit(
-        client, ah, owner_certs[owners["A"]], liability_cents=4_000_000, amount_cents=100
+        client,
+        ah,
+        owner_certs[owners["A"]],
+        liability_cents=4_000_000,
+        amount_cents=100,
+        section_40=a_figures,
     )
     assert again.json["applied_cents"] == 0
     assert again.json["limited_by"] == "fifty_percent_ceiling"
@@ -154,6 +172,7 @@ def test_example_5_4_partnership_allocation_and_use(
         owner_certs[owners["B"]],
         liability_cents=2_100_000,
         amount_cents=6_000_000,
+        section_40={"entity_income_cents": 30_000_000, "category_amounts_cents": [30_000_000]},
     )
     assert (r.json["applied_cents"], r.json["carried_forward_cents"]) == (1_050_000, 4_950_000)
     r = credit(

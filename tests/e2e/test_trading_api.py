@@ -162,7 +162,7 @@ def test_uth_minimum_consideration_m1_figures(client: Any) -> None:
     assert buyer_cert["tax_periods"] == [
         {
             "period": 2013,
-            "fiscal_year": 2014,
+            "fiscal_year": 2013,  # UTH-13: a calendar-year period 2013 commences in FY 2013
             "cents": 240 * 10**6,
             "unsold_cents": 0,
             "carryforward_last_period": 2033,

@@ -28,6 +28,7 @@ from market.services.actor import SYSTEM
 from market.services.ledger import verify
 from market.services.parties import NewParty, register_party
 from market.services.runner import run
+from tests.conftest import ERA_TODAY
 from tests.helpers import brrag_award_kwargs
 from tests.proof.conftest import SCALE
 from tests.proof.world import M, check_conservation
@@ -57,6 +58,7 @@ class Server:
         env = os.environ | {
             "DATABASE_URL": self.database_url,
             "MARKET_ARGON2_FAST": "1",
+            "MARKET_TODAY": ERA_TODAY,  # the era the suite runs in (tests/conftest.py)
             "SECRET_KEY": "crash-test",
         }
         with self.log.open("ab") as out:

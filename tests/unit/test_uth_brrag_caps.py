@@ -107,3 +107,19 @@ def test_more_than_the_balance_cannot_be_sold_or_applied() -> None:
     assert caught.value.details == {"balance_cents": 100, "amount_cents": 101, "what": "listing"}
     with pytest.raises(InvalidRequestError):
         check_available(100, 0)
+
+
+def test_a_calendar_year_period_commences_in_its_own_fiscal_year() -> None:
+    """UTH-13 / AMB-13: period 2013 of a calendar-year filer begins January 1, 2013 (FY
+    2013); a filer whose year begins July 1 starts period 2013 in FY 2014."""
+    from datetime import date
+
+    assert uth.period_commences_on(2013, A1178) == date(2013, 1, 1)
+    assert (
+        uth.bucket_fiscal_year(uth.period_commences_on(2013, A1178), date(2020, 1, 1), A1178)
+        == 2013
+    )
+    july = uth.period_commences_on(2013, A1178, start_month=7)
+    assert uth.bucket_fiscal_year(july, date(2020, 1, 1), A1178) == 2014
+    with pytest.raises(InvalidRequestError):
+        uth.period_commences_on(2013, A1178, start_month=13)

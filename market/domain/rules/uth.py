@@ -61,6 +61,17 @@ def tenant_installment(cents: int, lease_payments_cents: int) -> int:
     return min(cents, max(0, lease_payments_cents))
 
 
+def period_commences_on(period: int, ruleset: Ruleset, start_month: int | None = None) -> date:
+    """UTH-13: the first day of tax period `period`, a year beginning in `start_month` (the
+    holder's) or the ruleset's `uth_period_start_month` (calendar-year filers)."""
+    month = start_month if start_month is not None else ruleset.uth_period_start_month
+    if not 1 <= month <= 12:
+        raise InvalidRequestError(
+            "a tax year begins in a month from 1 to 12", {"tax_period_start_month": month}
+        )
+    return date(period, month, 1)
+
+
 def bucket_fiscal_year(period_commences_on: date, approved_on: date, ruleset: Ruleset) -> int:
     """UTH-13 / AMB-13: an installment counts in the FY its credited period commences."""
     if ruleset.uth_fy_bucket == "approval":
