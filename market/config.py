@@ -83,6 +83,6 @@ def security_settings() -> dict[str, Any]:
         "SESSION_IDLE_MINUTES": int(env("SESSION_IDLE_MINUTES", "30")),
         "SESSION_MAX_HOURS": int(env("SESSION_MAX_HOURS", "12")),
         "PASSWORD_HASH_CONCURRENCY": int(env("PASSWORD_HASH_CONCURRENCY", "1")),
-        "PASSWORD_HASH_WAIT_SECONDS": float(env("PASSWORD_HASH_WAIT_SECONDS", "2")),
+        "PASSWORD_HASH_WAIT_SECONDS": float(env("PASSWORD_HASH_WAIT_SECONDS", "0.02")),
         "TRUSTED_PROXIES": int(env("TRUSTED_PROXIES", "0")),
     }

@@ -8,10 +8,11 @@ or its local part. No composition rules (NIST says not to).
 
 Hashing: argon2id, memory 19 MiB, 2 passes, 1 lane (OWASP's first recommended setting;
 about 26-29 ms per hash on the 2-core test machine, against ~230 ms and 4 lanes for
-argon2-cffi's defaults). Every hash and verification runs under a per-process semaphore
-(`configure(concurrency=1)`): a flood of sign-ins can keep at most that many cores busy
-per process, and a request that waits longer than `wait_s` for its turn is refused as
-busy (503 with Retry-After) instead of holding its thread.
+argon2-cffi's defaults). Every hash, and every sign-in attempt as a whole (its hash and
+the failure it records), runs under a per-process semaphore (`configure(concurrency=1)`):
+a flood of sign-ins can keep at most that many threads and cores busy per process, and a
+request that waits longer than `wait_s` (0.02 s) for its turn is refused as busy (503
+with Retry-After) instead of holding its thread, so the other threads keep serving signed-in users.
 """
 
 from __future__ import annotations
@@ -48,19 +49,27 @@ class HashingBusyError(DomainError):
 
 
 class _Pool:
+    """Re-entrant per thread: a sign-in holds its slot for the whole attempt (the hash and
+    the failure it may record), and the hash inside it does not ask again."""
+
     def __init__(self) -> None:
-        self.configure(1, 2.0)
+        self.local = threading.local()
+        self.configure(1, 0.02)
 
     def configure(self, concurrency: int, wait_s: float) -> None:
         self.slots = threading.BoundedSemaphore(max(1, concurrency))
         self.wait_s = wait_s
 
     def __enter__(self) -> None:
-        if not self.slots.acquire(timeout=self.wait_s):
+        depth = getattr(self.local, "depth", 0)
+        if depth == 0 and not self.slots.acquire(timeout=self.wait_s):
             raise HashingBusyError("The service is busy checking passwords; try again shortly.")
+        self.local.depth = depth + 1
 
     def __exit__(self, *exc: object) -> None:
-        self.slots.release()
+        self.local.depth -= 1
+        if self.local.depth == 0:
+            self.slots.release()
 
 
 POOL = _Pool()

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from market.services import identity, mfa, throttle
+from market.services import identity, mfa, passwords, throttle
 from market.services.actor import Actor
 from market.services.errors import UnauthorizedError
 
@@ -41,11 +41,12 @@ def first_factor(
     engine: Engine, email: str, password: str, address: str | None, policy: SignInPolicy
 ) -> Actor:
     throttle.check(engine, email, address)
-    try:
-        return identity.check_password(engine, email, password)
-    except UnauthorizedError:
-        throttle.record_failure(engine, email, address, policy.throttle)
-        raise
+    with passwords.POOL:  # the whole attempt holds one slot (see services/passwords)
+        try:
+            return identity.check_password(engine, email, password)
+        except UnauthorizedError:
+            throttle.record_failure(engine, email, address, policy.throttle)
+            raise
 
 
 def needs_second_factor(engine: Engine, actor: Actor) -> bool:
@@ -61,11 +62,12 @@ def second_factor(
     policy: SignInPolicy,
 ) -> None:
     throttle.check(engine, email, address)
-    try:
-        mfa.verify(engine, actor.user_id, code)
-    except UnauthorizedError:
-        throttle.record_failure(engine, email, address, policy.throttle)
-        raise
+    with passwords.POOL:
+        try:
+            mfa.verify(engine, actor.user_id, code)
+        except UnauthorizedError:
+            throttle.record_failure(engine, email, address, policy.throttle)
+            raise
 
 
 def succeeded(engine: Engine, email: str) -> None:

@@ -54,7 +54,8 @@ def test_a_participant_reads_only_its_own_party(client: Any, app: Any, eda: dict
     mine, other = create_party(client, eda), create_party(client, eda)
     me = headers_for(client, engine, "participant", mine["id"])
     assert client.get(f"/api/v1/parties/{mine['id']}", headers=me).status_code == 200
-    assert client.get(f"/api/v1/parties/{other['id']}", headers=me).status_code == 403
+    # Another party answers as a missing one would (no existence oracle; was 403).
+    assert client.get(f"/api/v1/parties/{other['id']}", headers=me).status_code == 404
     listed = client.get("/api/v1/parties", headers=me).json["items"]
     assert [p["id"] for p in listed] == [mine["id"]]
 

@@ -64,7 +64,7 @@ def test_the_pool_refuses_a_hash_that_waits_too_long() -> None:
         holder.join()
         assert passwords.verify(passwords.HASHER.hash("y" * 12), "y" * 12)
     finally:
-        passwords.configure(1, 2.0)
+        passwords.configure(1, 0.02)
 
 
 def test_service_parameters_are_argon2id_19_mib_two_passes() -> None:
@@ -74,3 +74,10 @@ def test_service_parameters_are_argon2id_19_mib_two_passes() -> None:
     stored = service.hash("a-long-passphrase")
     assert stored.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
     assert passwords.verify(stored, "a-long-passphrase")
+
+
+def test_the_pool_is_reentrant_within_a_thread() -> None:
+    with passwords.POOL:
+        assert passwords.verify(passwords.hash_password("z" * 12), "z" * 12)
+    assert passwords.POOL.slots.acquire(timeout=0.01)  # the slot was given back
+    passwords.POOL.slots.release()
