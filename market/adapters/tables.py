@@ -407,11 +407,13 @@ SCALE_INDEXES = (
     ),
     Index("ix_transfers_status_seq", _transfers.c.status, _transfers.c.created_seq),
     Index("ix_transfers_status_decided", _transfers.c.status, _transfers.c.decided_seq),
+    # consideration_cents last: the seller's paid total is a SUM read from the index alone.
     Index(
         "ix_transfers_seller_status_seq",
         _transfers.c.seller_party_id,
         _transfers.c.status,
         _transfers.c.created_seq,
+        _transfers.c.consideration_cents,
     ),
     Index("ix_transfers_buyer_seq", _transfers.c.buyer_party_id, _transfers.c.created_seq),
     Index("ix_listings_status_seq", _listings.c.status, _listings.c.created_seq),

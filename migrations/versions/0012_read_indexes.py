@@ -28,7 +28,12 @@ INDEXES = [
     ('transfers', 'ix_transfers_certificate_decided', ['certificate_id', 'decided_seq']),
     ('transfers', 'ix_transfers_status_seq', ['status', 'created_seq']),
     ('transfers', 'ix_transfers_status_decided', ['status', 'decided_seq']),
-    ('transfers', 'ix_transfers_seller_status_seq', ['seller_party_id', 'status', 'created_seq']),
+    # consideration_cents last: the paid total is read from the index alone
+    (
+        'transfers',
+        'ix_transfers_seller_status_seq',
+        ['seller_party_id', 'status', 'created_seq', 'consideration_cents'],
+    ),
     ('transfers', 'ix_transfers_buyer_seq', ['buyer_party_id', 'created_seq']),
     ('listings', 'ix_listings_status_seq', ['status', 'created_seq']),
     ('listings', 'ix_listings_seller_status_seq', ['seller_party_id', 'status', 'created_seq']),
