@@ -425,5 +425,10 @@ SCALE_INDEXES = (
     ),
     Index("ix_offers_seller_seq", _offers.c.seller_party_id, _offers.c.created_seq),
     Index("ix_offers_buyer_seq", _offers.c.buyer_party_id, _offers.c.created_seq),
-    Index("ix_credit_applications_party_year", _credit_apps.c.party_id, _credit_apps.c.tax_year),
+    Index(
+        "ix_credit_applications_party_year",
+        _credit_apps.c.party_id,
+        _credit_apps.c.tax_year,
+        _credit_apps.c.id,
+    ),
 )
