@@ -420,11 +420,13 @@ SCALE_INDEXES = (
     ),
     Index("ix_transfers_status_seq", _transfers.c.status, _transfers.c.created_seq),
     Index("ix_transfers_status_decided", _transfers.c.status, _transfers.c.decided_seq),
+    # consideration_cents last: the seller's paid total is a SUM read from the index alone.
     Index(
         "ix_transfers_seller_status_seq",
         _transfers.c.seller_party_id,
         _transfers.c.status,
         _transfers.c.created_seq,
+        _transfers.c.consideration_cents,
     ),
     Index("ix_transfers_buyer_seq", _transfers.c.buyer_party_id, _transfers.c.created_seq),
     Index("ix_listings_status_seq", _listings.c.status, _listings.c.created_seq),
@@ -436,7 +438,12 @@ SCALE_INDEXES = (
     ),
     Index("ix_offers_seller_seq", _offers.c.seller_party_id, _offers.c.created_seq),
     Index("ix_offers_buyer_seq", _offers.c.buyer_party_id, _offers.c.created_seq),
-    Index("ix_credit_applications_party_year", _credit_apps.c.party_id, _credit_apps.c.tax_year),
+    Index(
+        "ix_credit_applications_party_year",
+        _credit_apps.c.party_id,
+        _credit_apps.c.tax_year,
+        _credit_apps.c.id,
+    ),
 )
 # --- Trust: the Merkle tree over the events and the signed checkpoints (PRODUCT.md 8.1) ---
 # Neither is a projection: replay never touches them, and both are append-only (triggers

@@ -82,12 +82,13 @@ def usable_certificates(conn: Connection, party_id: str, limit: int = 200) -> li
 def credit_applications_page(
     conn: Connection, party_id: str, limit: int = PAGE
 ) -> list[dict[str, Any]]:
-    """The party's latest credit applications (by tax year, newest first)."""
+    """The party's credit applications of the latest tax years, `limit` of them: one walk
+    down the (party, tax year, id) index, however many the party has made."""
     ca = credit_apps_t
     stmt = (
         select(ca)
         .where(ca.c.party_id == party_id)
-        .order_by(ca.c.tax_year.desc(), ca.c.id)
+        .order_by(ca.c.tax_year.desc(), ca.c.id.desc())
         .limit(limit)
     )
     return [dict(r) for r in conn.execute(stmt).mappings()]
