@@ -38,7 +38,6 @@ from market.domain.rules import brrag, dm_queue, uth
 from market.domain.rules.activities import normalize_activity_ids
 from market.domain.rules.credit_use import carryover_last_year
 from market.domain.rulesets import Ruleset
-from market.domain.values import fiscal_year as fiscal_year_of
 from market.services import certificate_reads, clock, halts
 from market.services.actor import AUTHORITY, Actor
 from market.services.errors import BadRequestError, NotFoundError, not_found
