@@ -87,8 +87,69 @@ NOTICES: dict[str, Notice] = {
         "Transfer proposed: {amount_dollars} of {certificate_number}",
         "{seller_party} proposes to transfer {amount_dollars} of certificate "
         "{certificate_number} to {buyer_party} for {consideration_dollars}. "
-        "Next: the Authority's approval.",
+        "Next: {next_step}",
         _TRANSFER_LINK,
+        email=True,
+    ),
+    "TRANSFER_CONFIRMED": Notice(
+        lambda f: [f.get("seller_party_id"), AUTHORITY],
+        "Transfer confirmed: {amount_dollars} of {certificate_number}",
+        "{buyer_party} confirmed the transfer of {amount_dollars} of certificate "
+        "{certificate_number} from {seller_party}. Next: the Authority's approval.",
+        _TRANSFER_LINK,
+    ),
+    "TRANSFER_DECLINED": Notice(
+        keys("seller_party_id"),
+        "Transfer declined by the buyer: {amount_dollars} of {certificate_number}",
+        "{buyer_party} declined the transfer of {amount_dollars} of certificate "
+        "{certificate_number}. Reason: {reason}",
+        _TRANSFER_LINK,
+        email=True,
+    ),
+    "TECH_RECEIPT_RECORDED": Notice(
+        keys("party_id"),
+        "TECH application: paper filing received on {received_on}",
+        "The Authority recorded that your TECH application was received on {received_on} "
+        "({receipt_reason}).",
+        "/deals/tech/{application_id}",
+    ),
+    "CERTIFICATE_NOTICE_ISSUED": Notice(
+        lambda f: list(f.get("holder_party_ids", [])),
+        "Trading halted: certificate {certificate_number}",
+        "The Authority issued a {kind} notice on certificate {certificate_number}: {reason}. "
+        "Trading in it and every certificate derived from it is halted until the notice is "
+        "lifted.",
+        "/certificates/{certificate_id}",
+        email=True,
+    ),
+    "CERTIFICATE_NOTICE_LIFTED": Notice(
+        lambda f: list(f.get("holder_party_ids", [])),
+        "Trading resumed: certificate {certificate_number}",
+        "The Authority lifted a notice on certificate {certificate_number}; trading resumes "
+        "unless another notice still halts it.",
+        "/certificates/{certificate_id}",
+        email=True,
+    ),
+    "TRANSFER_PAYMENT_RECORDED": Notice(
+        keys("seller_party_id"),
+        "Payment recorded: {amount_dollars} for {certificate_number}",
+        "{buyer_party} recorded a payment of {amount_dollars} (reference {reference}). "
+        "Confirm its receipt on the Closing page.",
+        "/closing",
+    ),
+    "TRANSFER_RECEIPT_CONFIRMED": Notice(
+        keys("buyer_party_id"),
+        "Payment received: {certificate_number}",
+        "{seller_party} confirmed receipt of your payment for certificate {certificate_number}.",
+        "/closing",
+    ),
+    "TRANSFER_REFUND_OWED": Notice(
+        keys("seller_party_id", "buyer_party_id"),
+        "Refund owed: {refund_owed_dollars}",
+        "The transfer of certificate {certificate_number} was rejected after payment: "
+        "{seller_party} owes {buyer_party} a refund of {refund_owed_dollars}.",
+        "/closing",
+        email=True,
     ),
     "TRANSFER_APPROVED": Notice(
         keys("seller_party_id", "buyer_party_id"),
@@ -191,6 +252,12 @@ def facts(conn: Connection, event: Event, *, in_words: bool = True) -> dict[str,
     f.setdefault("certificate_number", cert.get("number") or f.get("number"))
     if event.type == "CERT_ISSUED":
         f["certificate_number"] = p.get("number")
+    if event.type == "TRANSFER_PROPOSED":  # a negotiated one waits for the buyer (8.2)
+        f["next_step"] = (
+            "the buyer's confirmation, then the Authority's approval."
+            if p.get("awaiting_buyer")
+            else "the Authority's approval."
+        )
     reasons = f.get("reasons") or ([p["reason"]] if p.get("reason") else [])
     f["reason"] = "; ".join(str(r) for r in reasons) or "none given"
     party_keys = [k for k in f if k.endswith("party_id") and isinstance(f[k], str)]

@@ -26,6 +26,8 @@ STATUS = {
     "OFFER_ACCEPTED": "accepted",
     "OFFER_DECLINED": "declined",
     "TRANSFER_PROPOSED": "pending_approval",
+    "TRANSFER_CONFIRMED": "pending_approval",
+    "TRANSFER_DECLINED": "declined",
     "TRANSFER_APPROVED": "approved",
     "TRANSFER_REJECTED": "rejected",
     "TECH_APPLICATION_RECEIVED": "received",
@@ -37,7 +39,7 @@ STATUS = {
 NEXT_STEP = {
     "open": "The seller accepts or declines the offer.",
     "accepted": "The Authority approves or rejects the transfer.",
-    "declined": "None: the offer is closed.",
+    "declined": "None: the deal is closed.",
     "awaiting_buyer": "The buyer confirms the transfer; then the Authority decides.",
     "pending_approval": "The Authority approves or rejects the transfer.",
     "approved": "None: the buyer holds the credit and may apply it to a return.",
@@ -54,6 +56,8 @@ def status_of(event: Event) -> str:
     status = event.payload.get("status")
     if isinstance(status, str):
         return status
+    if event.type == "TRANSFER_PROPOSED" and event.payload.get("awaiting_buyer"):
+        return "awaiting_buyer"
     return STATUS.get(event.type) or notices.words(event.type)
 
 

@@ -223,6 +223,7 @@ def confirm_transfer(
     passes are run again on today's state, then it goes to the Authority."""
     t = _awaiting_this_buyer(uow, actor, transfer_id)
     cert = load_certificate(uow.conn, t["certificate_id"])
+    halts.check_not_halted(uow.conn, cert)  # PRODUCT.md 8.3 trading halts
     seller, buyer = load_party_pair(uow.conn, t["seller_party_id"], t["buyer_party_id"])
     checks, failures = rule_checks(
         uow.conn,

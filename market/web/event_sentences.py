@@ -291,3 +291,9 @@ def sentence(event_type: str, payload: Mapping[str, Any], names: Names) -> str:
         except (KeyError, TypeError, ValueError):
             pass
     return f"{type_in_words(event_type)}."
+
+
+# The second release's event types, in a module of their own (it uses the helpers above).
+from market.web.event_sentences_more import MORE  # noqa: E402
+
+SENTENCES |= MORE

@@ -30,7 +30,7 @@ def test_each_seller_reads_its_own_allocation() -> None:
     assert set(notice.who(facts)) == {"a", "b"}
 
 
-def test_every_event_8_2_names_for_email_is_mailed() -> None:
+def test_every_event_8_2_names_is_mailed_and_those_that_ask_a_party_to_act() -> None:
     mailed = {t for t, n in notices.NOTICES.items() if n.email}
     assert mailed == {
         "OFFER_MADE",
@@ -39,6 +39,13 @@ def test_every_event_8_2_names_for_email_is_mailed() -> None:
         "FY_ALLOCATION_RUN",
         "RECAPTURE_ASSESSED",
         "REMINDER_ISSUED",
+        # Beyond 8.2: the buyer must confirm a proposal, the seller learns of a refusal or
+        # a refund it owes, and holders learn their trading was halted or resumed (8.3).
+        "TRANSFER_PROPOSED",
+        "TRANSFER_DECLINED",
+        "TRANSFER_REFUND_OWED",
+        "CERTIFICATE_NOTICE_ISSUED",
+        "CERTIFICATE_NOTICE_LIFTED",
     }
     assert notices.words("TRANSFER_BUYER_CONFIRMED") == "transfer buyer confirmed"
     assert "awaiting_buyer" in NEXT_STEP
