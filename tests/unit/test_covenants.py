@@ -51,3 +51,10 @@ def test_an_unknown_scale_is_refused_and_a_next_date_is_found() -> None:
         2018, 3, 1
     )
     assert next_on_or_after([date(2017, 3, 1)], date(2017, 3, 2)) is None
+
+
+def test_nothing_is_at_stake_once_the_window_has_ended_on_either_scale() -> None:
+    after = W.ends_on + timedelta(days=1)
+    assert exposure_cents(100, W, after, "sliding") == 0
+    assert exposure_cents(100, W, after, "full") == 0
+    assert exposure_cents(100, W, W.ends_on, "full") == 100  # the last day still counts
