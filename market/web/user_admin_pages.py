@@ -81,7 +81,7 @@ def create_user() -> ResponseReturnValue:
     return redirect(url_for("pages.user_admin"))
 
 
-@bp.post("/authority/users/password", endpoint="reset_password")
+@bp.post("/authority/users/password", endpoint="reset_user_password")
 @roles_required("authority")
 def reset_password() -> ResponseReturnValue:
     who, form, f = actor(), request.form, Fields(request.form)
