@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tests.helpers import create_party, headers_for, sell_and_approve
+from tests.helpers import BRRAG_AWARD, create_party, headers_for, sell_and_approve
 
 M = 100_000_000
 
@@ -34,6 +34,7 @@ def build(client: Any, engine: Any) -> World:
             "face_cents": 2 * M,
             "fiscal_year": 2014,
             "credit_year": 2013,
+            **BRRAG_AWARD,
         },
         headers=eda,
     )

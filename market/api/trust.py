@@ -12,7 +12,7 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
-from market.api.schemas import MAX_CURSOR
+from market.api.schemas import MAX_CURSOR, page_of
 from market.services import checkpoints, proofs
 from market.services.actor import AUTHORITY
 from market.services.checkpoints import TrustSettings
@@ -73,6 +73,7 @@ def latest() -> ResponseReturnValue:
 @blp.route("/ledger/checkpoints", methods=["GET"])
 @blp.doc(security=PUBLIC)
 @blp.arguments(PageArgs, location="query")
+@blp.alt_response(200, schema=page_of(CheckpointOut, "CheckpointPage"))
 def list_checkpoints(args: dict[str, Any]) -> ResponseReturnValue:
     """Every signed checkpoint, smallest tree first (anyone); `next` is the `after` cursor."""
     items, nxt = checkpoints.checkpoints_page(engine(), args["after"], args["limit"])

@@ -20,7 +20,7 @@ from market.domain.rulesets import Ruleset
 from market.domain.values import format_cents
 from market.services import clock
 from market.services.actor import AUDITOR, AUTHORITY, Actor
-from market.services.errors import ConflictError, ForbiddenError, RuleRefusedError
+from market.services.errors import ConflictError, RuleRefusedError, not_found
 from market.services.trade_views import load_transfer
 from market.services.uow import UnitOfWork
 
@@ -67,7 +67,8 @@ def get_funding(conn: Connection, actor: Actor, transfer_id: str) -> dict[str, A
         t["seller_party_id"],
         t["buyer_party_id"],
     ):
-        raise ForbiddenError("Only the two parties may read this transfer.", {})
+        # Another party's transfer answers as if it did not exist (no existence oracle).
+        raise not_found("Transfer", "transfer_id", transfer_id)
     return funding_view(conn, t)
 
 

@@ -46,6 +46,13 @@ def _render(status: int = 200) -> ResponseReturnValue:
         numbers = desk_queries.numbers_of(conn, [a["certificate_id"] for a in applied])
         agreement = parties.owners_agreement(conn, me)
         waiting, _ = trading.list_transfers(conn, actor(), "awaiting_buyer", None, 200)
+        awaiting = [t for t in waiting if t["buyer_party_id"] == me]
+        # The template names the awaiting transfers' sellers and the agreement's owners.
+        names = desk_queries.names_of(
+            conn,
+            [t["seller_party_id"] for t in awaiting]
+            + [sh.get("owner_party_id") for sh in (agreement or {}).get("shares", [])],
+        )
     for c in held:
         c["last_year"] = pages_queries.carryover_last_year(c, rules)
     numbers |= {c["id"]: c["number"] for c in held}
@@ -64,7 +71,8 @@ def _render(status: int = 200) -> ResponseReturnValue:
             held=held,
             held_next=held_next,
             usable=usable,
-            awaiting=[t for t in waiting if t["buyer_party_id"] == me],
+            awaiting=awaiting,
+            names=names,
             by_basis=by_basis,
             agreement=agreement,
             applied=applied,

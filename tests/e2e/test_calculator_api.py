@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from market.services import clock
-from tests.helpers import create_party, events, headers_for, tech_certificate
+from tests.helpers import brrag_award, create_party, events, headers_for, tech_certificate
 
 URL = "/api/v1/calculator/tech"
 
@@ -163,16 +163,19 @@ def test_bad_requests_are_refused(client: Any) -> None:
         usable_through=2100,
     )
     assert too_long.status_code == 422
-    brrag = client.post(
+    issued = client.post(
         "/api/v1/certificates",
         json={
             "program": "BRRAG",
             "holder_party_id": b.seller["id"],
             "face_cents": 100,
             "fiscal_year": 2014,
-        },
+        }
+        | brrag_award(100),
         headers=b.auth,
-    ).json
+    )
+    assert issued.status_code == 201, issued.json
+    brrag = issued.json
     not_tech = b.value(
         certificate_id=brrag["id"], amount_cents=100, price_cents=80, liability_cents=1
     )

@@ -23,6 +23,7 @@ def _long_lineage(m: Any, n: int) -> None:
     """`n` sales interleaved with a listing's offers; every third left pending, every
     fifth rejected, some decided long after they were proposed."""
     seller = Actor(user_id="test-seller", role=PARTICIPANT, party_id=m.seller["id"])
+    buyer = Actor(user_id="test-buyer", role=PARTICIPANT, party_id=m.buyer["id"])
     engine = m.app.extensions["market.engine"]
     late: list[str] = []
     with UnitOfWork(engine) as uow:
@@ -30,6 +31,8 @@ def _long_lineage(m: Any, n: int) -> None:
             t = trading.create_transfer(
                 uow, seller, m.cert["id"], m.buyer["id"], 1000, 900, None, RULES
             )
+            # The buyer consents first (PRODUCT.md 8.2): pending here is the Authority's.
+            t = trading.confirm_transfer(uow, buyer, t["id"], RULES)
             if k % 5 == 0:
                 trading.reject_transfer(uow, EDA, t["id"], "Not signed (TB-24).")
             elif k % 7 == 0:
@@ -109,7 +112,9 @@ def test_a_buyer_certificate_shows_the_transfer_that_created_it(app: Any) -> Non
     assert child is not None
     body = m.api.get(f"/api/v1/certificates/{child[0]}", headers=m.eda).json
     types = [e["type"] for e in body["history"]]
-    assert types[:2] == ["TRANSFER_PROPOSED", "TRANSFER_APPROVED"] and "CERT_ISSUED" in types
+    # The buyer's consent now sits between the proposal and the approval (PRODUCT.md 8.2).
+    assert types[:3] == ["TRANSFER_PROPOSED", "TRANSFER_CONFIRMED", "TRANSFER_APPROVED"]
+    assert "CERT_ISSUED" in types
     assert body["history"] and body["history_next"] is None
     page = browser(app, "authority").get(f"/certificates/{m.cert['id']}").get_data(as_text=True)
     assert "more history" not in page and "TRANSFER_APPROVED" in page

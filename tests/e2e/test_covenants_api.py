@@ -14,7 +14,7 @@ import pytest
 from market.domain.rulesets import A1178
 from market.services import clock
 from tests.e2e.test_tech_api import seller
-from tests.helpers import create_party, headers_for, tech_certificate
+from tests.helpers import confirm_as_buyer, create_party, headers_for, tech_certificate
 
 M = 100_000_000
 URL = "/api/v1/monitor/covenants"
@@ -37,6 +37,7 @@ class TechSales:
         self.seller = seller(client, self.auth, name="Princeton Photonics")
         self.buyer = create_party(client, self.auth, name="Insurer", tax_types=["CBT"])
         seller_h = headers_for(client, self.engine, "participant", self.seller["id"])
+        buyer_h = headers_for(client, self.engine, "participant", self.buyer["id"])
         cert = tech_certificate(self.engine, self.seller["id"], 5 * M)
         self.transfers = []
         for on, uses in (("2014-03-01", ["salaries"]), ("2015-06-01", None)):
@@ -51,6 +52,7 @@ class TechSales:
                 body["use_of_proceeds"] = uses
             r = client.post("/api/v1/transfers", json=body, headers=seller_h)
             assert r.status_code == 201, r.json
+            confirm_as_buyer(client, r.json, buyer_h)  # the buyer consents (PRODUCT.md 8.2)
             a = client.post(
                 f"/api/v1/transfers/{r.json['id']}/approve",
                 json={"exchange_date": on},

@@ -25,7 +25,9 @@ def test_offer_and_rejection_mail_their_parties_in_text_and_html(app: Any, clien
         deal = sale(m, reject="The consideration was not paid.")
         assert smtp.messages == []  # nothing is sent inside a request
         done = deliver(app)
-        assert done["email"] == {"sent": 3, "failed": 0}, done
+        # The offer to the seller, the proposal to the buyer (who must confirm) and the
+        # Authority, the rejection to both sides.
+        assert done["email"] == {"sent": 5, "failed": 0}, done
     by_subject = {msg["Subject"]: msg for msg in smtp.messages}
     number = deal["cert"]["number"]
     offer = by_subject[f"New offer: $1,600,000.00 for $2,000,000.00 of {number}"]
@@ -34,6 +36,9 @@ def test_offer_and_rejection_mail_their_parties_in_text_and_html(app: Any, clien
     # The seller hears of the offer; the rejection goes to both sides' users.
     assert len(rejected) == 2 and offer["To"] in {r["To"] for r in rejected}
     assert len({r["To"] for r in rejected}) == 2
+    proposed = [m_ for m_ in smtp.messages if m_["Subject"].startswith("Transfer proposed")]
+    assert len(proposed) == 2 and len({p["To"] for p in proposed}) == 2
+    assert len(smtp.messages) == 5
     text = rejected[0].get_body(("plain",)).get_content()
     html = rejected[0].get_body(("html",)).get_content()
     assert "Reason: The consideration was not paid." in text and "/deals/transfers/" in text
@@ -48,18 +53,24 @@ def test_smtp_down_messages_wait_and_go_when_it_returns(app: Any, client: Any) -
     m = Market(client)
     sale(m)
     down = deliver(app)
-    assert down["email"] == {"sent": 0, "failed": 3}
+    assert down["email"] == {"sent": 0, "failed": 5}
     with SmtpServer(port) as smtp:
         back = deliver(app)
         subjects = sorted(msg["Subject"].split(":")[0] for msg in smtp.messages)
-    assert back["email"] == {"sent": 3, "failed": 0}
-    assert subjects == ["New offer", "Transfer approved", "Transfer approved"]
+    assert back["email"] == {"sent": 5, "failed": 0}
+    assert subjects == [
+        "New offer",
+        "Transfer approved",
+        "Transfer approved",
+        "Transfer proposed",
+        "Transfer proposed",
+    ]
 
 
 def test_backoff_holds_a_failed_message_until_its_next_attempt(app: Any, client: Any) -> None:
     app.config.update(SMTP_HOST="127.0.0.1", SMTP_PORT=free_port(), DELIVERY_BACKOFF_BASE_S=30)
     m = Market(client)
     sale(m)
-    assert deliver(app)["email"]["failed"] == 3
+    assert deliver(app)["email"]["failed"] == 5  # offer, proposal x2, approval x2
     # Not due for another 30 s: the next pass leaves them alone.
     assert deliver(app)["email"] == {"sent": 0, "failed": 0}

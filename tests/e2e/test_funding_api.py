@@ -31,6 +31,7 @@ class Deal(Market):
         cert = self.issue(program="BRRAG", face_cents=5 * M, fiscal_year=2014)
         r = self.negotiate(cert["id"], M, 80 * 10**6)
         assert r.status_code == 201, r.json
+        self.confirm(r.json)  # the buyer consents (PRODUCT.md 8.2); now the Authority decides
         self.transfer_id = r.json["id"]
 
     def pay(self, amount: int = 80 * 10**6, on: str = "2014-08-30", headers: Any = None) -> Any:
@@ -40,7 +41,7 @@ class Deal(Market):
             {"reference": "FEDWIRE 20140830-0042", "amount_cents": amount, "paid_on": on},
         )
 
-    def confirm(self, headers: Any = None, **body: Any) -> Any:
+    def confirm_receipt(self, headers: Any = None, **body: Any) -> Any:
         return self.post(
             f"/api/v1/transfers/{self.transfer_id}/payment/confirm", headers or self.seller_h, body
         )
@@ -61,7 +62,7 @@ def test_the_buyer_pays_and_the_seller_confirms_receipt(client: Any) -> None:
         "paid_on": "2014-08-30",
         "confirmed_on": None,
     }
-    confirmed = d.confirm(received_on="2014-08-31")
+    confirmed = d.confirm_receipt(received_on="2014-08-31")
     assert confirmed.status_code == 200, confirmed.json
     assert confirmed.json["status"] == "received" and confirmed.json["funded"] is True
     assert confirmed.json["outstanding_cents"] == 0
@@ -82,7 +83,7 @@ def test_a_ruleset_can_make_approval_wait_for_the_confirmed_receipt(
     assert unpaid.status_code == 422 and unpaid.json["error"]["code"] == "funding_not_confirmed"
     assert events(d.engine) == before
     d.pay(amount=70 * 10**6)  # short of the $800,000 price
-    d.confirm()
+    d.confirm_receipt()
     short = d.post(url, d.auth)
     assert (
         short.status_code == 422 and short.json["error"]["details"]["funding_status"] == "received"
@@ -98,7 +99,7 @@ def test_a_fully_funded_transfer_is_approved_under_that_ruleset(
     )
     d = Deal(client)
     d.pay()
-    d.confirm()
+    d.confirm_receipt()
     approved = d.post(f"/api/v1/transfers/{d.transfer_id}/approve", d.auth)
     assert approved.status_code == 200, approved.json
 
@@ -118,7 +119,7 @@ def test_each_party_does_only_its_own_step_and_bad_input_writes_nothing(client: 
     d = Deal(client)
     before = events(d.engine)
     assert d.pay(headers=d.seller_h).status_code == 403
-    none_yet = d.confirm()
+    none_yet = d.confirm_receipt()
     assert none_yet.status_code == 409 and none_yet.json["error"]["code"] == "no_payment_recorded"
     future = d.pay(on="2014-09-02")
     assert future.status_code == 422 and future.json["error"]["code"] == "invalid_request"
@@ -127,14 +128,17 @@ def test_each_party_does_only_its_own_step_and_bad_input_writes_nothing(client: 
     d.pay()
     again = d.pay()
     assert again.status_code == 409 and again.json["error"]["code"] == "payment_already_recorded"
-    assert d.confirm(headers=d.buyer_h).status_code == 403
-    assert d.confirm(received_on="2014-08-01").status_code == 422  # before the payment
-    d.confirm()
-    assert d.confirm().json["error"]["code"] == "receipt_already_confirmed"
+    assert d.confirm_receipt(headers=d.buyer_h).status_code == 403
+    assert d.confirm_receipt(received_on="2014-08-01").status_code == 422  # before the payment
+    d.confirm_receipt()
+    assert d.confirm_receipt().json["error"]["code"] == "receipt_already_confirmed"
     stranger = create_party(client, d.auth, name="Stranger")
-    assert (
-        d.funding(headers_for(client, d.engine, "participant", stranger["id"])).status_code == 403
-    )
+    # Another party's transfer answers as a missing one would (no existence oracle,
+    # docs/SECURITY.md); the auditor still reads it.
+    hidden = d.funding(headers_for(client, d.engine, "participant", stranger["id"]))
+    assert hidden.status_code == 404 and hidden.json["error"]["code"] == "not_found"
+    missing = d.get("/api/v1/transfers/trf_nope/funding", d.buyer_h)
+    assert missing.status_code == 404 and missing.json["error"]["code"] == "not_found"
     assert d.funding(headers_for(client, d.engine, "auditor")).status_code == 200
 
 

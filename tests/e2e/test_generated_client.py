@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 
 from market.services import identity
-from tests.helpers import create_party, headers_for
+from tests.helpers import BRRAG_AWARD, create_party, headers_for
 
 M = 100_000_000
 
@@ -84,6 +84,7 @@ def test_a_generated_client_drives_a_listed_sale(app: Any, client: Any, tmp_path
     seller = create_party(client, eda, name="Camden Robotics")
     buyer = create_party(client, eda, name="Newark Insurance", tax_types=["CBT", "IPT"])
     body = {"program": "BRRAG", "holder_party_id": seller["id"], "face_cents": 2 * M}
+    body |= BRRAG_AWARD  # BRRAG issuance carries its award facts
     cert = client.post("/api/v1/certificates", json=body | {"fiscal_year": 2014}, headers=eda).json
     for email, role, party in (
         ("seller@gen.test", "participant", seller["id"]),

@@ -13,12 +13,14 @@ M = 100_000_000
 
 class Halted(Market):
     """A BRRAG award with a sale approved (the buyer's child certificate), an open listing
-    with an open offer, and a negotiated transfer pending approval."""
+    with an open offer, and a negotiated transfer the buyer confirmed, pending approval."""
 
     def __init__(self, client: Any) -> None:
         super().__init__(client)
         self.award = self.issue(program="BRRAG", face_cents=10 * M, fiscal_year=2014)
         first = self.negotiate(self.award["id"], 1 * M, 80 * 10**6)
+        assert first.status_code == 201, first.json
+        self.confirm(first.json)
         approved = self.post(f"/api/v1/transfers/{first.json['id']}/approve", self.auth)
         assert approved.status_code == 200, approved.json
         self.child_id = approved.json["buyer_certificate_id"]
@@ -28,6 +30,7 @@ class Halted(Market):
         self.offer_id = offer.json["id"]
         pending = self.negotiate(self.award["id"], 1 * M, 80 * 10**6)
         assert pending.status_code == 201, pending.json
+        self.confirm(pending.json)  # the buyer consents; it now waits for the Authority
         self.pending_id = pending.json["id"]
 
     def notice(self, cert_id: str, kind: str = "recapture") -> Any:

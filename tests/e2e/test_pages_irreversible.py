@@ -162,6 +162,7 @@ def test_the_commit_button_waits_for_intake_to_close(app: Any) -> None:
             {
                 "party_id": startup["id"],
                 "received_on": "2014-03-15",
+                "receipt_reason": "Paper filing received by mail",
                 "nol_cents": 0,
                 "allocation_factor": "1",
                 "seller_tax_regime": "CBT",

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from market.services import clock
-from tests.helpers import create_party, headers_for
+from tests.helpers import BRRAG_AWARD, confirm_as_buyer, create_party, headers_for
 
 M = 100_000_000
 ITEM_KEYS = {"program", "vintage", "quarter", "count", "median_bps", "p25_bps", "p75_bps"}
@@ -31,6 +31,7 @@ class Tape:
         self.engine = client.application.extensions["market.engine"]
         self.auth = headers_for(client, self.engine, "authority")
         self.buyer = create_party(client, self.auth, name="Buyer Co", tax_types=["CBT"])
+        self.buyer_h = headers_for(client, self.engine, "participant", self.buyer["id"])
         self.sellers = [
             create_party(client, self.auth, name=f"Seller {i}", tax_types=["CBT"]) for i in range(2)
         ]
@@ -46,7 +47,8 @@ class Tape:
                 "holder_party_id": self.sellers[seller]["id"],
                 "face_cents": 5 * M,
                 "fiscal_year": fiscal_year,
-            },
+            }
+            | (BRRAG_AWARD if program == "BRRAG" else {}),
             headers=self.auth,
         )
         assert r.status_code == 201, r.json
@@ -64,6 +66,7 @@ class Tape:
             headers=self.seller_h[seller],
         )
         assert r.status_code == 201, r.json
+        confirm_as_buyer(self.client, r.json, self.buyer_h)  # the buyer consents (8.2)
         a = self.client.post(
             f"/api/v1/transfers/{r.json['id']}/approve",
             json={"exchange_date": on},

@@ -19,8 +19,10 @@ def test_application_timeline_inbox_and_public_status(app: Any, client: Any) -> 
     application = apply(client, auth, party["id"]).json
     assert client.post("/api/v1/tech/allocations/2013", json={}, headers=auth).status_code == 201
     got = client.get(f"/api/v1/tech/applications/{application['id']}", headers=own).json
+    # The Authority sent `received_on` (a paper filing), so its receipt is its own step.
     assert [(s["status"], s["by"]) for s in got["timeline"]] == [
         ("received", "the Authority"),
+        ("tech receipt recorded", "the Authority"),
         ("allocated", "the Authority"),
     ]
     assert got["next_step"].startswith("None: a certificate")

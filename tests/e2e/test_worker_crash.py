@@ -104,4 +104,12 @@ def test_sigkill_mid_delivery_loses_nothing(
     inbox = Notification.__table__  # type: ignore[attr-defined]
     # 4 sales x (certificate, offer, acceptance, proposal to buyer and Authority, approval x2)
     assert count(engine, inbox) == 4 * 7
-    assert len({msg["Message-ID"] for msg in smtp.messages}) == count(engine, mail) == 4 * 3
+    # 4 sales x (offer to the seller, proposal to the buyer and Authority, approval x2)
+    assert len({msg["Message-ID"] for msg in smtp.messages}) == count(engine, mail) == 4 * 5
+    with engine.connect() as conn:
+        mailed = [r.type for r in conn.execute(select(mail.c.type))]
+    assert sorted(set(mailed)) == ["OFFER_MADE", "TRANSFER_APPROVED", "TRANSFER_PROPOSED"]
+    assert all(
+        mailed.count(t) == 4 * n
+        for t, n in {"OFFER_MADE": 1, "TRANSFER_PROPOSED": 2, "TRANSFER_APPROVED": 2}.items()
+    )

@@ -15,7 +15,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 from market import create_app
-from tests.conftest import reset_postgres
+from tests.conftest import ERA_TODAY, reset_postgres
 from tests.helpers import replay_equals_live_and_verifies
 from tests.trust_world import build
 
@@ -23,7 +23,14 @@ from tests.trust_world import build
 @pytest.fixture
 def runtime_url(pg_database_url: str, tmp_path: Path) -> Iterator[tuple[Any, str]]:
     reset_postgres(pg_database_url)
-    owner_app = create_app({"DATABASE_URL": pg_database_url, "TESTING": True, "SECRET_KEY": "t"})
+    owner_app = create_app(
+        {
+            "DATABASE_URL": pg_database_url,
+            "TESTING": True,
+            "SECRET_KEY": "t",
+            "MARKET_TODAY": ERA_TODAY,
+        }
+    )
     owner_app.instance_path = str(tmp_path / "instance")
     name = f"market_rt_{uuid.uuid4().hex[:8]}"
     result = owner_app.test_cli_runner().invoke(
@@ -62,7 +69,7 @@ def test_the_runtime_role_cannot_switch_the_protection_off(
     owner_app, url = runtime_url
     owner_url = owner_app.config["DATABASE_URL"]
     config = {"DATABASE_URL": url, "MIGRATION_DATABASE_URL": owner_url}
-    app = create_app({**config, "TESTING": True, "SECRET_KEY": "t"})
+    app = create_app({**config, "TESTING": True, "SECRET_KEY": "t", "MARKET_TODAY": ERA_TODAY})
     app.instance_path = owner_app.instance_path
     client = app.test_client()
     engine = app.extensions["market.engine"]
@@ -91,7 +98,9 @@ def test_the_runtime_role_cannot_switch_the_protection_off(
     again = runner.invoke(args=["db", "create-runtime-role", "--name", name])
     assert again.exit_code == 0, again.output
     assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
-    alone = create_app({"DATABASE_URL": url, "TESTING": True, "SECRET_KEY": "t"})
+    alone = create_app(
+        {"DATABASE_URL": url, "TESTING": True, "SECRET_KEY": "t", "MARKET_TODAY": ERA_TODAY}
+    )
     refused = alone.test_cli_runner().invoke(args=["db", "create-runtime-role", "--name", name])
     assert refused.exit_code != 0
     alone.extensions["market.engine"].dispose()

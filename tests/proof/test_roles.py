@@ -210,7 +210,7 @@ def _fresh_owners_agreement(m: Matrix, role: str) -> tuple[str, str, Any]:
 
 def _fresh_certificate(m: Matrix) -> dict[str, Any]:
     body = {"program": "BRRAG", "holder_party_id": m.owner["id"], "face_cents": M}
-    return m.post("/api/v1/certificates", m.auth, body | {"fiscal_year": 2016})
+    return m.post("/api/v1/certificates", m.auth, body | {"fiscal_year": 2016} | brrag_award(M))
 
 
 def _fresh_notice_request(action: str) -> Request:
