@@ -31,7 +31,7 @@ head_t = LedgerHead.__table__  # type: ignore[attr-defined]
 _STREAM_VERSION = select(func.max(events_t.c.version)).where(
     events_t.c.stream == bindparam("stream")
 )
-_COLUMNS = (
+EVENT_COLUMNS = (  # every column of an event row, in the order they are stored
     "seq",
     "stream",
     "version",
@@ -57,8 +57,8 @@ class _Sql:
             "" if sqlite else " FOR UPDATE"
         )
         self.insert_event = (
-            f"INSERT INTO events ({', '.join(_COLUMNS)}) "
-            f"VALUES ({', '.join(p(c) for c in _COLUMNS)})"
+            f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) "
+            f"VALUES ({', '.join(p(c) for c in EVENT_COLUMNS)})"
         )
         self.move_head = f"UPDATE ledger_head SET seq = {p('seq')}, hash = {p('hash')} WHERE id = 1"
 

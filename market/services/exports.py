@@ -15,7 +15,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import aliased
 
-from market.adapters.eventstore import iter_events
+from market.adapters.eventstore import EVENT_COLUMNS, iter_events
 from market.adapters.tables import EventRow, Party, Transfer
 from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.uow import ReadOnly
@@ -43,17 +43,6 @@ TRANSFER_COLUMNS = (
     "exchange_date",
     "buyer_certificate_id",
     "reasons",
-)
-EVENT_COLUMNS = (
-    "seq",
-    "stream",
-    "version",
-    "type",
-    "payload",
-    "actor",
-    "recorded_at",
-    "prev_hash",
-    "hash",
 )
 FORMATS = ("csv", "json")
 BATCH = 1000  # rows per query and per chunk written: memory stays flat however many
