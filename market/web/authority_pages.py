@@ -21,8 +21,8 @@ from market.services import (
 from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import confirm, forms
+from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.fields import Fields
-from market.web.pages import actor, bp, engine, roles_required, ruleset
 
 ISSUABLE = [p.value for p in certificates.ISSUABLE]
 PROGRAMS = [p.value for p in Program]

@@ -15,7 +15,7 @@ from market.services import desk_queries, pages_queries, parties, returns, runne
 from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import forms
-from market.web.pages import actor, bp, engine, roles_required, ruleset
+from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.seller_pages import party_id
 
 LIMITS = {

@@ -11,7 +11,7 @@ from flask.typing import ResponseReturnValue
 from market.services import funding, runner, trading
 from market.services.uow import ReadOnly
 from market.web import forms
-from market.web.pages import actor, bp, engine, roles_required
+from market.web.base import actor, bp, engine, roles_required
 
 
 def _render(status: int = 200) -> ResponseReturnValue:

@@ -14,8 +14,8 @@ from market.services import certificates, pickers, recaptures, runner
 from market.services.uow import ReadOnly
 from market.web import confirm, forms
 from market.web.authority_pages import FUNDS, ISSUABLE, PROGRAMS, done, render_desk
+from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.fields import Fields
-from market.web.pages import actor, bp, engine, roles_required, ruleset
 
 
 def _read_issue(f: Fields) -> tuple[certificates.NewCertificate, dict[str, Any]] | None:

@@ -11,7 +11,7 @@ from market.domain.programs import Program
 from market.services import list_search, runner, trading
 from market.services.uow import ReadOnly
 from market.web import forms
-from market.web.pages import actor, bp, engine, roles_required, ruleset
+from market.web.base import actor, bp, engine, roles_required, ruleset
 
 PER_PAGE = 25
 

@@ -14,8 +14,8 @@ from market.services import ownership_views, parties, pickers, runner
 from market.services.uow import ReadOnly
 from market.validation import OwnerIn, OwnersAgreementIn, PartyFields
 from market.web import forms
+from market.web.base import actor, bp, engine, roles_required
 from market.web.fields import Fields
-from market.web.pages import actor, bp, engine, roles_required
 
 AGREEMENT_ROWS = 6
 ENTITY_WORDS = {t: t.replace("_", " ") for t in parties.ENTITY_TYPES}

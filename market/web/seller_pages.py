@@ -14,7 +14,7 @@ from market.services import certificates, desk_queries, parties, runner, tech, t
 from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import confirm, forms
-from market.web.pages import actor, bp, engine, roles_required, ruleset
+from market.web.base import actor, bp, engine, roles_required, ruleset
 
 
 def party_id() -> str:

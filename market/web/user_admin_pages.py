@@ -12,8 +12,8 @@ from market.services.actor import PARTICIPANT, ROLES
 from market.services.uow import ReadOnly
 from market.validation import NewUserIn, PasswordResetIn
 from market.web import forms
+from market.web.base import actor, bp, engine, roles_required
 from market.web.fields import Fields
-from market.web.pages import actor, bp, engine, roles_required
 
 SECRET_FIELDS = ("password", "password_again", "new_password", "new_password_again")
 
