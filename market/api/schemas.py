@@ -6,15 +6,11 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-MAX_CENTS = 10**14  # $1 trillion: far above any certificate, well inside 64-bit integers
+from market.validation import MAX_CENTS as MAX_CENTS
+from market.validation import cents as cents
+
 MAX_BPS = 10_000
 MAX_CURSOR = 2**63 - 1  # cursors are seqs: 64-bit integers on both databases
-
-
-def cents(required: bool = True, minimum: int = 0) -> fields.Integer:
-    return fields.Integer(
-        strict=True, required=required, validate=validate.Range(min=minimum, max=MAX_CENTS)
-    )
 
 
 def bps(required: bool = True) -> fields.Integer:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any, TypeVar
 
-from flask import flash
+from flask import flash, g
 from marshmallow import Schema, ValidationError
 
 from market.domain.errors import DomainError
@@ -29,6 +29,17 @@ class Fields:
         except (FormError, DomainError) as e:
             self.errors[name] = e.message
             return None
+
+    def text(self, name: str) -> str | None:
+        """The field as typed, trimmed; None when blank (the schema says it is required)."""
+        return (self.form.get(name) or "").strip() or None
+
+    def cents(self, name: str, label: str) -> int | None:
+        """Dollars as typed (`1,250.00`) to exact cents; the amount's bounds are the schema's.
+        A blank field is required ("{label} is required."), as every dollar field here is."""
+        from market.web import forms
+
+        return self.read(name, lambda: forms.required_cents(self.form, name, label))
 
     def positive_cents(self, name: str, label: str) -> int | None:
         """Dollars to cents, more than zero (as the API's `cents(minimum=1)`)."""
@@ -60,9 +71,10 @@ class Fields:
 
     def load(self, schema: Schema, data: Mapping[str, Any], fields: Mapping[str, str]) -> Any:
         """Validate `data` with the API's marshmallow `schema`; each message goes to the
-        form field `fields` names for the schema's field (else to the first field)."""
+        form field `fields` names for the schema's field (else to the first field). A None
+        value is left out, so the schema reports it missing unless a field already failed."""
         try:
-            return schema.load(dict(data))
+            return schema.load({k: v for k, v in data.items() if v is not None})
         except ValidationError as e:
             messages = e.messages if isinstance(e.messages, dict) else {"_": e.messages}
             first = next(iter(fields.values()), "_")
@@ -76,6 +88,8 @@ class Fields:
         return not self.errors
 
     def refuse(self) -> int:
+        """Flash that nothing was written; the templates' `field_errors` mark each field."""
+        g.field_errors = dict(self.errors)
         flash(
             "Nothing was written: correct the field"
             + ("s" if len(self.errors) > 1 else "")

@@ -13,8 +13,10 @@ from market.domain.rules import proceeds
 from market.services import certificates, desk_queries, parties, runner, tech, trade_lists, trading
 from market.services.trading import today
 from market.services.uow import ReadOnly
+from market.validation import ListingIn
 from market.web import confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
+from market.web.fields import Fields
 
 
 def party_id() -> str:
@@ -105,18 +107,30 @@ def _run(action: Any, message: Any) -> ResponseReturnValue:
 @bp.post("/seller/listings", endpoint="create_listing")
 @roles_required("participant")
 def create_listing() -> ResponseReturnValue:
-    who, rules, form = actor(), ruleset(), request.form
-
-    def act() -> Any:
-        cert_id = forms.required_text(form, "certificate_id", "The certificate")
-        amount = forms.required_cents(form, "amount", "The amount of credit")
-        ask = forms.required_cents(form, "ask", "The asking price")
-        return runner.run(
-            engine(), lambda uow: trading.create_listing(uow, who, cert_id, amount, ask, rules)
-        )
-
+    """The API's ListingIn checks the fields (an amount of $0 is refused beside its field);
+    the service then checks the certificate and the seller."""
+    who, rules, f = actor(), ruleset(), Fields(request.form)
+    data = {
+        "certificate_id": f.text("certificate_id"),
+        "amount_cents": f.cents("amount", "The amount of credit"),
+        "ask_cents": f.cents("ask", "The asking price"),
+    }
+    names = {"certificate_id": "certificate_id", "amount_cents": "amount", "ask_cents": "ask"}
+    listing = f.load(ListingIn(), data, names)
+    if not f.ok:
+        return _render(f.refuse())
     return _run(
-        act,
+        lambda: runner.run(
+            engine(),
+            lambda uow: trading.create_listing(
+                uow,
+                who,
+                listing["certificate_id"],
+                listing["amount_cents"],
+                listing["ask_cents"],
+                rules,
+            ),
+        ),
         lambda x: f"Listed {forms.dollars(x['amount_cents'])} of {x['certificate_number']} "
         f"for {forms.dollars(x['ask_cents'])}.",
     )
