@@ -44,7 +44,7 @@ def queue_query() -> list_search.ListQuery:
     )
 
 
-def render_desk(status: int = 200, errors: dict[str, str] | None = None) -> ResponseReturnValue:
+def render_desk(status: int = 200) -> ResponseReturnValue:
     query, on = queue_query(), today()
     with ReadOnly(engine()) as conn:
         page = list_search.search_queue(conn, actor(), query)
@@ -67,7 +67,6 @@ def render_desk(status: int = 200, errors: dict[str, str] | None = None) -> Resp
             programs=PROGRAMS,
             today=on,
             form=request.form,
-            errors=errors or {},
         ),
         status,
     )
@@ -112,7 +111,7 @@ def reject_transfer(transfer_id: str) -> ResponseReturnValue:
         lambda: forms.required_text(request.form, "reason", "A reason for the rejection"),
     )
     if not f.ok or reason is None:
-        return render_desk(f.refuse(), f.errors)
+        return render_desk(f.refuse())
     if not confirm.confirmed():
         with ReadOnly(engine()) as conn:
             t = trading.load_transfer(conn, transfer_id)

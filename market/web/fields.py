@@ -34,12 +34,19 @@ class Fields:
         """The field as typed, trimmed; None when blank (the schema says it is required)."""
         return (self.form.get(name) or "").strip() or None
 
-    def cents(self, name: str, label: str) -> int | None:
+    def cents(self, name: str, label: str, *, required: bool = True) -> int | None:
         """Dollars as typed (`1,250.00`) to exact cents; the amount's bounds are the schema's.
-        A blank field is required ("{label} is required."), as every dollar field here is."""
+        A blank required field is refused as "{label} is required."; a blank optional one
+        gives None (left out of what the schema loads)."""
         from market.web import forms
 
-        return self.read(name, lambda: forms.required_cents(self.form, name, label))
+        return self.read(name, lambda: forms.cents(self.form, name, label, required=required))
+
+    def integer(self, name: str, label: str) -> int | None:
+        """A whole number as typed; its bounds are the schema's. Blank gives None."""
+        from market.web import forms
+
+        return self.read(name, lambda: forms.integer(self.form, name, label, required=False))
 
     def positive_cents(self, name: str, label: str) -> int | None:
         """Dollars to cents, more than zero (as the API's `cents(minimum=1)`)."""

@@ -69,7 +69,7 @@ def issue_certificate() -> ResponseReturnValue:
     who, rules, f = actor(), ruleset(), Fields(request.form)
     read = _read_issue(f)
     if read is None:
-        return render_desk(f.refuse(), f.errors)
+        return render_desk(f.refuse())
     new, holder = read
     if not confirm.confirmed():
         lines = [
@@ -157,7 +157,7 @@ def assess_recapture() -> ResponseReturnValue:
     who, f = actor(), Fields(request.form)
     read = _read_recapture(f)
     if read is None:
-        return render_desk(f.refuse(), f.errors)
+        return render_desk(f.refuse())
     new, lines = read
     if not confirm.confirmed():
         return confirm.review(

@@ -13,7 +13,7 @@ from market.domain.rules import proceeds
 from market.services import certificates, desk_queries, parties, runner, tech, trade_lists, trading
 from market.services.trading import today
 from market.services.uow import ReadOnly
-from market.validation import ListingIn
+from market.validation import ListingIn, TechApplicationIn
 from market.web import confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.fields import Fields
@@ -194,22 +194,30 @@ def decline_offer(offer_id: str) -> ResponseReturnValue:
 @bp.post("/seller/tech", endpoint="apply_tech")
 @roles_required("participant")
 def apply_tech() -> ResponseReturnValue:
-    who, rules, form, me = actor(), ruleset(), request.form, party_id()
-
-    def act() -> Any:
-        new = tech.NewTechApplication(
-            party_id=me,
-            received_on=None,  # TB-6: the service stamps the receipt
-            nol_cents=forms.required_cents(form, "nol", "The net operating loss"),
-            allocation_factor=forms.required_text(form, "allocation_factor", "The factor"),
-            seller_tax_regime=forms.required_text(form, "regime", "The tax regime"),
-            rnd_credit_cents=forms.required_cents(form, "rnd", "The R&D credit"),
-            requested_cents=forms.cents(form, "requested", "The amount asked", required=False),
-        )
-        return runner.run(engine(), lambda uow: tech.submit_application(uow, who, rules, new))
-
+    """The API's TechApplicationIn checks the fields (an amount asked of $0 is refused
+    beside its field); the service stamps the receipt (TB-6) and tests eligibility."""
+    who, rules, f = actor(), ruleset(), Fields(request.form)
+    data = {
+        "party_id": party_id(),
+        "nol_cents": f.cents("nol", "The net operating loss"),
+        "allocation_factor": f.text("allocation_factor"),
+        "seller_tax_regime": f.text("regime"),
+        "rnd_credit_cents": f.cents("rnd", "The R&D credit"),
+        "requested_cents": f.cents("requested", "The amount asked", required=False),
+    }
+    names = {
+        "nol_cents": "nol",
+        "allocation_factor": "allocation_factor",
+        "seller_tax_regime": "regime",
+        "rnd_credit_cents": "rnd",
+        "requested_cents": "requested",
+    }
+    loaded = f.load(TechApplicationIn(), data, names)
+    if not f.ok:
+        return _render(f.refuse())
+    new = tech.NewTechApplication(**loaded)
     return _run(
-        act,
+        lambda: runner.run(engine(), lambda uow: tech.submit_application(uow, who, rules, new)),
         lambda x: f"TECH application received for FY {x['fiscal_year']}: benefit "
         f"{forms.dollars(x['benefit_cents'])}, "
         + ("eligible." if x["eligible"] else "not eligible (" + ", ".join(x["reasons"]) + ")."),
