@@ -15,10 +15,9 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, ruleset
-from market.api.schemas import cents, text
 from market.services import recaptures, returns
 from market.services.uow import UnitOfWork
-from market.validation import CreditApplicationIn, PassThroughIn
+from market.validation import CreditApplicationIn, PassThroughIn, RecaptureIn
 
 blp = Blueprint("returns", __name__, url_prefix="/api/v1", description="Returns and recapture")
 
@@ -54,22 +53,6 @@ class PassThroughOut(Schema):
     owners_agreement = fields.Dict(allow_none=True)
     director_review = fields.Boolean()
     allocations = fields.List(fields.Nested(OwnerShareOut))
-
-
-class RecaptureIn(Schema):
-    party_id = text(40)
-    certificate_id = text(40, required=False)
-    amount_cents = cents(minimum=1)
-    reason = text(500)
-    tax_type = fields.String(validate=_TAX)
-    program = fields.String(validate=validate.OneOf(("BRRAG", "UTH", "DM_GIT", "DM_CBT", "TECH")))
-    transfer_id = text(40, required=False)
-    basis = fields.String(
-        load_default="other",
-        validate=validate.OneOf(("hq_not_maintained", "proceeds_misused", "other")),
-    )
-    occurred_on = fields.Date(load_default=None)
-    liquidation = fields.Boolean(load_default=False)
 
 
 class RecaptureOut(Schema):

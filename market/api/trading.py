@@ -10,11 +10,11 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, page, ruleset
-from market.api.schemas import SeqPageArgs, page_of, text
+from market.api.schemas import SeqPageArgs, page_of
 from market.api.timeline_schema import timeline_fields
 from market.services import deal_views, trading
 from market.services.uow import ReadOnly, UnitOfWork
-from market.validation import AcceptIn, ListingIn, OfferIn, TransferIn
+from market.validation import AcceptIn, ApproveIn, ListingIn, OfferIn, RejectIn, TransferIn
 
 blp = Blueprint("trading", __name__, url_prefix="/api/v1", description="Listings and transfers")
 
@@ -88,14 +88,6 @@ class OfferOut(Schema):
     status = fields.String()
     transfer_id = fields.String(allow_none=True)
     transfer = fields.Nested(TransferOut)
-
-
-class ApproveIn(Schema):
-    exchange_date = fields.Date(load_default=None)
-
-
-class RejectIn(Schema):
-    reason = text(500)
 
 
 class TransferArgs(SeqPageArgs):

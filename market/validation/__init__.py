@@ -15,14 +15,21 @@ from market.validation.parties import (
     PartyFields,
     PasswordResetIn,
 )
-from market.validation.returns import CreditApplicationIn, PassThroughIn, Section40In
+from market.validation.returns import (
+    CreditApplicationIn,
+    PassThroughIn,
+    RecaptureIn,
+    Section40In,
+)
 from market.validation.tech import EntityFacts, TechApplicationIn
 from market.validation.trading import (
     USE_OF_PROCEEDS,
     AcceptIn,
+    ApproveIn,
     ListingIn,
     OfferIn,
     PaymentIn,
+    RejectIn,
     TransferIn,
 )
 
@@ -32,6 +39,7 @@ __all__ = [
     "USE_OF_PROCEEDS",
     "AcceptIn",
     "AgreementShareIn",
+    "ApproveIn",
     "CreditApplicationIn",
     "EntityFacts",
     "ListingIn",
@@ -43,6 +51,8 @@ __all__ = [
     "PassThroughIn",
     "PasswordResetIn",
     "PaymentIn",
+    "RecaptureIn",
+    "RejectIn",
     "Section40In",
     "TechApplicationIn",
     "TransferIn",

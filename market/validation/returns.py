@@ -1,5 +1,6 @@
-"""Returns: a credit applied to a tax return (with PT-2's section 40 figures) and a
-pass-through to the owners (the holder's desk forms load these, as the API does)."""
+"""Returns: a credit applied to a tax return (with PT-2's section 40 figures), a
+pass-through to the owners and the Authority's recapture (the holder's desk and the
+Authority's desk forms load these, as the API does)."""
 
 from __future__ import annotations
 
@@ -36,3 +37,19 @@ class CreditApplicationIn(Schema):
 
 class PassThroughIn(Schema):
     amount_cents = cents(required=False, minimum=1)
+
+
+class RecaptureIn(Schema):
+    party_id = text(40)
+    certificate_id = text(40, required=False)
+    amount_cents = cents(minimum=1)
+    reason = text(500)
+    tax_type = fields.String(validate=_TAX)
+    program = fields.String(validate=validate.OneOf(("BRRAG", "UTH", "DM_GIT", "DM_CBT", "TECH")))
+    transfer_id = text(40, required=False)
+    basis = fields.String(
+        load_default="other",
+        validate=validate.OneOf(("hq_not_maintained", "proceeds_misused", "other")),
+    )
+    occurred_on = fields.Date(load_default=None)
+    liquidation = fields.Boolean(load_default=False)

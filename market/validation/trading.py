@@ -1,6 +1,6 @@
-"""Trading: a listing, an offer, a negotiated transfer, the seller's acceptance and the
-buyer's payment of a transfer (the seller's, the market's and the closing page's forms
-load these, as the API does)."""
+"""Trading: a listing, an offer, a negotiated transfer, the seller's acceptance, the
+Authority's approval or rejection and the buyer's payment of a transfer (the seller's, the
+market's, the Authority's and the closing page's forms load these, as the API does)."""
 
 from __future__ import annotations
 
@@ -50,3 +50,11 @@ class PaymentIn(Schema):
     reference = text(MAX_REFERENCE)
     amount_cents = cents(minimum=1)
     paid_on = fields.Date(required=True)
+
+
+class ApproveIn(Schema):
+    exchange_date = fields.Date(load_default=None)
+
+
+class RejectIn(Schema):
+    reason = text(500)

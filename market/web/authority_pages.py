@@ -20,6 +20,7 @@ from market.services import (
 )
 from market.services.trading import today
 from market.services.uow import ReadOnly
+from market.validation import RejectIn
 from market.web import confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.fields import Fields
@@ -110,6 +111,7 @@ def reject_transfer(transfer_id: str) -> ResponseReturnValue:
         f"reason-{transfer_id}",
         lambda: forms.required_text(request.form, "reason", "A reason for the rejection"),
     )
+    f.load(RejectIn(), {"reason": reason}, {"reason": f"reason-{transfer_id}"})
     if not f.ok or reason is None:
         return render_desk(f.refuse())
     if not confirm.confirmed():

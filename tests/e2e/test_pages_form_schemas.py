@@ -277,3 +277,41 @@ def test_asking_zero_for_tech_benefits_is_refused_beside_its_field_and_writes_no
     r = post_form(seller, "/seller", "/seller/tech", data | {"requested": ""})
     assert r.status_code == 302, r.get_data(as_text=True)[:2000]
     assert types_after(engine, before) == ["TECH_APPLICATION_RECEIVED"]
+
+
+def test_a_recapture_of_zero_is_refused_beside_its_field_and_writes_nothing(app: Any) -> None:
+    m = make_market(app)
+    eda = browser(app, "authority")
+    engine = app.extensions["market.engine"]
+    before = events(engine)
+    data = {
+        "party": f"Camden Robotics · {m.seller['tax_id']}",
+        "certificate": m.cert["number"],
+        "amount": "0",
+        "reason": "Jobs not retained",
+    }
+    r = post_form(eda, "/authority", "/authority/recaptures", data)
+    assert r.status_code == 400
+    html = r.get_data(as_text=True)
+    assert_marked(html, "recapture-amount", ZERO)
+    assert "Review before you confirm" not in html
+    assert events(engine) == before
+    body = {"party_id": m.seller["id"], "amount_cents": 0, "reason": "Jobs not retained"}
+    assert api_messages(m.api.post("/api/v1/recaptures", json=body, headers=m.eda)) == [ZERO]
+    assert events(engine) == before
+
+
+def test_a_rejection_reason_longer_than_the_api_takes_is_refused_beside_it(app: Any) -> None:
+    m = make_market(app)
+    transfer = m.pending_transfer()
+    eda = browser(app, "authority")
+    engine = app.extensions["market.engine"]
+    before = events(engine)
+    action = f"/authority/transfers/{transfer['id']}/reject"
+    r = post_form(eda, "/authority", action, {"reason": "x" * 501})
+    assert r.status_code == 400
+    html = r.get_data(as_text=True)
+    shown = f'id="reject-{transfer["id"]}-error">Length must be between 1 and 500.<'
+    assert shown in html, html[:3000]
+    assert "Review before you confirm" not in html
+    assert events(engine) == before
