@@ -12,6 +12,7 @@ from flask import flash, g
 from marshmallow import Schema, ValidationError
 
 from market.domain.errors import DomainError
+from market.web import forms
 from market.web.forms import FormError
 
 T = TypeVar("T")
@@ -38,20 +39,14 @@ class Fields:
         """Dollars as typed (`1,250.00`) to exact cents; the amount's bounds are the schema's.
         A blank required field is refused as "{label} is required."; a blank optional one
         gives None (left out of what the schema loads)."""
-        from market.web import forms
-
         return self.read(name, lambda: forms.cents(self.form, name, label, required=required))
 
     def integer(self, name: str, label: str) -> int | None:
         """A whole number as typed; its bounds are the schema's. Blank gives None."""
-        from market.web import forms
-
         return self.read(name, lambda: forms.integer(self.form, name, label, required=False))
 
     def positive_cents(self, name: str, label: str) -> int | None:
         """Dollars to cents, more than zero (as the API's `cents(minimum=1)`)."""
-        from market.web import forms
-
         value = self.read(name, lambda: forms.required_cents(self.form, name, label))
         if value == 0:
             self.errors[name] = f"{label} must be more than $0.00."
