@@ -10,17 +10,11 @@ from marshmallow import Schema, fields
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine
-from market.api.schemas import cents, text
 from market.services import funding
 from market.services.uow import ReadOnly, UnitOfWork
+from market.validation import PaymentIn
 
 blp = Blueprint("funding", __name__, url_prefix="/api/v1", description="Closing record")
-
-
-class PaymentIn(Schema):
-    reference = text(funding.MAX_REFERENCE)
-    amount_cents = cents(minimum=1)
-    paid_on = fields.Date(required=True)
 
 
 class ReceiptIn(Schema):

@@ -6,15 +6,12 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-MAX_CENTS = 10**14  # $1 trillion: far above any certificate, well inside 64-bit integers
+from market.validation.fields import MAX_CENTS as MAX_CENTS
+from market.validation.fields import cents as cents
+from market.validation.tech import EntityFacts as EntityFacts
+
 MAX_BPS = 10_000
 MAX_CURSOR = 2**63 - 1  # cursors are seqs: 64-bit integers on both databases
-
-
-def cents(required: bool = True, minimum: int = 0) -> fields.Integer:
-    return fields.Integer(
-        strict=True, required=required, validate=validate.Range(min=minimum, max=MAX_CENTS)
-    )
 
 
 def bps(required: bool = True) -> fields.Integer:
@@ -39,23 +36,6 @@ class SeqPageArgs(Schema):
 
 class ErrorSchema(Schema):
     error = fields.Dict()
-
-
-class EntityFacts(Schema):
-    """The facts about a business that the TECH eligibility tests read (TB-1, TB-4): kept on
-    the party and, where an application gives them, on the application."""
-
-    us_employees = fields.Integer(strict=True, load_default=None, validate=validate.Range(0, 10**7))
-    nj_full_time_employees = fields.Integer(
-        strict=True, load_default=None, validate=validate.Range(0, 10**7)
-    )
-    formed_on = fields.Date(load_default=None)
-    operating_income_cents_by_year = fields.Dict(
-        keys=fields.String(validate=validate.Regexp(r"^(19|20)\d\d$")),
-        values=fields.Integer(strict=True, validate=validate.Range(-MAX_CENTS, MAX_CENTS)),
-        load_default=None,
-        validate=validate.Length(max=50),
-    )
 
 
 def page_of(

@@ -10,42 +10,15 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, ruleset
-from market.api.schemas import EntityFacts, cents, page_of, text
+from market.api.schemas import page_of
 from market.api.timeline_schema import timeline_fields
 from market.services import deal_views, tech, tech_allocation_views, tech_allocations
 from market.services.uow import ReadOnly, UnitOfWork
+from market.validation import TechApplicationIn
 
 blp = Blueprint("tech", __name__, url_prefix="/api/v1/tech", description="TECH program")
 
 _YEAR = validate.Range(1990, 2200)
-
-
-class TechApplicationIn(EntityFacts):
-    party_id = text(40)
-    # TB-6: stamped by the service; the Authority alone may record a paper filing's receipt
-    # (a date, or a date-time in New York time unless it carries an offset) with its reason.
-    received_on = fields.String(
-        load_default=None,
-        validate=validate.Regexp(
-            r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$"
-        ),
-        metadata={"description": "authority only: a paper filing's receipt (TB-6)"},
-    )
-    receipt_reason = text(500, required=False)
-    nol_cents = cents()
-    allocation_factor = fields.String(
-        required=True, validate=validate.Regexp(r"^\s*(\d+(\.\d+)?|\.\d+|\d+/\d+)\s*$")
-    )
-    seller_tax_regime = fields.String(required=True, validate=validate.OneOf(tech.REGIMES))
-    rnd_credit_cents = cents()
-    in_innovation_zone = fields.Boolean(load_default=None)
-    tax_year = fields.Integer(strict=True, load_default=None, validate=_YEAR)
-    fiscal_year = fields.Integer(strict=True, load_default=None, validate=_YEAR)
-    requested_cents = cents(required=False, minimum=1)
-    parent_positive_noi = fields.Boolean(load_default=False)
-    consolidated_group_positive_noi = fields.Boolean(load_default=False)
-    hq_in_nj = fields.Boolean(load_default=True)
-    has_protected_ip = fields.Boolean(load_default=True)
 
 
 class TechApplicationOut(Schema):

@@ -10,19 +10,13 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, page, ruleset
-from market.api.schemas import SeqPageArgs, cents, page_of, text
+from market.api.schemas import SeqPageArgs, page_of
 from market.api.timeline_schema import timeline_fields
-from market.domain.rules import proceeds
 from market.services import deal_views, trading
 from market.services.uow import ReadOnly, UnitOfWork
+from market.validation import AcceptIn, ApproveIn, ListingIn, OfferIn, RejectIn, TransferIn
 
 blp = Blueprint("trading", __name__, url_prefix="/api/v1", description="Listings and transfers")
-
-
-class ListingIn(Schema):
-    certificate_id = text(40)
-    amount_cents = cents(minimum=1)
-    ask_cents = cents()
 
 
 class ListingOut(Schema):
@@ -61,11 +55,6 @@ class ListingArgs(SeqPageArgs):
     )
 
 
-class OfferIn(Schema):
-    amount_cents = cents(minimum=1)
-    price_cents = cents()
-
-
 class TransferOut(Schema):
     id = fields.String()
     certificate_id = fields.String()
@@ -99,36 +88,6 @@ class OfferOut(Schema):
     status = fields.String()
     transfer_id = fields.String(allow_none=True)
     transfer = fields.Nested(TransferOut)
-
-
-# BR-14 / TB-25: the seller's attested uses of the proceeds, from the statute's list.
-USE_OF_PROCEEDS = fields.List(
-    fields.String(validate=validate.OneOf(list(proceeds.USES))),
-    load_default=None,
-    validate=validate.Length(max=len(proceeds.USES)),
-    metadata={"description": "BR-14/TB-25: what the proceeds fund (BRRAG, TECH)"},
-)
-
-
-class TransferIn(Schema):
-    certificate_id = text(40)
-    buyer_party_id = text(40)
-    amount_cents = cents(minimum=1)
-    consideration_cents = cents()
-    agreement_ref = text(200, required=False)
-    use_of_proceeds = USE_OF_PROCEEDS
-
-
-class AcceptIn(Schema):
-    use_of_proceeds = USE_OF_PROCEEDS
-
-
-class ApproveIn(Schema):
-    exchange_date = fields.Date(load_default=None)
-
-
-class RejectIn(Schema):
-    reason = text(500)
 
 
 class TransferArgs(SeqPageArgs):

@@ -20,7 +20,7 @@ import segno
 from sqlalchemy import Engine, select
 
 from market.adapters.eventstore import utcnow_iso
-from market.adapters.security_tables import MfaCredential, MfaRecoveryCode
+from market.adapters.tables import MfaCredential, MfaRecoveryCode
 from market.services.errors import ConflictError, UnauthorizedError
 
 creds_t = MfaCredential.__table__  # type: ignore[attr-defined]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, case, select
 from sqlalchemy.dialects import postgresql, sqlite
 
-from market.adapters.security_tables import LoginFailure
+from market.adapters.tables import LoginFailure
 from market.domain.errors import DomainError
 
 failures_t = LoginFailure.__table__  # type: ignore[attr-defined]

@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Engine, select
 
-from market.adapters.security_tables import WebSession
+from market.adapters.tables import WebSession
 
 sessions_t = WebSession.__table__  # type: ignore[attr-defined]
 _FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from flask import Flask
 from flask_login import LoginManager
-from flask_wtf.csrf import CSRFProtect
 
+from market.web.base import csrf
 from market.web.session import CookieSessions, WebUser, load_user
 
-csrf = CSRFProtect()
 login_manager = LoginManager()
 login_manager.login_view = "pages.login"
 login_manager.login_message = "Please sign in to see that page."
@@ -16,7 +15,9 @@ login_manager.user_loader(load_user)
 
 
 def init_web(app: Flask) -> None:
-    from market.web import filters, headers, pages
+    from market.web import base, filters, headers
+
+    _import_page_modules()
 
     # The JSON API authenticates with bearer tokens, not cookies, so only the pages'
     # forms need CSRF tokens: the pages blueprint calls csrf.protect() itself.
@@ -27,10 +28,42 @@ def init_web(app: Flask) -> None:
     app.session_interface = CookieSessions()
     csrf.init_app(app)
     login_manager.init_app(app)
-    app.register_blueprint(pages.bp)
+    app.register_blueprint(base.bp)
     app.context_processor(_navigation)
     filters.register(app)
     headers.register(app)
+
+
+def _import_page_modules() -> None:
+    """Each page module registers its routes on `base.bp` when imported (flaskr style:
+    the package names its modules; no module imports another's routes)."""
+    from market.web import (  # noqa: F401
+        account_pages,
+        allocation_pages,
+        audit_pages,
+        authority_pages,
+        buyer_pages,
+        calculator_pages,
+        certificate_pages,
+        covenant_pages,
+        deal_pages,
+        funding_pages,
+        halt_pages,
+        issuance_pages,
+        ledger_pages,
+        market_pages,
+        pages,
+        party_admin_pages,
+        password_pages,
+        price_tape_pages,
+        proof_pages,
+        report_pages,
+        seller_pages,
+        signin_pages,
+        simulator_pages,
+        user_admin_pages,
+        uth_review_pages,
+    )
 
 
 ALL = ("authority", "participant", "auditor")

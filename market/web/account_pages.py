@@ -8,7 +8,7 @@ from flask_login import current_user, login_user
 
 from market.domain.errors import DomainError
 from market.services import identity, mfa, signin, throttle, web_sessions
-from market.web.pages import actor, bp, engine, roles_required
+from market.web.base import actor, bp, engine, roles_required
 from market.web.session import WebUser
 
 ANYONE = ("authority", "participant", "auditor")

@@ -21,7 +21,7 @@ from market.services import (
 from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import charts, confirm, forms
-from market.web.pages import actor, bp, engine, roles_required, ruleset
+from market.web.base import actor, bp, engine, roles_required, ruleset
 
 
 @bp.get("/authority/allocations", endpoint="allocations")

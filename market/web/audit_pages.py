@@ -10,7 +10,7 @@ from flask.typing import ResponseReturnValue
 from market.domain.errors import DomainError
 from market.services import audit, pages_queries
 from market.services.uow import ReadOnly
-from market.web.pages import actor, bp, engine, roles_required
+from market.web.base import actor, bp, engine, roles_required
 
 
 @bp.get("/audit", endpoint="audit")

@@ -20,9 +20,10 @@ from market.services import (
 )
 from market.services.trading import today
 from market.services.uow import ReadOnly
+from market.validation import RejectIn
 from market.web import confirm, forms
+from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.fields import Fields
-from market.web.pages import actor, bp, engine, roles_required, ruleset
 
 ISSUABLE = [p.value for p in certificates.ISSUABLE]
 PROGRAMS = [p.value for p in Program]
@@ -44,7 +45,7 @@ def queue_query() -> list_search.ListQuery:
     )
 
 
-def render_desk(status: int = 200, errors: dict[str, str] | None = None) -> ResponseReturnValue:
+def render_desk(status: int = 200) -> ResponseReturnValue:
     query, on = queue_query(), today()
     with ReadOnly(engine()) as conn:
         page = list_search.search_queue(conn, actor(), query)
@@ -67,7 +68,6 @@ def render_desk(status: int = 200, errors: dict[str, str] | None = None) -> Resp
             programs=PROGRAMS,
             today=on,
             form=request.form,
-            errors=errors or {},
         ),
         status,
     )
@@ -111,8 +111,9 @@ def reject_transfer(transfer_id: str) -> ResponseReturnValue:
         f"reason-{transfer_id}",
         lambda: forms.required_text(request.form, "reason", "A reason for the rejection"),
     )
+    f.load(RejectIn(), {"reason": reason}, {"reason": f"reason-{transfer_id}"})
     if not f.ok or reason is None:
-        return render_desk(f.refuse(), f.errors)
+        return render_desk(f.refuse())
     if not confirm.confirmed():
         with ReadOnly(engine()) as conn:
             t = trading.load_transfer(conn, transfer_id)

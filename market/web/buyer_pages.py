@@ -22,8 +22,10 @@ from market.services import (
 )
 from market.services.trading import today
 from market.services.uow import ReadOnly
+from market.validation import CreditApplicationIn, PassThroughIn
 from market.web import forms
-from market.web.pages import actor, bp, engine, roles_required, ruleset
+from market.web.base import actor, bp, engine, roles_required, ruleset
+from market.web.fields import Fields
 from market.web.seller_pages import party_id
 
 LIMITS = {
@@ -103,21 +105,32 @@ def buyer_page() -> ResponseReturnValue:
 @bp.post("/buyer/returns", endpoint="apply_credit")
 @roles_required("participant")
 def apply_credit() -> ResponseReturnValue:
-    who, rules, form = actor(), ruleset(), request.form
-
-    def act() -> Any:
-        new = returns.NewCreditApplication(
-            certificate_id=forms.required_text(form, "certificate_id", "The certificate"),
-            tax_type=forms.required_text(form, "tax_type", "The tax"),
-            tax_year=forms.required_int(form, "tax_year", "The tax year"),
-            liability_cents=forms.required_cents(form, "liability", "The tax liability"),
-            amount_cents=forms.required_cents(form, "amount", "The amount to apply"),
-            other_credits_cents=forms.cents(form, "other_credits", "Other credits", required=False)
-            or 0,
-        )
-        return runner.run(engine(), lambda uow: returns.apply_to_return(uow, who, rules, new))
-
-    ok, result, status = forms.attempt(act)
+    """The API's CreditApplicationIn checks the fields (an amount of $0 is refused beside
+    its field); the service then applies the smallest of the limits."""
+    who, rules, f = actor(), ruleset(), Fields(request.form)
+    data = {
+        "certificate_id": f.text("certificate_id"),
+        "tax_type": f.text("tax_type"),
+        "tax_year": f.integer("tax_year", "The tax year"),
+        "liability_cents": f.cents("liability", "The tax liability"),
+        "other_credits_cents": f.cents("other_credits", "Other credits", required=False),
+        "amount_cents": f.cents("amount", "The amount to apply"),
+    }
+    names = {
+        "certificate_id": "certificate_id",
+        "tax_type": "tax_type",
+        "tax_year": "tax_year",
+        "liability_cents": "liability",
+        "other_credits_cents": "other_credits",
+        "amount_cents": "amount",
+    }
+    loaded = f.load(CreditApplicationIn(), data, names)
+    if not f.ok:
+        return _render(f.refuse())
+    new = returns.NewCreditApplication(**loaded)
+    ok, result, status = forms.attempt(
+        lambda: runner.run(engine(), lambda uow: returns.apply_to_return(uow, who, rules, new))
+    )
     if not ok:
         return _render(status)
     flash(
@@ -132,19 +145,23 @@ def apply_credit() -> ResponseReturnValue:
 @bp.post("/buyer/pass-through", endpoint="pass_through")
 @roles_required("participant")
 def pass_through() -> ResponseReturnValue:
-    who, form, rules = actor(), request.form, ruleset()
-
-    def act() -> Any:
-        cert_id = forms.required_text(form, "certificate_id", "The certificate")
-        amount = forms.cents(form, "amount", "The amount", required=False)
-        return runner.run(
-            engine(),
-            lambda uow: pass_through_allocations.pass_through_allocate(
-                uow, who, cert_id, amount, rules
-            ),
+    """The API's PassThroughIn checks the amount (blank: the whole balance; $0 is refused
+    beside its field); the service then splits it among the owners."""
+    who, rules, f = actor(), ruleset(), Fields(request.form)
+    cert_id = f.read(
+        "certificate_id",
+        lambda: forms.required_text(request.form, "certificate_id", "The certificate"),
+    )
+    data = {"amount_cents": f.cents("amount", "The amount", required=False)}
+    loaded = f.load(PassThroughIn(), data, {"amount_cents": "amount"})
+    if not f.ok or cert_id is None:
+        return _render(f.refuse())
+    amount = loaded.get("amount_cents")
+    ok, result, status = forms.attempt(
+        lambda: runner.run(
+            engine(), lambda uow: pass_through_allocations.pass_through_allocate(uow, who, cert_id, amount, rules)
         )
-
-    ok, result, status = forms.attempt(act)
+    )
     if not ok:
         return _render(status)
     with ReadOnly(engine()) as conn:

@@ -16,7 +16,7 @@ from market.services import calculator, pretrade
 from market.services.actor import PARTICIPANT
 from market.services.uow import ReadOnly
 from market.web import forms
-from market.web.pages import actor, bp, engine, roles_required, ruleset
+from market.web.base import actor, bp, engine, roles_required, ruleset
 
 SHOWN_RULES = ("buyer_tax_types", "affiliation", "usable_through", "trading_halt")
 

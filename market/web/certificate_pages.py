@@ -14,8 +14,8 @@ from market.services import certificate_views, ledger_search, proofs
 from market.services.actor import AUTHORITY
 from market.services.parties import load_party
 from market.services.uow import ReadOnly
+from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.event_sentences import sentence
-from market.web.pages import actor, bp, engine, roles_required, ruleset
 from market.web.uth_labels import finding_labels, review_state
 
 

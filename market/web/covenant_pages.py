@@ -7,7 +7,7 @@ from flask.typing import ResponseReturnValue
 
 from market.services import covenants
 from market.services.uow import ReadOnly
-from market.web.pages import actor, bp, engine, roles_required, ruleset
+from market.web.base import actor, bp, engine, roles_required, ruleset
 
 
 @bp.get("/monitor/covenants")

@@ -12,7 +12,7 @@ from flask_login import current_user
 from market.domain.errors import DomainError
 from market.services import deals, inbox, pages_queries, tech, trading
 from market.services.uow import ReadOnly
-from market.web.pages import ALL_ROLES, actor, bp, engine, roles_required
+from market.web.base import ALL_ROLES, actor, bp, engine, roles_required, ruleset
 
 
 @bp.app_context_processor
@@ -117,7 +117,6 @@ def public_status_form() -> ResponseReturnValue:
 def public_status_page(reference: str) -> ResponseReturnValue:
     """Anyone, signed in or not: the filing's status, next step and deadline."""
     from market.services import public_status
-    from market.web.pages import ruleset
 
     try:
         found = public_status.status(engine(), reference[:64], ruleset())

@@ -8,10 +8,11 @@ from collections.abc import Callable, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any, TypeVar
 
-from flask import flash
+from flask import flash, g
 from marshmallow import Schema, ValidationError
 
 from market.domain.errors import DomainError
+from market.web import forms
 from market.web.forms import FormError
 
 T = TypeVar("T")
@@ -30,10 +31,22 @@ class Fields:
             self.errors[name] = e.message
             return None
 
+    def text(self, name: str) -> str | None:
+        """The field as typed, trimmed; None when blank (the schema says it is required)."""
+        return (self.form.get(name) or "").strip() or None
+
+    def cents(self, name: str, label: str, *, required: bool = True) -> int | None:
+        """Dollars as typed (`1,250.00`) to exact cents; the amount's bounds are the schema's.
+        A blank required field is refused as "{label} is required."; a blank optional one
+        gives None (left out of what the schema loads)."""
+        return self.read(name, lambda: forms.cents(self.form, name, label, required=required))
+
+    def integer(self, name: str, label: str) -> int | None:
+        """A whole number as typed; its bounds are the schema's. Blank gives None."""
+        return self.read(name, lambda: forms.integer(self.form, name, label, required=False))
+
     def positive_cents(self, name: str, label: str) -> int | None:
         """Dollars to cents, more than zero (as the API's `cents(minimum=1)`)."""
-        from market.web import forms
-
         value = self.read(name, lambda: forms.required_cents(self.form, name, label))
         if value == 0:
             self.errors[name] = f"{label} must be more than $0.00."
@@ -60,9 +73,10 @@ class Fields:
 
     def load(self, schema: Schema, data: Mapping[str, Any], fields: Mapping[str, str]) -> Any:
         """Validate `data` with the API's marshmallow `schema`; each message goes to the
-        form field `fields` names for the schema's field (else to the first field)."""
+        form field `fields` names for the schema's field (else to the first field). A None
+        value is left out, so the schema reports it missing unless a field already failed."""
         try:
-            return schema.load(dict(data))
+            return schema.load({k: v for k, v in data.items() if v is not None})
         except ValidationError as e:
             messages = e.messages if isinstance(e.messages, dict) else {"_": e.messages}
             first = next(iter(fields.values()), "_")
@@ -76,6 +90,8 @@ class Fields:
         return not self.errors
 
     def refuse(self) -> int:
+        """Flash that nothing was written; the templates' `field_errors` mark each field."""
+        g.field_errors = dict(self.errors)
         flash(
             "Nothing was written: correct the field"
             + ("s" if len(self.errors) > 1 else "")

@@ -3,15 +3,15 @@ payment and receipt; the buyer records its payment and the seller confirms recei
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from market.services import funding, runner, trading
 from market.services.uow import ReadOnly
+from market.validation import PaymentIn
 from market.web import forms
-from market.web.pages import actor, bp, engine, roles_required
+from market.web.base import actor, bp, engine, roles_required
+from market.web.fields import Fields
 
 
 def _render(status: int = 200) -> ResponseReturnValue:
@@ -19,7 +19,9 @@ def _render(status: int = 200) -> ResponseReturnValue:
     with ReadOnly(engine()) as conn:
         transfers, _ = trading.list_transfers(conn, who, None, None, 200)
         rows = [(t, funding.funding_view(conn, t)) for t in reversed(transfers)]
-    return render_template("closing.html", rows=rows, form=request.form), status
+    # A refused payment form is marked in its own row only (one form per transfer).
+    posted = (request.view_args or {}).get("transfer_id") if request.method == "POST" else None
+    return render_template("closing.html", rows=rows, form=request.form, posted=posted), status
 
 
 @bp.get("/closing")
@@ -31,18 +33,31 @@ def closing() -> ResponseReturnValue:
 @bp.post("/closing/<transfer_id>/payment", endpoint="record_payment")
 @roles_required("participant")
 def record_payment(transfer_id: str) -> ResponseReturnValue:
-    who, form = actor(), request.form
-
-    def act() -> Any:
-        reference = forms.required_text(form, "reference", "The payment reference")
-        amount = forms.required_cents(form, "amount", "The amount paid")
-        paid_on = forms.day(form, "paid_on", "The payment date")
-        return runner.run(
+    """The API's PaymentIn checks the fields (an amount of $0 is refused beside its field);
+    the service then checks the transfer and the payer."""
+    who, f = actor(), Fields(request.form)
+    data = {
+        "reference": f.text("reference"),
+        "amount_cents": f.cents("amount", "The amount paid"),
+        "paid_on": f.text("paid_on"),
+    }
+    names = {"reference": "reference", "amount_cents": "amount", "paid_on": "paid_on"}
+    payment = f.load(PaymentIn(), data, names)
+    if not f.ok:
+        return _render(f.refuse())
+    ok, view, status = forms.attempt(
+        lambda: runner.run(
             engine(),
-            lambda uow: funding.record_payment(uow, who, transfer_id, reference, amount, paid_on),
+            lambda uow: funding.record_payment(
+                uow,
+                who,
+                transfer_id,
+                payment["reference"],
+                payment["amount_cents"],
+                payment["paid_on"],
+            ),
         )
-
-    ok, view, status = forms.attempt(act)
+    )
     if not ok:
         return _render(status)
     flash(f"Payment of {forms.dollars(view['payment']['amount_cents'])} recorded.", "success")

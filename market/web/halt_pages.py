@@ -14,8 +14,8 @@ from market.services import halts, runner
 from market.services.actor import AUDITOR, AUTHORITY
 from market.services.uow import ReadOnly
 from market.web import forms
+from market.web.base import actor, bp, engine, roles_required
 from market.web.certificate_pages import render_certificate
-from market.web.pages import actor, bp, engine, roles_required
 
 
 @bp.app_context_processor

@@ -12,10 +12,11 @@ from flask.typing import ResponseReturnValue
 
 from market.services import certificates, pickers, recaptures, runner
 from market.services.uow import ReadOnly
+from market.validation import RecaptureIn
 from market.web import confirm, forms
 from market.web.authority_pages import FUNDS, ISSUABLE, PROGRAMS, done, render_desk
+from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.fields import Fields
-from market.web.pages import actor, bp, engine, roles_required, ruleset
 
 
 def _read_issue(f: Fields) -> tuple[certificates.NewCertificate, dict[str, Any]] | None:
@@ -69,7 +70,7 @@ def issue_certificate() -> ResponseReturnValue:
     who, rules, f = actor(), ruleset(), Fields(request.form)
     read = _read_issue(f)
     if read is None:
-        return render_desk(f.refuse(), f.errors)
+        return render_desk(f.refuse())
     new, holder = read
     if not confirm.confirmed():
         lines = [
@@ -130,17 +131,26 @@ def _read_recapture(f: Fields) -> tuple[recaptures.NewRecapture, list[tuple[str,
         f.errors["program"] = "Choose a program from the list."
     if cert is None and program is None and not typed:
         f.errors["program"] = "Choose the program, or name the certificate."
-    amount = f.positive_cents("amount", "The amount")
     reason = f.read("reason", lambda: forms.required_text(form, "reason", "The reason"))
-    if not f.ok or party is None or amount is None or reason is None:
+    data = {
+        "party_id": party["id"] if party else None,
+        "certificate_id": cert["id"] if cert else None,
+        "program": program,
+        "amount_cents": f.cents("amount", "The amount"),
+        "reason": reason,
+    }
+    names = {
+        "party_id": "party",
+        "certificate_id": "certificate",
+        "program": "program",
+        "amount_cents": "amount",
+        "reason": "reason",
+    }
+    loaded = f.load(RecaptureIn(), data, names)  # the API's bounds: more than $0, 500 chars
+    if not f.ok or party is None or loaded is None:
         return None
-    new = recaptures.NewRecapture(
-        party_id=party["id"],
-        amount_cents=amount,
-        reason=reason,
-        certificate_id=cert["id"] if cert else None,
-        program=program,
-    )
+    new = recaptures.NewRecapture(**loaded)
+    amount = new.amount_cents
     lines = [
         ("Assessed against", party["label"]),
         ("Amount", forms.dollars(amount)),
@@ -157,7 +167,7 @@ def assess_recapture() -> ResponseReturnValue:
     who, f = actor(), Fields(request.form)
     read = _read_recapture(f)
     if read is None:
-        return render_desk(f.refuse(), f.errors)
+        return render_desk(f.refuse())
     new, lines = read
     if not confirm.confirmed():
         return confirm.review(

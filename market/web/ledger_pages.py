@@ -13,8 +13,8 @@ from flask.typing import ResponseReturnValue
 from market.services import ledger, ledger_search, pages_queries, trust_recent
 from market.services.checkpoints import TrustSettings
 from market.services.uow import ReadOnly
+from market.web.base import actor, bp, engine, roles_required
 from market.web.event_sentences import sentence, type_in_words
-from market.web.pages import actor, bp, engine, roles_required
 
 PAGE = 50
 

@@ -10,8 +10,10 @@ from flask.typing import ResponseReturnValue
 from market.domain.programs import Program
 from market.services import list_search, runner, trading
 from market.services.uow import ReadOnly
+from market.validation import OfferIn
 from market.web import forms
-from market.web.pages import actor, bp, engine, roles_required, ruleset
+from market.web.base import actor, bp, engine, roles_required, ruleset
+from market.web.fields import Fields
 
 PER_PAGE = 25
 
@@ -59,19 +61,25 @@ def market_page() -> ResponseReturnValue:
 @bp.post("/market/offers", endpoint="make_offer")
 @roles_required("participant")
 def make_offer() -> ResponseReturnValue:
-    form = request.form
-    rules = ruleset()
-
-    def act() -> object:
-        listing_id = forms.required_text(form, "listing_id", "The listing")
-        amount = forms.required_cents(form, "amount", "The amount of credit")
-        price = forms.required_cents(form, "price", "The price")
-        who = actor()
-        return runner.run(
-            engine(), lambda uow: trading.make_offer(uow, who, listing_id, amount, price, rules)
+    """The API's OfferIn checks the amounts (an amount of $0 is refused beside its field);
+    the service then checks the listing, the floor and the buyer."""
+    who, rules, form, f = actor(), ruleset(), request.form, Fields(request.form)
+    listing_id = form.get("listing_id") or ""  # hidden: the service refuses an unknown one
+    data = {
+        "amount_cents": f.cents("amount", "The amount of credit"),
+        "price_cents": f.cents("price", "The price"),
+    }
+    offer_in = f.load(OfferIn(), data, {"amount_cents": "amount", "price_cents": "price"})
+    if not f.ok:
+        return _render(f.refuse())
+    ok, offer, status = forms.attempt(
+        lambda: runner.run(
+            engine(),
+            lambda uow: trading.make_offer(
+                uow, who, listing_id, offer_in["amount_cents"], offer_in["price_cents"], rules
+            ),
         )
-
-    ok, offer, status = forms.attempt(act)
+    )
     if not ok:
         return _render(status)
     flash(

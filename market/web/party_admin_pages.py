@@ -14,14 +14,14 @@ from market.services import ownership_views, parties, pickers, runner
 from market.services.uow import ReadOnly
 from market.validation import OwnerIn, OwnersAgreementIn, PartyFields
 from market.web import forms
+from market.web.base import actor, bp, engine, roles_required
 from market.web.fields import Fields
-from market.web.pages import actor, bp, engine, roles_required
 
 AGREEMENT_ROWS = 6
 ENTITY_WORDS = {t: t.replace("_", " ") for t in parties.ENTITY_TYPES}
 
 
-def render_parties(status: int = 200, errors: dict[str, str] | None = None) -> ResponseReturnValue:
+def render_parties(status: int = 200) -> ResponseReturnValue:
     q = (request.args.get("q") or "").strip().lower()
     with ReadOnly(engine()) as conn:
         choices = pickers.party_choices(conn)
@@ -47,7 +47,6 @@ def render_parties(status: int = 200, errors: dict[str, str] | None = None) -> R
             tax_types=parties.TAX_TYPES,
             agreement_rows=range(AGREEMENT_ROWS),
             form=request.form,
-            errors=errors or {},
         ),
         status,
     )
@@ -80,7 +79,7 @@ def register_party() -> ResponseReturnValue:
     }
     loaded = f.load(PartyFields(), data, {k: k for k in data})
     if not f.ok:
-        return render_parties(f.refuse(), f.errors)
+        return render_parties(f.refuse())
     new = parties.NewParty(**loaded)
     return _finish(
         lambda: runner.run(engine(), lambda uow: parties.register_party(uow, who, new)),
@@ -112,7 +111,7 @@ def record_ownership() -> ResponseReturnValue:
     # Every field is checked at once: a value already refused keeps its own message.
     loaded = f.load(OwnerIn(), {k: v for k, v in data.items() if v is not None}, fields)
     if not f.ok or owned is None or owner is None or loaded is None:
-        return render_parties(f.refuse(), f.errors)
+        return render_parties(f.refuse())
     return _finish(
         lambda: runner.run(
             engine(), lambda uow: parties.record_ownership(uow, who, owned["id"], **loaded)
@@ -154,7 +153,7 @@ def file_agreement() -> ResponseReturnValue:
     fields = {"shares": "share_owner_0", "filed_on": "filed_on", "reference": "reference"}
     loaded = f.load(OwnersAgreementIn(), data, fields) if f.ok else None
     if not f.ok or party is None or loaded is None:
-        return render_parties(f.refuse(), f.errors)
+        return render_parties(f.refuse())
     party_id = party["id"]
     new = parties.NewOwnersAgreement(
         shares=[(s["owner_party_id"], s["share_bps"]) for s in loaded["shares"]],

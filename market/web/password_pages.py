@@ -8,7 +8,7 @@ from flask.typing import ResponseReturnValue
 
 from market.domain.errors import DomainError
 from market.services import password_reset
-from market.web.pages import bp, engine
+from market.web.base import bp, engine
 
 SENT = (
     "If an account uses that address, a link to reset its password is on its way. "

@@ -10,7 +10,7 @@ from flask.typing import ResponseReturnValue
 from market.services import price_tape
 from market.services.uow import ReadOnly
 from market.web import charts
-from market.web.pages import bp, engine
+from market.web.base import bp, engine
 
 PROGRAMS = ("BRRAG", "UTH", "DM_GIT", "DM_CBT", "TECH")
 

@@ -9,7 +9,7 @@ from flask.typing import ResponseReturnValue
 from market.services import certificate_views, proofs
 from market.services.checkpoints import TrustSettings
 from market.services.uow import ReadOnly
-from market.web.pages import actor, bp, engine, roles_required
+from market.web.base import actor, bp, engine, roles_required
 
 
 @bp.get("/certificates/<certificate_id>/proof.json", endpoint="certificate_proof")

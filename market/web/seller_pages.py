@@ -21,8 +21,10 @@ from market.services import (
 )
 from market.services.trading import today
 from market.services.uow import ReadOnly
+from market.validation import ListingIn, TechApplicationIn
 from market.web import confirm, forms
-from market.web.pages import actor, bp, engine, roles_required, ruleset
+from market.web.base import actor, bp, engine, roles_required, ruleset
+from market.web.fields import Fields
 
 
 def party_id() -> str:
@@ -113,18 +115,30 @@ def _run(action: Any, message: Any) -> ResponseReturnValue:
 @bp.post("/seller/listings", endpoint="create_listing")
 @roles_required("participant")
 def create_listing() -> ResponseReturnValue:
-    who, rules, form = actor(), ruleset(), request.form
-
-    def act() -> Any:
-        cert_id = forms.required_text(form, "certificate_id", "The certificate")
-        amount = forms.required_cents(form, "amount", "The amount of credit")
-        ask = forms.required_cents(form, "ask", "The asking price")
-        return runner.run(
-            engine(), lambda uow: trading.create_listing(uow, who, cert_id, amount, ask, rules)
-        )
-
+    """The API's ListingIn checks the fields (an amount of $0 is refused beside its field);
+    the service then checks the certificate and the seller."""
+    who, rules, f = actor(), ruleset(), Fields(request.form)
+    data = {
+        "certificate_id": f.text("certificate_id"),
+        "amount_cents": f.cents("amount", "The amount of credit"),
+        "ask_cents": f.cents("ask", "The asking price"),
+    }
+    names = {"certificate_id": "certificate_id", "amount_cents": "amount", "ask_cents": "ask"}
+    listing = f.load(ListingIn(), data, names)
+    if not f.ok:
+        return _render(f.refuse())
     return _run(
-        act,
+        lambda: runner.run(
+            engine(),
+            lambda uow: trading.create_listing(
+                uow,
+                who,
+                listing["certificate_id"],
+                listing["amount_cents"],
+                listing["ask_cents"],
+                rules,
+            ),
+        ),
         lambda x: f"Listed {forms.dollars(x['amount_cents'])} of {x['certificate_number']} "
         f"for {forms.dollars(x['ask_cents'])}.",
     )
@@ -188,22 +202,30 @@ def decline_offer(offer_id: str) -> ResponseReturnValue:
 @bp.post("/seller/tech", endpoint="apply_tech")
 @roles_required("participant")
 def apply_tech() -> ResponseReturnValue:
-    who, rules, form, me = actor(), ruleset(), request.form, party_id()
-
-    def act() -> Any:
-        new = tech.NewTechApplication(
-            party_id=me,
-            received_on=None,  # TB-6: the service stamps the receipt
-            nol_cents=forms.required_cents(form, "nol", "The net operating loss"),
-            allocation_factor=forms.required_text(form, "allocation_factor", "The factor"),
-            seller_tax_regime=forms.required_text(form, "regime", "The tax regime"),
-            rnd_credit_cents=forms.required_cents(form, "rnd", "The R&D credit"),
-            requested_cents=forms.cents(form, "requested", "The amount asked", required=False),
-        )
-        return runner.run(engine(), lambda uow: tech.submit_application(uow, who, rules, new))
-
+    """The API's TechApplicationIn checks the fields (an amount asked of $0 is refused
+    beside its field); the service stamps the receipt (TB-6) and tests eligibility."""
+    who, rules, f = actor(), ruleset(), Fields(request.form)
+    data = {
+        "party_id": party_id(),
+        "nol_cents": f.cents("nol", "The net operating loss"),
+        "allocation_factor": f.text("allocation_factor"),
+        "seller_tax_regime": f.text("regime"),
+        "rnd_credit_cents": f.cents("rnd", "The R&D credit"),
+        "requested_cents": f.cents("requested", "The amount asked", required=False),
+    }
+    names = {
+        "nol_cents": "nol",
+        "allocation_factor": "allocation_factor",
+        "seller_tax_regime": "regime",
+        "rnd_credit_cents": "rnd",
+        "requested_cents": "requested",
+    }
+    loaded = f.load(TechApplicationIn(), data, names)
+    if not f.ok:
+        return _render(f.refuse())
+    new = tech.NewTechApplication(**loaded)
     return _run(
-        act,
+        lambda: runner.run(engine(), lambda uow: tech.submit_application(uow, who, rules, new)),
         lambda x: f"TECH application received for FY {x['fiscal_year']}: benefit "
         f"{forms.dollars(x['benefit_cents'])}, "
         + ("eligible." if x["eligible"] else "not eligible (" + ", ".join(x["reasons"]) + ")."),

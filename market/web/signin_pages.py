@@ -16,7 +16,7 @@ from flask_login import current_user, login_user, logout_user
 from market.domain.errors import DomainError
 from market.services import identity, signin, web_sessions
 from market.services.actor import Actor
-from market.web.pages import bp, engine
+from market.web.base import bp, engine
 from market.web.session import WebUser
 
 _STEP_SECONDS = 300

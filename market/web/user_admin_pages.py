@@ -12,13 +12,13 @@ from market.services.actor import PARTICIPANT, ROLES
 from market.services.uow import ReadOnly
 from market.validation import NewUserIn, PasswordResetIn
 from market.web import forms
+from market.web.base import actor, bp, engine, roles_required
 from market.web.fields import Fields
-from market.web.pages import actor, bp, engine, roles_required
 
 SECRET_FIELDS = ("password", "password_again", "new_password", "new_password_again")
 
 
-def render_users(status: int = 200, errors: dict[str, str] | None = None) -> ResponseReturnValue:
+def render_users(status: int = 200) -> ResponseReturnValue:
     users = user_admin.list_users(engine(), actor())
     with ReadOnly(engine()) as conn:
         choices = pickers.party_choices(conn)
@@ -31,7 +31,6 @@ def render_users(status: int = 200, errors: dict[str, str] | None = None) -> Res
             parties=choices,
             roles=ROLES,
             form=kept,
-            errors=errors or {},
         ),
         status,
     )
@@ -69,7 +68,7 @@ def create_user() -> ResponseReturnValue:
     fields = {"email": "email", "role": "role", "password": "password", "party_id": "party"}
     loaded = f.load(NewUserIn(), data, fields)
     if not f.ok or loaded is None:
-        return render_users(f.refuse(), f.errors)
+        return render_users(f.refuse())
     ok, user, status = forms.attempt(
         lambda: user_admin.create_user(
             engine(), who, loaded["email"], loaded["role"], loaded["password"], loaded["party_id"]
@@ -90,7 +89,7 @@ def reset_password() -> ResponseReturnValue:
     fields = {"user_id": "user_id", "password": "new_password"}
     loaded = f.load(PasswordResetIn(), data, fields)
     if not f.ok or loaded is None:
-        return render_users(f.refuse(), f.errors)
+        return render_users(f.refuse())
     ok, done, status = forms.attempt(
         lambda: user_admin.reset_password(engine(), who, loaded["user_id"], loaded["password"])
     )

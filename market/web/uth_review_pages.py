@@ -11,8 +11,8 @@ from flask.typing import ResponseReturnValue
 
 from market.services import runner, uth_reviews
 from market.web import forms
+from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.certificate_pages import render_certificate
-from market.web.pages import actor, bp, engine, roles_required, ruleset
 
 
 @bp.post("/authority/certificates/<certificate_id>/reviews", endpoint="record_uth_review")

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from market.adapters.security_tables import WebSession
+from market.adapters.tables import WebSession
 from market.services import identity
 
 PASSWORD = "a-fine-long-passphrase"

@@ -1,6 +1,5 @@
-"""Marshmallow schemas that both the JSON API and the pages validate with, so a form cannot
-accept what the API refuses (a zero, a share over 100%, an unknown entity type). Outside
-the layers: the API and the pages import it; it imports only the services' vocabularies."""
+"""Parties and users: who a party is, who owns it, its owners' agreement, and the users the
+Authority creates (the pages' party and user forms load these, as the API does)."""
 
 from __future__ import annotations
 
@@ -8,16 +7,7 @@ from marshmallow import Schema, fields, validate
 
 from market.services.actor import ROLES
 from market.services.parties import ENTITY_TYPES, TAX_TYPES
-
-MAX_BPS = 10_000
-
-
-def bps(required: bool = True) -> fields.Integer:
-    return fields.Integer(strict=True, required=required, validate=validate.Range(0, MAX_BPS))
-
-
-def text(max_len: int, required: bool = True) -> fields.String:
-    return fields.String(required=required, validate=validate.Length(min=1, max=max_len))
+from market.validation.fields import MAX_BPS, bps, text
 
 
 class PartyFields(Schema):

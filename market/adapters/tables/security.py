@@ -6,7 +6,9 @@ Written directly (not events): they hold secrets' digests and counters, not mark
 from __future__ import annotations
 
 from sqlalchemy import BigInteger, CheckConstraint, Column
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
+
+from market.adapters.tables.base import SQLModel
 
 
 class LoginFailure(SQLModel, table=True):

@@ -1,0 +1,66 @@
+"""Identity: users, their API tokens, idempotency keys and password reset links.
+
+Written directly (not projections).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    Column,
+)
+from sqlmodel import Field
+
+from market.adapters.tables.base import SQLModel
+
+
+class User(SQLModel, table=True):
+    __tablename__ = "users"
+    __table_args__ = (
+        CheckConstraint("role in ('authority','participant','auditor')", name="role"),
+    )
+
+    id: str = Field(primary_key=True, max_length=40)
+    email: str = Field(max_length=254, unique=True)
+    password_hash: str = Field(max_length=255)
+    role: str = Field(max_length=20)
+    party_id: str | None = Field(default=None, max_length=40)
+    created_at: str = Field(max_length=32)
+    active: bool = True
+
+
+class ApiToken(SQLModel, table=True):
+    __tablename__ = "api_tokens"
+
+    id: str = Field(primary_key=True, max_length=40)
+    user_id: str = Field(foreign_key="users.id", max_length=40, index=True)
+    token_hash: str = Field(max_length=64, unique=True)
+    created_at: str = Field(max_length=32)
+    expires_at: str = Field(max_length=32)
+    revoked_at: str | None = Field(default=None, max_length=32)
+
+
+class IdempotencyKey(SQLModel, table=True):
+    __tablename__ = "idempotency_keys"
+
+    scope: str = Field(primary_key=True, max_length=40)
+    key: str = Field(primary_key=True, max_length=200)
+    request_hash: str = Field(max_length=64)
+    status_code: int
+    response_body: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    created_at: str = Field(max_length=32)
+
+
+class PasswordReset(SQLModel, table=True):
+    """A reset link's token, kept as its SHA-256 only; single use, 30 minutes."""
+
+    __tablename__ = "password_resets"
+
+    token_hash: str = Field(primary_key=True, max_length=64)
+    user_id: str = Field(foreign_key="users.id", max_length=40, index=True)
+    created_at: str = Field(max_length=32)
+    expires_at: str = Field(max_length=32)
+    used_at: str | None = Field(default=None, max_length=32)

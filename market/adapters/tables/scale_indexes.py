@@ -1,0 +1,61 @@
+"""Reads at scale (migration 0012): the composite indexes that keep reads flat.
+
+Each index serves a read that must not grow with the ledger (README, "Reads at scale"):
+the keyset pages of the lists and desks, the certificate page's children and the
+transfers naming a buyer certificate, and the count behind a new certificate's number.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Index
+
+from market.adapters.tables.certificates import Certificate
+from market.adapters.tables.returns import CreditApplication
+from market.adapters.tables.trading import Listing, Offer, Transfer
+
+_certs = Certificate.__table__  # type: ignore[attr-defined]
+_transfers = Transfer.__table__  # type: ignore[attr-defined]
+_listings = Listing.__table__  # type: ignore[attr-defined]
+_offers = Offer.__table__  # type: ignore[attr-defined]
+_credit_apps = CreditApplication.__table__  # type: ignore[attr-defined]
+SCALE_INDEXES = (
+    Index(
+        "ix_certificates_numbering", _certs.c.program, _certs.c.fiscal_year, _certs.c.is_original
+    ),
+    Index("ix_certificates_holder_seq", _certs.c.holder_party_id, _certs.c.issued_seq),
+    Index("ix_certificates_parent_seq", _certs.c.parent_id, _certs.c.issued_seq),
+    Index("ix_transfers_buyer_certificate_id", _transfers.c.buyer_certificate_id),
+    Index("ix_transfers_created_seq", _transfers.c.created_seq),
+    Index("ix_transfers_certificate_seq", _transfers.c.certificate_id, _transfers.c.created_seq),
+    Index(
+        "ix_transfers_certificate_decided",
+        _transfers.c.certificate_id,
+        _transfers.c.decided_seq,
+    ),
+    Index("ix_transfers_status_seq", _transfers.c.status, _transfers.c.created_seq),
+    Index("ix_transfers_status_decided", _transfers.c.status, _transfers.c.decided_seq),
+    # consideration_cents last: the seller's paid total is a SUM read from the index alone.
+    Index(
+        "ix_transfers_seller_status_seq",
+        _transfers.c.seller_party_id,
+        _transfers.c.status,
+        _transfers.c.created_seq,
+        _transfers.c.consideration_cents,
+    ),
+    Index("ix_transfers_buyer_seq", _transfers.c.buyer_party_id, _transfers.c.created_seq),
+    Index("ix_listings_status_seq", _listings.c.status, _listings.c.created_seq),
+    Index(
+        "ix_listings_seller_status_seq",
+        _listings.c.seller_party_id,
+        _listings.c.status,
+        _listings.c.created_seq,
+    ),
+    Index("ix_offers_seller_seq", _offers.c.seller_party_id, _offers.c.created_seq),
+    Index("ix_offers_buyer_seq", _offers.c.buyer_party_id, _offers.c.created_seq),
+    Index(
+        "ix_credit_applications_party_year",
+        _credit_apps.c.party_id,
+        _credit_apps.c.tax_year,
+        _credit_apps.c.id,
+    ),
+)

@@ -1,0 +1,62 @@
+"""The words the event sentences share: dollars, shares and prices in words, a code in
+words, and a party's or certificate's name from the names the page knows (an id it does
+not know is shown as it is)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from market.domain.values import format_cents
+
+Names = Mapping[str, str]
+Sentence = Callable[[Mapping[str, Any], Names], str]
+
+FUNDS = {
+    "general_fund": "the General Fund",
+    "property_tax_relief_fund": "the Property Tax Relief Fund",
+}
+LIMITS = {
+    "requested": "the amount asked",
+    "balance": "the usable balance",
+    "fifty_percent_ceiling": "the 50% ceiling",
+    "statutory_minimum": "the CBT statutory minimum",
+    "liability": "the tax liability",
+    "section_40_ratio": "the owner's §40 share",
+}
+ENTITIES = {
+    "c_corporation": "a C corporation",
+    "s_corporation": "an S corporation",
+    "partnership": "a partnership",
+    "llc": "an LLC",
+    "sole_proprietorship": "a sole proprietorship",
+    "individual": "an individual",
+    "insurance_company": "an insurance company",
+}
+
+
+def dollars(cents: Any) -> str:
+    return "an unknown amount" if cents is None else format_cents(int(cents))
+
+
+def share(bps: Any) -> str:
+    """Basis points as a percentage, exactly when it is whole (2,500 bps = 25%)."""
+    value = Fraction(int(bps), 100)
+    return f"{value.numerator}%" if value.denominator == 1 else f"{float(value):.2f}%"
+
+
+def per_dollar(price: Any, amount: Any) -> str:
+    if not amount:
+        return "—"
+    value = Fraction(int(price) * 10_000, int(amount))
+    return f"{round(value) / 100:.2f}% of the amount"
+
+
+def words(code: Any) -> str:
+    return str(code or "").replace("_", " ")
+
+
+def name_of(names: Names, key: str, p: Mapping[str, Any]) -> str:
+    value = p.get(key)
+    return names.get(str(value), str(value)) if value else "someone"
