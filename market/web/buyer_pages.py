@@ -159,7 +159,10 @@ def pass_through() -> ResponseReturnValue:
     amount = loaded.get("amount_cents")
     ok, result, status = forms.attempt(
         lambda: runner.run(
-            engine(), lambda uow: pass_through_allocations.pass_through_allocate(uow, who, cert_id, amount, rules)
+            engine(),
+            lambda uow: pass_through_allocations.pass_through_allocate(
+                uow, who, cert_id, amount, rules
+            ),
         )
     )
     if not ok:
