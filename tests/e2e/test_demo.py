@@ -48,12 +48,12 @@ def test_seed_demo_builds_a_market_that_verifies(app: Any) -> None:
                 text("select fiscal_year, count(*) from tech_applications group by fiscal_year")
             ).all()
         )
-    assert statuses == {"approved": 4, "rejected": 1, "pending_approval": 1, "awaiting_buyer": 2}
+    assert statuses == {"approved": 6, "rejected": 1, "pending_approval": 1, "awaiting_buyer": 2}
     assert programs == {"BRRAG", "UTH", "DM_CBT", "DM_GIT", "TECH"}
     assert zone == 10_000_000_00
     assert applied == 2
     assert reviews == 3 and "2012-2013 approved, 2021 cut by 20%" in output
-    assert attested == 5  # every BRRAG and TECH sale carries the seller's attestation
+    assert attested == 7  # every BRRAG and TECH sale carries the seller's attestation
     assert intake == {2014: 7, 2015: 2}  # last year's allocated, this year's intake open
     assert ledger.verify(engine).ok
     again = app.test_cli_runner().invoke(args=["seed-demo", "--if-empty"])
@@ -104,6 +104,10 @@ def test_the_demo_is_alive_on_its_business_date(
         page = _sign_in(app, email).get(desk)
         assert page.status_code == 200, (email, desk)
         assert pending in page.get_data(as_text=True), (email, desk)
+    if business_date == SHIP_DAY:  # the TECH sales' quarter (2026Q3) has closed
+        tape = app.test_client().get("/price-tape").get_data(as_text=True)
+        assert "Technology business (TECH), FY 2026 credits" in tape
+        assert '<td data-label="Quarter">2026Q3</td>' in tape
     eda = _sign_in(app, "eda@demo.nj")
     market = eda.get("/market").get_data(as_text=True)
     assert "<tbody>" in market

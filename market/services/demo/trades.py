@@ -19,6 +19,7 @@ PROCEEDS_USES = {
     "meadowlands": ["real_estate", "tenant_fit_out", "salaries"],
     "photonics": ["research_and_development", "salaries"],
     "genomics": ["research_and_development", "working_capital"],
+    "meddev": ["fixed_assets", "salaries"],
 }
 
 
@@ -63,6 +64,7 @@ def trade_all(s: Seeding, c: Credits) -> Sales:
     l_dm_git = listing("asbury", c.dm_git["id"], 800 * THOUSAND, 87)
     l_photonics = listing("photonics", c.tech[s.ids["photonics"]], 2_000 * THOUSAND, 94)
     l_genomics = listing("genomics", c.tech[s.ids["genomics"]], 5_000 * THOUSAND, 92)
+    l_meddev = listing("meddev", c.tech[s.ids["meddev"]], 3_000 * THOUSAND, 93)
     s.say("listed certificates at 85 to 94 cents on the dollar")
 
     t_brrag = buy("utility", l_brrag, 1_000 * THOUSAND, 90)
@@ -70,14 +72,18 @@ def trade_all(s: Seeding, c: Credits) -> Sales:
     approve(buy("insurer", l_uth, 1_200 * THOUSAND, 88), d.days_ago(33))
     t_dm_git = buy("raritan", l_dm_git, 800 * THOUSAND, 87)
     approve(t_dm_git, d.days_ago(26))
-    approve(buy("utility", l_photonics, 1_500 * THOUSAND, 94), d.days_ago(19))
+    # Three TECH sales by two sellers some 11 weeks back: once their quarter has closed
+    # the public price tape publishes the bucket (PRODUCT.md 8.3).
+    approve(buy("utility", l_photonics, 1_500 * THOUSAND, 94), d.days_ago(80))
+    approve(buy("utility", l_genomics, 500 * THOUSAND, 92), d.days_ago(76))
+    approve(buy("utility", l_meddev, 400 * THOUSAND, 93), d.days_ago(72))
     late = buy("insurer", l_brrag, 100 * THOUSAND, 90)
     s.do(
         lambda uow: trading.reject_transfer(
             uow, EDA, late["id"], "The purchase agreement was not signed by both parties (TB-24)."
         )
     )
-    s.say("approved 4 transfers and rejected 1 on recent exchange dates")
+    s.say("approved 6 transfers and rejected 1 on recent exchange dates")
 
     # Waiting on someone, one deal for each desk:
     buy("utility", l_brrag, 400 * THOUSAND, 92)  # the Authority's approval queue

@@ -41,6 +41,8 @@ PAGES = {
         "/authority/users",
         "/reports/caps?fiscal_year={fy}",
         "/reports/transfers",
+        "/reports/transfers?sort=newest&status=approved",
+        "/price-tape",
         "/ledger",
         "/ledger?type=TRANSFER_APPROVED",
     ],
@@ -61,7 +63,10 @@ class DemoSite:
         years = {"fy": self.seeded["fiscal_year"], "tech_fy": self.seeded["tech_allocated_year"]}
         pages = [p.format(**years) for p in PAGES[role]]
         if party_id is not None:
-            pages += [f"/certificates/{c}" for c in self.certificates.get(party_id, [])[:2]]
+            held = self.certificates.get(party_id, [])[:2]
+            pages += [f"/certificates/{c}" for c in held] + [
+                f"/certificates/{c}/print" for c in held[:1]
+            ]
         else:
             # one certificate of each program and origin
             seen: set[tuple[str, str]] = set()
@@ -71,6 +76,8 @@ class DemoSite:
                     if (r.program, r.origin) not in seen:
                         seen.add((r.program, r.origin))
                         pages.append(f"/certificates/{r.id}")
+                        if len(seen) == 1:
+                            pages.append(f"/certificates/{r.id}/print")
         return pages
 
 
