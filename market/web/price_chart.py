@@ -1,7 +1,8 @@
-"""The price chart, drawn by hand as plain SVG so it reads on a phone: a 480-unit-wide
-viewBox (at 390 px its 13-unit labels are still 10 px), axis titles, every series named in
-words in a legend that wraps onto its own lines, markers of different shapes as well as
-colours, and a text alternative (`<title>`, `<desc>`, role="img") beside the exact table.
+"""The price chart, drawn by hand as plain SVG so it reads on a phone: a 440-unit-wide
+viewBox (at 390 px, in a padded card, its 14-unit labels are still 10 px), axis titles,
+every series named in words in a legend of one line each, markers of different shapes as
+well as colours, and a text alternative (`<title>`, `<desc>`, role="img") beside the
+exact table.
 
 Every text is kept inside the viewBox by estimating its width (`text_width`); a label too
 long for its room is shortened with an ellipsis rather than drawn past the edge."""
@@ -22,10 +23,10 @@ PROGRAM_NAMES = {
     "TECH": "Technology business (TECH)",
 }
 COLOURS = ("#0b5cad", "#b35c00", "#1b7f3b", "#b3261e", "#6c4ab6", "#3d4653")
-WIDTH = 480
+WIDTH = 440
 LEFT, RIGHT, TOP = 52, 14, 44  # room for the y labels, the right edge, the title
-PLOT_HEIGHT = 200
-FONT, TITLE_FONT = 13, 15
+PLOT_HEIGHT = 210
+FONT, TITLE_FONT = 14, 16
 CHAR_EM = 0.6  # a generous average glyph width of a sans-serif face, in ems
 LEGEND_ROW = 20
 

@@ -80,10 +80,10 @@ def transfers_report() -> ResponseReturnValue:
         points[name].append((m["month"], float(ratio)))  # display only; the table is exact
     chart = (
         price_chart(
-            "Price paid per dollar of credit, approved transfers",
+            "Price paid per dollar, approved transfers",
             dict(points),
             "Month of exchange",
-            "Price paid, % of the amount sold",
+            "Paid, % of amount sold",
         )
         if points
         else None
