@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+# PUBLIC_BASE_URL when none is configured: links built for a browser then use its host.
+DEFAULT_PUBLIC_BASE_URL = "http://127.0.0.1:5000"
 
 
 def default_database_url(instance_path: str) -> str:
@@ -54,7 +56,7 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "SMTP_HOST": os.environ.get("SMTP_HOST") or None,  # None: e-mail is off
         "SMTP_PORT": int(os.environ.get("SMTP_PORT", "25")),
         "MAIL_FROM": os.environ.get("MAIL_FROM", "market@localhost"),
-        "PUBLIC_BASE_URL": os.environ.get("PUBLIC_BASE_URL", "http://127.0.0.1:5000"),
+        "PUBLIC_BASE_URL": os.environ.get("PUBLIC_BASE_URL", DEFAULT_PUBLIC_BASE_URL),
         "DELIVERY_BACKOFF_BASE_S": float(os.environ.get("DELIVERY_BACKOFF_BASE_S", "30")),
         "WEBHOOK_ALLOW_PRIVATE_NETWORKS": os.environ.get(
             "WEBHOOK_ALLOW_PRIVATE_NETWORKS", ""

@@ -14,7 +14,8 @@ from market.services import demo
 @click.option("--if-empty", is_flag=True, help="Do nothing when the ledger already has events.")
 @with_appcontext
 def seed_demo(if_empty: bool) -> None:
-    """Build a believable demo market through the services."""
+    """Build a believable demo market through the services, dated from the business date
+    (MARKET_TODAY, else today in New York)."""
     engine = current_app.extensions["market.engine"]
     if demo.is_seeded(engine):
         if if_empty:

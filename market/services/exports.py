@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import json
 import textwrap
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -92,10 +92,14 @@ def _transfer_row(r: Any) -> dict[str, Any]:
 
 
 def transfer_rows(
-    conn: Connection, after: int | None = None, limit: int | None = None
+    conn: Connection,
+    after: int | None = None,
+    limit: int | None = None,
+    ids: Sequence[str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Transfers in the order proposed, after the transfer proposed at seq `after`: the
-    report's rows, with both parties' names and the proposal and decision times."""
+    """Transfers in the order proposed, after the transfer proposed at seq `after` (or
+    those of `ids`): the report's rows, with both parties' names and the proposal and
+    decision times."""
     seller = aliased(parties_t)
     buyer = aliased(parties_t)
     proposed = aliased(events_t)
@@ -117,12 +121,22 @@ def transfer_rows(
     )
     if after is not None:
         stmt = stmt.where(t.c.created_seq > after)
+    if ids is not None:
+        stmt = stmt.where(t.c.id.in_(list(ids)))
     if limit is not None:
         stmt = stmt.limit(limit)
     return [
         _transfer_row(r) | {"created_seq": int(r["created_seq"])}
         for r in conn.execute(stmt).mappings()
     ]
+
+
+def transfer_rows_by_id(conn: Connection, ids: Sequence[str]) -> list[dict[str, Any]]:
+    """The report's rows of these transfers, in the order of `ids` (a searched page)."""
+    if not ids:
+        return []
+    rows = {r["transfer_id"]: r for r in transfer_rows(conn, ids=ids)}
+    return [rows[i] for i in ids]
 
 
 def iter_transfer_rows(conn: Connection, batch: int = BATCH) -> Iterator[dict[str, Any]]:

@@ -1,6 +1,7 @@
-"""Search, sort and numbered pages for the market and the Authority's queue, in SQL: only
-the rows of the page asked for are turned into views (each view reads several tables), so
-a market of thousands of listings costs one page of work. Reads only."""
+"""Search, sort and numbered pages for the market, the Authority's queue and the
+transfers report, in SQL: only the rows of the page asked for are turned into views (each
+view reads several tables), so a market of thousands of listings costs one page of work.
+Reads only."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Certificate, Listing, Party, Transfer
 from market.domain.rulesets import Ruleset
-from market.services.actor import AUTHORITY, Actor
+from market.services import exports
+from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.listings import listing_view
 from market.services.trade_views import transfer_view
 
@@ -114,20 +116,15 @@ QUEUE_SORTS = {
 }
 
 
-def search_queue(conn: Connection, actor: Actor, query: ListQuery) -> Page:
-    """Transfers awaiting the Authority's approval; `q` matches the seller's or the
-    buyer's name or the certificate number."""
-    actor.require(AUTHORITY)
+def _transfers(query: ListQuery) -> tuple[Select[Any], dict[str, Any]]:
+    """Transfer ids joined to both parties and the certificate, filtered by `q` (the
+    seller's or the buyer's name, the certificate number) and program; and the sort keys."""
     t, c = transfers_t.c, certs_t.c
     seller, buyer = parties_t.alias("seller"), parties_t.alias("buyer")
-    stmt = (
-        select(t.id)
-        .select_from(
-            transfers_t.join(certs_t, c.id == t.certificate_id)
-            .join(seller, seller.c.id == t.seller_party_id)
-            .join(buyer, buyer.c.id == t.buyer_party_id)
-        )
-        .where(t.status == "pending_approval")
+    stmt = select(t.id).select_from(
+        transfers_t.join(certs_t, c.id == t.certificate_id)
+        .join(seller, seller.c.id == t.seller_party_id)
+        .join(buyer, buyer.c.id == t.buyer_party_id)
     )
     if query.program:
         stmt = stmt.where(t.program == query.program)
@@ -140,11 +137,45 @@ def search_queue(conn: Connection, actor: Actor, query: ListQuery) -> Page:
                 func.lower(buyer.c.name).like(like, escape="\\"),
             )
         )
+    price = _ratio(t.consideration_cents, t.amount_cents)
     keys = {
         "oldest": (t.created_seq,),
         "newest": (t.created_seq.desc(),),
         "largest": (t.amount_cents.desc(), t.created_seq),
-        "lowest_price": (_ratio(t.consideration_cents, t.amount_cents), t.created_seq),
+        "lowest_price": (price, t.created_seq),
+        "highest_price": (price.desc(), t.created_seq),
     }
+    return stmt, keys
+
+
+def search_queue(conn: Connection, actor: Actor, query: ListQuery) -> Page:
+    """Transfers awaiting the Authority's approval; `q` matches the seller's or the
+    buyer's name or the certificate number."""
+    actor.require(AUTHORITY)
+    stmt, keys = _transfers(query)
+    stmt = stmt.where(transfers_t.c.status == "pending_approval")
     ids, total, page, pages = _page(conn, stmt, query, keys.get(query.sort, keys["oldest"]))
     return Page([transfer_view(conn, i) for i in ids], total, page, pages)
+
+
+REPORT_SORTS = {
+    "oldest": "Oldest first",
+    "newest": "Newest first",
+    "largest": "Largest amount",
+    "lowest_price": "Lowest price per dollar",
+    "highest_price": "Highest price per dollar",
+}
+REPORT_STATUSES = ("awaiting_buyer", "pending_approval", "approved", "rejected", "declined")
+
+
+def search_report_transfers(
+    conn: Connection, actor: Actor, query: ListQuery, status: str | None = None
+) -> Page:
+    """Every transfer, in any status (or one), for the transfers report: its rows are the
+    CSV's (exports.transfer_rows_by_id), only the page asked for read."""
+    actor.require(AUTHORITY, AUDITOR)
+    stmt, keys = _transfers(query)
+    if status in REPORT_STATUSES:
+        stmt = stmt.where(transfers_t.c.status == status)
+    ids, total, page, pages = _page(conn, stmt, query, keys.get(query.sort, keys["oldest"]))
+    return Page(exports.transfer_rows_by_id(conn, ids), total, page, pages)

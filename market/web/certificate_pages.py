@@ -1,6 +1,8 @@
 """A certificate: number, program, holder, balances, waiver, lineage, UTH tranches with
-their annual review, history; printable. On an original UTH award the Authority also sees
-the annual review form (uth_review_pages)."""
+their annual review, history. On an original UTH award the Authority also sees the annual
+review form (uth_review_pages). Its print view (`/certificates/<id>/print`) is the paper
+copy: the issue date, the Authority's name, a verification code and a QR code of the proof
+bundle's address, the history in words, no raw payloads."""
 
 from __future__ import annotations
 
@@ -10,11 +12,12 @@ from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
-from market.services import certificate_views, ledger_search, proofs
+from market.services import certificate_views, ledger_search, proofs, sale_windows
 from market.services.actor import AUTHORITY
 from market.services.parties import load_party
 from market.services.uow import ReadOnly
 from market.web.base import actor, bp, engine, roles_required, ruleset
+from market.web.certificate_qr import proof_url, qr_svg
 from market.web.event_sentences import sentence
 from market.web.uth_labels import finding_labels, review_state
 
@@ -72,3 +75,32 @@ def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturn
 @roles_required("authority", "participant", "auditor")
 def certificate(certificate_id: str) -> ResponseReturnValue:
     return render_certificate(certificate_id)
+
+
+AUTHORITY_NAME = "New Jersey Economic Development Authority"
+
+
+@bp.get("/certificates/<certificate_id>/print")
+@roles_required("authority", "participant", "auditor")
+def certificate_print(certificate_id: str) -> ResponseReturnValue:
+    with ReadOnly(engine()) as conn:
+        cert = certificate_views.get_certificate(conn, actor(), certificate_id)
+        holder = load_party(conn, cert["holder_party_id"])
+        original = load_party(conn, cert["original_holder_party_id"])
+        ids = ledger_search.certificate_ids_in(cert["history"])
+        names = ledger_search.display_names(conn, ids | {cert["id"]})
+        issued = ledger_search.issue_record(conn, cert["history"], cert["id"])
+    url = proof_url(cert["id"])
+    return render_template(
+        "certificate_print.html",
+        cert=cert,
+        holder=holder,
+        original=original,
+        issued=issued,
+        authority=AUTHORITY_NAME,
+        window=sale_windows.window_fields(cert, ruleset()),
+        proof_url=url,
+        qr=qr_svg(url, f"QR code of the proof bundle of certificate {cert['number']}: {url}"),
+        names=names,
+        sentence=sentence,
+    )

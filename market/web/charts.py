@@ -70,33 +70,6 @@ def stacked_dollars(
     return _render(chart, alt or f"{title}; the table below gives the figures.")
 
 
-def dated_points(
-    title: str,
-    series: dict[str, Sequence[tuple[str, float]]],
-    y_title: str,
-    alt: str | None = None,
-) -> Markup:
-    """A scatter of (ISO date label, value) per series, in order of the labels."""
-    chart = pygal.Line(
-        style=STYLE,
-        height=360,
-        width=900,
-        legend_at_bottom=True,
-        stroke=False,
-        title=title,
-        y_title=y_title,
-        x_label_rotation=30,
-        show_minor_x_labels=False,
-    )
-    labels = sorted({d for points in series.values() for d, _ in points})
-    chart.x_labels = labels
-    chart.x_labels_major = labels[:: max(1, len(labels) // 8)]
-    for name, points in series.items():
-        by_label = dict(points)
-        chart.add(name, [by_label.get(label) for label in labels])
-    return _render(chart, alt or f"{title}; the table below lists every transfer.")
-
-
 def percent(part: int, whole: int) -> float:
     """Display only (a bar's length): the exact share is in the table."""
     return float(Fraction(part * 100, whole)) if whole else 0.0

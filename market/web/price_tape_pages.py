@@ -9,8 +9,8 @@ from flask.typing import ResponseReturnValue
 
 from market.services import price_tape
 from market.services.uow import ReadOnly
-from market.web import charts
 from market.web.base import bp, engine
+from market.web.price_chart import price_chart, series_name
 
 PROGRAMS = ("BRRAG", "UTH", "DM_GIT", "DM_CBT", "TECH")
 
@@ -32,12 +32,17 @@ def price_tape_page() -> ResponseReturnValue:
     points: dict[str, list[tuple[str, float]]] = {}
     for b in tape["items"]:
         # Display only (the table has the exact bps): the median, in percent of face.
-        points.setdefault(f"{b['program']} FY {b['vintage']}", []).append(
+        points.setdefault(series_name(b["program"], b["vintage"]), []).append(
             (b["quarter"], b["median_bps"] / 100)
         )
     series: dict[str, Sequence[tuple[str, float]]] = dict(points)
     chart = (
-        charts.dated_points("Median price per dollar of credit", series, "% of face")
+        price_chart(
+            "Median price per dollar of credit",
+            series,
+            "Calendar quarter of approval",
+            "Median price, % of face",
+        )
         if series
         else None
     )

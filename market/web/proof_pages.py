@@ -13,6 +13,8 @@ from market.web.base import actor, bp, engine, roles_required
 
 
 @bp.get("/certificates/<certificate_id>/proof.json", endpoint="certificate_proof")
+# The printed certificate's QR code points here (certificate_qr.proof_url).
+@bp.get("/certificates/<certificate_id>/proof", endpoint="certificate_proof_link")
 @roles_required("authority", "participant", "auditor")
 def certificate_proof(certificate_id: str) -> ResponseReturnValue:
     # The certificate page's own access rule first (a stranger gets its 403).

@@ -20,11 +20,11 @@ def tech_sale(app: Any, client: Any) -> dict[str, Any]:
             conn.execute(
                 text(
                     "select id, seller_party_id, buyer_party_id, hq_window_end from transfers "
-                    "where program = 'TECH' and status = 'approved'"
+                    "where program = 'TECH' and status = 'approved' order by created_seq"
                 )
             )
             .mappings()
-            .one()
+            .first()
         )
     return dict(row) | {"eda": headers_for(client, engine, "authority")}
 
@@ -43,21 +43,23 @@ def _recapture(client: Any, sale: dict[str, Any], **body: Any) -> Any:
 def test_a_headquarters_move_inside_the_window_is_recaptured_from_the_seller(
     client: Any, tech_sale: dict[str, Any]
 ) -> None:
-    assert tech_sale["hq_window_end"] == "2018-06-14"
+    # The demo's first TECH sale was exchanged on the first day of the business date's
+    # fiscal year (2014-07-01): its window runs five years from then (TB-40(b)).
+    assert tech_sale["hq_window_end"] == "2019-07-01"
     r = _recapture(client, tech_sale, occurred_on="2016-02-01")
     assert r.status_code == 201, r.json
     assert r.json["fund"] == "general_fund"  # a CBT seller (AMB-46)
-    assert r.json["hq_window_end"] == "2018-06-14"
+    assert r.json["hq_window_end"] == "2019-07-01"
 
 
 def test_a_move_after_the_window_or_by_liquidation_is_refused_and_writes_nothing(
     app: Any, client: Any, tech_sale: dict[str, Any]
 ) -> None:
     before = events(app.extensions["market.engine"])
-    late = _recapture(client, tech_sale, occurred_on="2018-06-15")
+    late = _recapture(client, tech_sale, occurred_on="2019-07-02")
     assert late.status_code == 422
     assert late.json["error"]["code"] == "recapture_not_allowed"
-    assert "ended on 2018-06-14" in late.json["error"]["message"]
+    assert "ended on 2019-07-01" in late.json["error"]["message"]
     wound_up = _recapture(client, tech_sale, occurred_on="2015-01-01", liquidation=True)
     assert wound_up.status_code == 422 and "liquidation" in wound_up.json["error"]["message"]
     buyer = _recapture(

@@ -616,7 +616,9 @@ PAGES: dict[str, dict[str, int]] = {
     "/reports/transfers": AUDIT,
     "/reports/transfers.csv": AUDIT,
     "/certificates/{cert}": {**AUDIT, "owner": 200, "other": 404},  # as if it did not exist
+    "/certificates/{cert}/print": {**AUDIT, "owner": 200, "other": 404},
     "/certificates/{cert}/proof.json": {**AUDIT, "owner": 200},
+    "/certificates/{cert}/proof": {**AUDIT, "owner": 200},  # the printed QR's address
     "/market": SIGNED_IN,
     "/buyer": PARTICIPANTS,
     "/seller": PARTICIPANTS,

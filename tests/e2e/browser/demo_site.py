@@ -36,16 +36,18 @@ PAGES = {
         "/market",
         "/market?sort=cheapest&q=a",
         "/authority",
-        "/authority/allocations/2013",
+        "/authority/allocations/{tech_fy}",
         "/authority/parties",
         "/authority/users",
-        "/reports/caps?fiscal_year=2014",
+        "/reports/caps?fiscal_year={fy}",
         "/reports/transfers",
+        "/reports/transfers?sort=newest&status=approved",
+        "/price-tape",
         "/ledger",
         "/ledger?type=TRANSFER_APPROVED",
     ],
-    "auditor": ["/market", "/reports/caps?fiscal_year=2014", "/reports/transfers", "/ledger"],
-    "participant": ["/market", "/seller", "/buyer", "/reports/caps?fiscal_year=2014"],
+    "auditor": ["/market", "/reports/caps?fiscal_year={fy}", "/reports/transfers", "/ledger"],
+    "participant": ["/market", "/seller", "/buyer", "/reports/caps?fiscal_year={fy}"],
 }
 
 
@@ -54,12 +56,17 @@ class DemoSite:
     url: str
     engine: Any
     certificates: dict[str, list[str]] = field(default_factory=dict)  # holder id -> ids
+    seeded: dict[str, Any] = field(default_factory=dict)  # what demo.seed answered
 
     def pages_for(self, email: str, party_id: str | None) -> list[str]:
         role = LOGINS[email]
-        pages = list(PAGES[role])
+        years = {"fy": self.seeded["fiscal_year"], "tech_fy": self.seeded["tech_allocated_year"]}
+        pages = [p.format(**years) for p in PAGES[role]]
         if party_id is not None:
-            pages += [f"/certificates/{c}" for c in self.certificates.get(party_id, [])[:2]]
+            held = self.certificates.get(party_id, [])[:2]
+            pages += [f"/certificates/{c}" for c in held] + [
+                f"/certificates/{c}/print" for c in held[:1]
+            ]
         else:
             # one certificate of each program and origin
             seen: set[tuple[str, str]] = set()
@@ -69,6 +76,8 @@ class DemoSite:
                     if (r.program, r.origin) not in seen:
                         seen.add((r.program, r.origin))
                         pages.append(f"/certificates/{r.id}")
+                        if len(seen) == 1:
+                            pages.append(f"/certificates/{r.id}/print")
         return pages
 
 
@@ -81,7 +90,7 @@ def serve_demo(folder: Path) -> Iterator[DemoSite]:
     url = f"sqlite:///{folder / 'demo.db'}"
     engine = make_engine(url)
     upgrade(engine)
-    demo.seed(engine, get_ruleset("A1178"))
+    seeded = demo.seed(engine, get_ruleset("A1178"))
     held: dict[str, list[str]] = {}
     with engine.connect() as conn:
         for r in conn.execute(select(certs_t.c.id, certs_t.c.holder_party_id)):
@@ -91,7 +100,7 @@ def serve_demo(folder: Path) -> Iterator[DemoSite]:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield DemoSite(f"http://127.0.0.1:{server.server_port}", engine, held)
+        yield DemoSite(f"http://127.0.0.1:{server.server_port}", engine, held, seeded)
     finally:
         server.shutdown()
         server.server_close()

@@ -1,0 +1,60 @@
+"""A believable demo market, built through the same services as every other request, on
+the business date (MARKET_TODAY if set, else today in New York): every date it writes is
+computed from that date (`dates.DemoDates`), so the market is alive whenever it is seeded.
+
+A dozen businesses with ownership and logins (`parties`); BRRAG, UTH and digital media
+certificates under their caps, last fiscal year's oversubscribed TECH intake allocated and
+this year's open (`credits`); listings, approved and rejected sales and a deal waiting on
+every desk (`trades`); credits used on returns, a pass-through, a recapture and the UTH
+annual reviews (`after_sale`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import Engine
+
+from market.adapters.eventstore import event_count
+from market.domain.rulesets import Ruleset
+from market.services import clock
+from market.services.demo import after_sale, credits, parties, trades
+from market.services.demo.context import Seeding
+from market.services.demo.dates import DemoDates
+from market.services.demo.parties import AUDITOR_EMAIL, AUTHORITY_EMAIL, DEMO_PASSWORD, PARTIES
+
+__all__ = ["AUDITOR_EMAIL", "AUTHORITY_EMAIL", "DEMO_PASSWORD", "is_seeded", "logins", "seed"]
+
+
+def is_seeded(engine: Engine) -> bool:
+    with engine.connect() as conn:
+        return event_count(conn) > 0
+
+
+def seed(
+    engine: Engine, ruleset: Ruleset, say: Callable[[str], None] = lambda _: None
+) -> dict[str, Any]:
+    """The demo market on the business date; answers the parties' ids and the fiscal years
+    it is built around."""
+    dates = DemoDates(clock.today())
+    say(f"seeding the demo on the business date {dates.today.isoformat()}")
+    s = Seeding(engine, ruleset, dates, say)
+    parties.register_all(s)
+    issued = credits.issue_all(s)
+    sales = trades.trade_all(s, issued)
+    after_sale.use_credits(s, issued, sales)
+    approved, cut = after_sale.review_uth(s, issued)
+    return {
+        "parties": dict(s.ids),
+        "business_date": dates.today.isoformat(),
+        "fiscal_year": dates.fiscal_year,
+        "tech_allocated_year": dates.tech_allocated_year,
+        "uth_reviews": {"approved": approved, "cut": cut},
+    }
+
+
+def logins() -> list[tuple[str, str, str]]:
+    rows = [(AUTHORITY_EMAIL, "authority", "the EDA"), (AUDITOR_EMAIL, "auditor", "read-only")]
+    rows += [(f"{p.key}@demo.nj", "participant", p.name) for p in PARTIES if p.login]
+    return rows

@@ -1,0 +1,41 @@
+"""What every step of the demo seed shares: the engine, the ruleset, the calendar, the
+parties' ids, and a unit of work per write, as any request would run it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from sqlalchemy import Engine
+
+from market.domain.rulesets import Ruleset
+from market.services import trading
+from market.services.actor import AUTHORITY, PARTICIPANT, Actor
+from market.services.demo.dates import DemoDates
+from market.services.runner import run
+from market.services.uow import ReadOnly, UnitOfWork
+
+T = TypeVar("T")
+EDA = Actor(user_id="demo-seed", role=AUTHORITY)
+MILLION = 100_000_000  # cents
+THOUSAND = 100_000  # cents
+
+
+@dataclass
+class Seeding:
+    engine: Engine
+    ruleset: Ruleset
+    dates: DemoDates
+    say: Callable[[str], None]
+    ids: dict[str, str] = field(default_factory=dict)  # party key -> id
+
+    def do(self, fn: Callable[[UnitOfWork], T]) -> T:
+        return run(self.engine, fn)
+
+    def who(self, key: str) -> Actor:
+        return Actor(user_id=f"demo-{key}", role=PARTICIPANT, party_id=self.ids[key])
+
+    def buyer_certificate(self, transfer: dict[str, Any]) -> str:
+        with ReadOnly(self.engine) as conn:
+            return str(trading.load_transfer(conn, transfer["id"])["buyer_certificate_id"])
