@@ -16,7 +16,7 @@ from market.services import certificate_caps, exports, list_search, report_total
 from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import charts
-from market.web.pages import actor, bp, engine, roles_required, ruleset
+from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.price_chart import PROGRAM_NAMES, price_chart
 
 CAP_NAMES = {
