@@ -19,14 +19,35 @@ from market.domain.events.codec import EventError, FieldSpec, UnknownEventTypeEr
 VERSION_KEY = "event_version"
 E = TypeVar("E", bound="DomainEvent")
 _CLASSES: dict[str, type[DomainEvent]] = {}
-_SPECS: dict[type, tuple[FieldSpec, ...]] = {}
+
+
+@dataclasses.dataclass(frozen=True)
+class _Layout:
+    """A class's fields, and the payload keys it allows and requires (read on every
+    event, so computed once)."""
+
+    specs: tuple[FieldSpec, ...]
+    allowed: frozenset[str]
+    required: frozenset[str]
+
+
+_LAYOUTS: dict[type, _Layout] = {}
+
+
+def _layout(cls: type) -> _Layout:
+    found = _LAYOUTS.get(cls)
+    if found is None:
+        specs = field_specs(cls)
+        found = _LAYOUTS[cls] = _Layout(
+            specs,
+            frozenset(s.name for s in specs) | {VERSION_KEY},
+            frozenset(s.name for s in specs if not s.omit),
+        )
+    return found
 
 
 def _specs(cls: type) -> tuple[FieldSpec, ...]:
-    found = _SPECS.get(cls)
-    if found is None:
-        found = _SPECS[cls] = field_specs(cls)
-    return found
+    return _layout(cls).specs
 
 
 class DomainEvent:
@@ -62,15 +83,17 @@ class DomainEvent:
                 f"{cls.TYPE} payload of v{payload.get(VERSION_KEY, 1)} is not the current "
                 f"v{cls.VERSION}: read it through upcast"
             )
-        specs = _specs(cls)
-        names = {s.name for s in specs}
-        unknown = sorted(set(payload) - names - {VERSION_KEY})
-        if unknown:
-            raise EventError(f"{cls.TYPE} v{cls.VERSION} has no field {', '.join(unknown)}")
-        missing = [s.name for s in specs if not s.omit and s.name not in payload]
-        if missing:
-            raise EventError(f"{cls.TYPE} v{cls.VERSION} payload lacks {', '.join(missing)}")
-        return cls(**{k: v for k, v in payload.items() if k != VERSION_KEY})
+        layout = _layout(cls)
+        keys = payload.keys()
+        if not keys <= layout.allowed:
+            unknown = ", ".join(sorted(keys - layout.allowed))
+            raise EventError(f"{cls.TYPE} v{cls.VERSION} has no field {unknown}")
+        if not layout.required <= keys:
+            missing = ", ".join(s.name for s in layout.specs if s.name in layout.required - keys)
+            raise EventError(f"{cls.TYPE} v{cls.VERSION} payload lacks {missing}")
+        if VERSION_KEY in keys:
+            payload = {k: v for k, v in payload.items() if k != VERSION_KEY}
+        return cls(**payload)
 
 
 @dataclass_transform(frozen_default=True, kw_only_default=True)
