@@ -109,17 +109,7 @@ class Event:
     hash: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "seq": self.seq,
-            "stream": self.stream,
-            "version": self.version,
-            "type": self.type,
-            "payload": self.payload,
-            "actor": self.actor,
-            "recorded_at": self.recorded_at,
-            "prev_hash": self.prev_hash,
-            "hash": self.hash,
-        }
+        return {name: getattr(self, name) for name in EVENT_COLUMNS}
 
     def typed(self) -> DomainEvent:
         """The stored payload as its event class at the current version (`upcast`)."""
