@@ -24,7 +24,7 @@ from market.domain.rulesets import Ruleset
 from market.domain.values import format_cents
 from market.services import commitments, halts, sale_windows
 from market.services.actor import PARTICIPANT, Actor
-from market.services.certificates import load_certificate
+from market.services.certificate_views import load_certificate
 from market.services.errors import ConflictError, ForbiddenError, not_found
 from market.services.numbering import new_id
 from market.services.parties import load_party
