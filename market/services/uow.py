@@ -13,7 +13,7 @@ from market.adapters import projections
 from market.adapters.db import WRITE_OPTION, write_lock
 from market.adapters.eventstore import Event, EventStore, insert_many
 from market.adapters.projections import DbStore
-from market.domain.events import DomainEvent, upcast
+from market.domain.events import DomainEvent
 
 
 class UnitOfWork:
@@ -72,12 +72,7 @@ class UnitOfWork:
             self._locks.close()
 
     def append(
-        self,
-        stream: str,
-        event: DomainEvent | str,
-        actor: Any,
-        *legacy: str,
-        new_stream: bool = False,
+        self, stream: str, event: DomainEvent, actor: str, *, new_stream: bool = False
     ) -> Event:
         """Append a typed event (market.domain.events); anything else is refused. What is
         projected is the stored payload read back through `upcast`, so an event that would
@@ -85,8 +80,6 @@ class UnitOfWork:
 
         `new_stream=True` when the stream is named by an id minted in this unit of work:
         its version is 1 without asking (the unique (stream, version) still guards it)."""
-        if isinstance(event, str):  # TRANSITIONAL: (type, payload, actor) until phase 2
-            event, actor = upcast(event, actor), legacy[0]
         if not isinstance(event, DomainEvent):
             raise TypeError(
                 f"uow.append takes a typed event (market.domain.events), not {type(event)!r}"
