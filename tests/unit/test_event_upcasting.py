@@ -101,3 +101,9 @@ def test_the_factory_refuses_a_lineage_that_does_not_fit_the_origin() -> None:
         _made(attributes={ACTIVITY_KEY: ["hq"]})
     with pytest.raises(EventError, match="origin"):
         _made(origin="gift")
+
+
+def test_a_class_reads_its_own_stored_payloads_at_any_version() -> None:
+    typed = CertificateIssued.read(_v1("transfer"))
+    assert typed.parent_id is not None and typed.creditable_activity_ids is not None
+    assert CertificateIssued.read(typed.to_payload()) == typed

@@ -95,6 +95,14 @@ class DomainEvent:
             payload = {k: v for k, v in payload.items() if k != VERSION_KEY}
         return cls(**payload)
 
+    @classmethod
+    def read(cls, payload: Mapping[str, Any]) -> Self:
+        """A stored payload of this class's type, at any version, as this class."""
+        found = upcast(cls.TYPE, payload)
+        if not isinstance(found, cls):
+            raise EventError(f"{cls.TYPE} is not read by {cls.__name__}")
+        return found
+
 
 @dataclass_transform(frozen_default=True, kw_only_default=True)
 def event(cls: type[E]) -> type[E]:
