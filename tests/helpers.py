@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Engine, select
 
 from market.adapters.tables import PROJECTION_TABLES, metadata
+from market.domain.events import upcast
 from market.services import identity, ledger
 from market.services.ledger import count_events
 from market.services.numbering import new_id
@@ -76,30 +77,32 @@ def tech_certificate(engine: Any, holder_id: str, face: int) -> str:
     with UnitOfWork(engine) as uow:
         uow.append(
             f"certificate-{cert_id}",
-            "CERT_ISSUED",
-            {
-                "certificate_id": cert_id,
-                "number": f"TECH-2014-{cert_id[-6:]}",
-                "program": "TECH",
-                "holder_party_id": holder_id,
-                "original_holder_party_id": holder_id,
-                "parent_id": None,
-                "root_id": cert_id,
-                "origin": "allocation",
-                "is_original": True,
-                "face_cents": face,
-                "allowed_cents": face,
-                "queued_cents": 0,
-                "status": "issued",
-                "fiscal_year": 2014,
-                "tax_types": ["CBT", "GIT"],
-                "tax_periods": [],
-                "credit_year": 2012,
-                "carryover_last_year": 2019,
-                "waiver_statement": "",
-                "attributes": {"received_on": "2014-03-01"},
-                "ruleset": "A1178",
-            },
+            upcast(  # written as version 1 was: the upcaster gives the current event
+                "CERT_ISSUED",
+                {
+                    "certificate_id": cert_id,
+                    "number": f"TECH-2014-{cert_id[-6:]}",
+                    "program": "TECH",
+                    "holder_party_id": holder_id,
+                    "original_holder_party_id": holder_id,
+                    "parent_id": None,
+                    "root_id": cert_id,
+                    "origin": "allocation",
+                    "is_original": True,
+                    "face_cents": face,
+                    "allowed_cents": face,
+                    "queued_cents": 0,
+                    "status": "issued",
+                    "fiscal_year": 2014,
+                    "tax_types": ["CBT", "GIT"],
+                    "tax_periods": [],
+                    "credit_year": 2012,
+                    "carryover_last_year": 2019,
+                    "waiver_statement": "",
+                    "attributes": {"received_on": "2014-03-01"},
+                    "ruleset": "A1178",
+                },
+            ),
             "test",
         )
         uow.commit()

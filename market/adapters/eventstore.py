@@ -21,6 +21,7 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import EventRow, LedgerHead
+from market.domain.events import VERSION_KEY, DomainEvent, event_types, upcast
 
 GENESIS_HASH = "0" * 64
 
@@ -108,17 +109,21 @@ class Event:
     hash: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "seq": self.seq,
-            "stream": self.stream,
-            "version": self.version,
-            "type": self.type,
-            "payload": self.payload,
-            "actor": self.actor,
-            "recorded_at": self.recorded_at,
-            "prev_hash": self.prev_hash,
-            "hash": self.hash,
-        }
+        return {name: getattr(self, name) for name in EVENT_COLUMNS}
+
+    def typed(self) -> DomainEvent:
+        """The stored payload as its event class at the current version (`upcast`)."""
+        return upcast(self.type, self.payload)
+
+    def facts(self) -> dict[str, Any]:
+        """What the event says, as its current version's payload (without the version):
+        what a timeline, a notice or a filter reads. A type no class claims (written by a
+        test, or by a newer release) is read as stored."""
+        if self.type not in event_types():
+            return dict(self.payload)
+        facts = self.typed().to_payload()
+        facts.pop(VERSION_KEY, None)
+        return facts
 
 
 def compute_hash(

@@ -30,7 +30,6 @@ def confirm_transfer(transfer_id: str) -> ResponseReturnValue:
         lambda uow: trading.confirm_transfer(uow, actor, transfer_id, rules),
         TRANSFER_OUT,
         200,
-        rows_first=True,
     )
 
 
@@ -44,5 +43,4 @@ def decline_transfer(data: dict[str, Any], transfer_id: str) -> ResponseReturnVa
         lambda uow: trading.decline_transfer(uow, actor, transfer_id, data.get("reason")),
         TRANSFER_OUT,
         200,
-        rows_first=True,
     )

@@ -43,10 +43,9 @@ def current_actor() -> Actor:
 
 
 def command(
-    fn: Callable[[UnitOfWork], T], schema: Schema, status: int = 201, *, rows_first: bool = False
+    fn: Callable[[UnitOfWork], T], schema: Schema, status: int = 201
 ) -> ResponseReturnValue:
-    """Run a write use case, honouring Idempotency-Key, and answer with `schema`.
-    `rows_first` is accepted and does nothing (see UnitOfWork)."""
+    """Run a write use case, honouring Idempotency-Key, and answer with `schema`."""
     actor = current_actor()
     idem = None
     key = request.headers.get("Idempotency-Key")
@@ -56,9 +55,7 @@ def command(
         body: Any = request.get_json(silent=True)
         fingerprint = canonical_json([request.method, request.path, body])
         idem = Idempotency(actor.user_id, key, hashlib.sha256(fingerprint.encode()).hexdigest())
-    code, payload = execute(
-        engine(), fn, lambda result: (status, schema.dump(result)), idem, rows_first=rows_first
-    )
+    code, payload = execute(engine(), fn, lambda result: (status, schema.dump(result)), idem)
     return jsonify(payload), code
 
 

@@ -200,8 +200,7 @@ def create_transfer(data: dict[str, Any]) -> ResponseReturnValue:
             data["use_of_proceeds"],
         )
 
-    # A proposal changes no balance (approval re-checks everything), so it locks nothing.
-    return command(run, TRANSFER_OUT, rows_first=True)
+    return command(run, TRANSFER_OUT)
 
 
 @blp.route("/transfers", methods=["GET"])
@@ -236,7 +235,7 @@ def approve_transfer(data: dict[str, Any], transfer_id: str) -> ResponseReturnVa
     def run(uow: UnitOfWork) -> dict[str, Any]:
         return trading.approve_transfer(uow, actor, transfer_id, rules, data["exchange_date"])
 
-    return command(run, TRANSFER_OUT, 200, rows_first=True)
+    return command(run, TRANSFER_OUT, 200)
 
 
 @blp.route("/transfers/<transfer_id>/reject", methods=["POST"])

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import select
 
 from market.adapters.tables import Certificate
+from market.domain.events.returns import CarryforwardExpired
 from market.domain.programs import TaxType
 from market.domain.rules import uth_held_tranches
 from market.domain.rulesets import Ruleset
@@ -72,6 +73,6 @@ def expire_carryforwards(
         }
         if after is not None:
             payload["tax_periods"] = after
-        uow.append(_stream(cert["id"]), "CARRYFORWARD_EXPIRED", payload, actor.label)
+        uow.append(_stream(cert["id"]), CarryforwardExpired(**payload), actor.label)
         expired.append(payload)
     return expired

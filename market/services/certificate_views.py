@@ -12,6 +12,7 @@ from sqlalchemy.engine import Connection
 
 from market.adapters.queries import Query
 from market.adapters.tables import Certificate
+from market.domain.events.certificates import ACTIVITY_KEY as ACTIVITY_KEY  # re-exported
 from market.domain.programs import Program
 from market.services import certificate_reads, halts
 from market.services.actor import Actor
@@ -20,9 +21,6 @@ from market.services.paging import split_page
 from market.services.parties import load_party
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
-
-
-ACTIVITY_KEY = "creditable_activity_ids"
 
 
 # Built once (market.adapters.queries): read on every trade.

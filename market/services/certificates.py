@@ -22,6 +22,7 @@ from datetime import date
 from typing import Any
 
 from market.domain.errors import InvalidRequestError, TaxTypeNotAllowedError
+from market.domain.events.certificates import CapCharged, certificate_issued
 from market.domain.programs import Program, TaxType, buyer_tax_types, waiver_statement
 from market.domain.rules import brrag, uth
 from market.domain.rules.activities import normalize_activity_ids
@@ -35,7 +36,7 @@ from market.services.certificate_caps import (
     cap_used,
     uth_period_fiscal_year,
 )
-from market.services.certificate_views import ACTIVITY_KEY, certificate_view
+from market.services.certificate_views import certificate_view
 from market.services.dm_pools import _issue_dm
 from market.services.errors import BadRequestError
 from market.services.numbering import new_id, next_number
@@ -111,31 +112,22 @@ def issue_certificate(
         if program is Program.BRRAG and not ruleset.brrag_print_waiver
         else waiver_statement(program, new.face_cents, str(holder["name"]))
     )
+    # What `certificate_issued` is given; a cap or pool may still change it below.
     payload: dict[str, Any] = {
         "certificate_id": cert_id,
         "number": next_number(uow.conn, program.value, new.fiscal_year),
         "program": program.value,
         "holder_party_id": new.holder_party_id,
-        "original_holder_party_id": new.holder_party_id,
-        "parent_id": None,
-        "root_id": cert_id,
         "origin": "issued",
-        "is_original": True,
         "face_cents": new.face_cents,
-        "allowed_cents": new.face_cents,
-        "queued_cents": 0,
-        "status": "issued",
         "fiscal_year": new.fiscal_year,
         "tax_types": tax_types,
         "tax_periods": list(new.tax_periods or []),
         "credit_year": new.credit_year,
         "carryover_last_year": None,
         "waiver_statement": waiver,
-        "attributes": {
-            "approved_fiscal_year": new.fiscal_year,
-            "waiver": bool(waiver),
-            ACTIVITY_KEY: activity_ids,
-        },
+        "creditable_activity_ids": activity_ids,
+        "attributes": {"approved_fiscal_year": new.fiscal_year, "waiver": bool(waiver)},
         "ruleset": ruleset.name,
     }
     if new.credit_year is not None and program is not Program.UTH:
@@ -147,11 +139,9 @@ def issue_certificate(
         payload["attributes"]["brrag_award"] = brrag_award(new, ruleset)
         bucket = cap_id("BRRAG", new.fiscal_year)
         brrag.check_fy_cap(cap_used(uow.conn, bucket), new.face_cents, ruleset)
-        uow.append(stream, "CERT_ISSUED", payload, actor.label, new_stream=True)
+        uow.append(stream, certificate_issued(**payload), actor.label, new_stream=True)
         charge = _charge("BRRAG", new.fiscal_year, new.face_cents, ruleset)
-        uow.append(
-            stream, "CAP_CHARGED", {"certificate_id": cert_id, "charges": [charge]}, actor.label
-        )
+        uow.append(stream, CapCharged(certificate_id=cert_id, charges=[charge]), actor.label)
     elif program is Program.UTH:
         _issue_uth(uow, actor, new, payload, ruleset)
     else:
@@ -256,7 +246,7 @@ def _issue_uth(
         payload["credit_year"] = first
     cert_id = payload["certificate_id"]
     stream = f"certificate-{cert_id}"
-    uow.append(stream, "CERT_ISSUED", payload, actor.label, new_stream=True)
+    uow.append(stream, certificate_issued(**payload), actor.label, new_stream=True)
     charges = [_charge("UTH", fy, cents, ruleset) for fy, cents in sorted(per_fy.items())]
     charges.append(_charge("UTH_CUMULATIVE", 0, new.face_cents, ruleset))
-    uow.append(stream, "CAP_CHARGED", {"certificate_id": cert_id, "charges": charges}, actor.label)
+    uow.append(stream, CapCharged(certificate_id=cert_id, charges=charges), actor.label)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from market.domain.errors import InvalidRequestError
+from market.domain.events.parties import DirectorExceptionRecorded
 from market.domain.rules.individuals import INDIVIDUALS
 from market.services import clock
 from market.services.actor import AUTHORITY, Actor
@@ -26,8 +27,9 @@ def record_exception(uow: UnitOfWork, actor: Actor, party_id: str, reason: str) 
         raise InvalidRequestError("The exception needs the Director's reason.", {})
     uow.append(
         f"party-{party_id}",
-        "DIRECTOR_EXCEPTION_RECORDED",
-        {"party_id": party_id, "reason": reason.strip(), "recorded_on": clock.today().isoformat()},
+        DirectorExceptionRecorded(
+            party_id=party_id, reason=reason.strip(), recorded_on=clock.today().isoformat()
+        ),
         actor.label,
     )
     return load_party(uow.conn, party_id)

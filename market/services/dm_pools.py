@@ -13,6 +13,7 @@ from sqlalchemy.engine import Connection
 
 from market.adapters.eventstore import utcnow_iso
 from market.adapters.tables import CapUsage, QueueEntry
+from market.domain.events.certificates import QueueAllowed, QueueDeferred, certificate_issued
 from market.domain.programs import Program
 from market.domain.rules import dm_queue
 from market.domain.rulesets import Ruleset
@@ -79,20 +80,20 @@ def roll_pool(
                 int(cert["balance_cents"]) + cents,
                 int(cert["queued_cents"]) - cents,
             )
-            event = {
-                "certificate_id": cert_id,
-                "pool": pool,
-                "fiscal_year": bucket_fy,
-                "cap_id": cap_id(pool, bucket_fy),
-                "cap_cents": cap,
-                "allowed_cents": cents,
-                "status": status,
-                "from_queue": True,
-                "queued_cap_id": cap_id(pool, int(entry.origin_fiscal_year)),
-                "remaining_cents": int(entry.remaining_cents) - cents,
-                "effective_date": date(bucket_fy - 1, 7, 1).isoformat(),
-            }
-            uow.append(f"certificate-{cert_id}", "QUEUE_ALLOWED", event, actor.label)
+            event = QueueAllowed(
+                certificate_id=cert_id,
+                pool=pool,
+                fiscal_year=bucket_fy,
+                cap_id=cap_id(pool, bucket_fy),
+                cap_cents=cap,
+                allowed_cents=cents,
+                status=status,
+                from_queue=True,
+                queued_cap_id=cap_id(pool, int(entry.origin_fiscal_year)),
+                remaining_cents=int(entry.remaining_cents) - cents,
+                effective_date=date(bucket_fy - 1, 7, 1).isoformat(),
+            )
+            uow.append(f"certificate-{cert_id}", event, actor.label)
             done.append(
                 {
                     "certificate_id": cert_id,
@@ -136,21 +137,20 @@ def _issue_dm(
     cap = dm_queue.pool_cap_cents(pool, ruleset)
     payload |= {"allowed_cents": 0, "queued_cents": new.face_cents, "status": "queued"}
     payload["attributes"] = payload["attributes"] | {"pool": pool, "received_at": received_at}
-    uow.append(stream, "CERT_ISSUED", payload, actor.label, new_stream=True)
+    uow.append(stream, certificate_issued(**payload), actor.label, new_stream=True)
     if allowed:
         uow.append(
             stream,
-            "QUEUE_ALLOWED",
-            {
-                "certificate_id": cert_id,
-                "pool": pool,
-                "fiscal_year": fy,
-                "cap_id": cap_id(pool, fy),
-                "cap_cents": cap,
-                "allowed_cents": allowed,
-                "status": certificate_status(allowed, allowed, deferred),
-                "from_queue": False,
-            },
+            QueueAllowed(
+                certificate_id=cert_id,
+                pool=pool,
+                fiscal_year=fy,
+                cap_id=cap_id(pool, fy),
+                cap_cents=cap,
+                allowed_cents=allowed,
+                status=certificate_status(allowed, allowed, deferred),
+                from_queue=False,
+            ),
             actor.label,
         )
     if deferred:
@@ -159,16 +159,15 @@ def _issue_dm(
         ).scalar()
         uow.append(
             stream,
-            "QUEUE_DEFERRED",
-            {
-                "certificate_id": cert_id,
-                "pool": pool,
-                "fiscal_year": fy,
-                "cap_id": cap_id(pool, fy),
-                "cap_cents": cap,
-                "deferred_cents": deferred,
-                "received_at": received_at,
-                "position": int(position or 0) + 1,
-            },
+            QueueDeferred(
+                certificate_id=cert_id,
+                pool=pool,
+                fiscal_year=fy,
+                cap_id=cap_id(pool, fy),
+                cap_cents=cap,
+                deferred_cents=deferred,
+                received_at=received_at,
+                position=int(position or 0) + 1,
+            ),
             actor.label,
         )

@@ -187,12 +187,11 @@ def fan_out(conn: Connection, event: Event, hooks: list[dict[str, Any]]) -> None
                     )
                 )
     filing = FILINGS.get(event.type)
-    if filing is not None and event.payload.get(filing[1]):
+    entity_id = event.facts().get(filing[1]) if filing is not None else None
+    if filing is not None and entity_id:
         conn.execute(
             insert(refs_t).values(
-                reference=reference_for(event),
-                kind=filing[0],
-                entity_id=event.payload[filing[1]],
+                reference=reference_for(event), kind=filing[0], entity_id=entity_id
             )
         )
 

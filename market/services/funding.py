@@ -16,6 +16,11 @@ from sqlalchemy.engine import Connection
 
 from market.adapters.tables import TransferFunding
 from market.domain.errors import InvalidRequestError
+from market.domain.events.funding import (
+    TransferPaymentRecorded,
+    TransferReceiptConfirmed,
+    TransferRefundOwed,
+)
 from market.domain.rulesets import Ruleset
 from market.domain.values import format_cents
 from market.services import clock
@@ -72,7 +77,7 @@ def get_funding(conn: Connection, actor: Actor, transfer_id: str) -> dict[str, A
     return funding_view(conn, t)
 
 
-def _parties(t: dict[str, Any]) -> dict[str, Any]:
+def _parties(t: dict[str, Any]) -> dict[str, str]:
     return {"buyer_party_id": t["buyer_party_id"], "seller_party_id": t["seller_party_id"]}
 
 
@@ -108,14 +113,13 @@ def record_payment(
         )
     uow.append(
         f"funding-{transfer_id}",
-        "TRANSFER_PAYMENT_RECORDED",
-        {
-            "transfer_id": transfer_id,
-            "reference": ref,
-            "amount_cents": amount_cents,
-            "paid_on": paid_on.isoformat(),
-        }
-        | _parties(t),
+        TransferPaymentRecorded(
+            transfer_id=transfer_id,
+            reference=ref,
+            amount_cents=amount_cents,
+            paid_on=paid_on.isoformat(),
+            **_parties(t),
+        ),
         actor.label,
         new_stream=True,
     )
@@ -147,13 +151,12 @@ def confirm_receipt(
         )
     uow.append(
         f"funding-{transfer_id}",
-        "TRANSFER_RECEIPT_CONFIRMED",
-        {
-            "transfer_id": transfer_id,
-            "confirmed_on": on.isoformat(),
-            "amount_cents": f["amount_cents"],
-        }
-        | _parties(t),
+        TransferReceiptConfirmed(
+            transfer_id=transfer_id,
+            confirmed_on=on.isoformat(),
+            amount_cents=f["amount_cents"],
+            **_parties(t),
+        ),
         actor.label,
     )
     return funding_view(uow.conn, t)
@@ -182,12 +185,11 @@ def note_refund_owed(uow: UnitOfWork, actor: Actor, transfer_id: str) -> None:
         return
     uow.append(
         f"funding-{transfer_id}",
-        "TRANSFER_REFUND_OWED",
-        {
-            "transfer_id": transfer_id,
-            "refund_owed_cents": int(f["amount_cents"]),
-            "buyer_party_id": f["buyer_party_id"],
-            "seller_party_id": f["seller_party_id"],
-        },
+        TransferRefundOwed(
+            transfer_id=transfer_id,
+            refund_owed_cents=int(f["amount_cents"]),
+            buyer_party_id=f["buyer_party_id"],
+            seller_party_id=f["seller_party_id"],
+        ),
         actor.label,
     )

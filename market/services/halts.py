@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection
 from market.adapters.queries import Query
 from market.adapters.tables import Certificate, CertificateNotice, Listing
 from market.domain.errors import InvalidRequestError
+from market.domain.events.halts import CertificateNoticeIssued, CertificateNoticeLifted
 from market.domain.rules import halts
 from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.errors import ConflictError, NotFoundError
@@ -152,17 +153,16 @@ def issue_notice(
     notice_id = new_id("ntc")
     uow.append(
         f"notice-{notice_id}",
-        "CERTIFICATE_NOTICE_ISSUED",
-        {
-            "notice_id": notice_id,
-            "certificate_id": certificate_id,
-            "root_id": cert["root_id"],
-            "kind": kind,
-            "reason": text,
-            "halted_certificate_ids": halted,
-            "holder_party_ids": holders,
-            "suspended_listing_ids": suspended,
-        },
+        CertificateNoticeIssued(
+            notice_id=notice_id,
+            certificate_id=certificate_id,
+            root_id=cert["root_id"],
+            kind=kind,
+            reason=text,
+            halted_certificate_ids=halted,
+            holder_party_ids=holders,
+            suspended_listing_ids=suspended,
+        ),
         actor.label,
         new_stream=True,
     )
@@ -209,16 +209,15 @@ def lift_notice(
             resumed.append(row.id)
     uow.append(
         f"notice-{notice_id}",
-        "CERTIFICATE_NOTICE_LIFTED",
-        {
-            "notice_id": notice_id,
-            "certificate_id": certificate_id,
-            "reason": text,
-            "resumed_listing_ids": resumed,
-            "holder_party_ids": sorted(
+        CertificateNoticeLifted(
+            notice_id=notice_id,
+            certificate_id=certificate_id,
+            reason=text,
+            resumed_listing_ids=resumed,
+            holder_party_ids=sorted(
                 {r["holder_party_id"] for r in lineage if r["id"] in set(halted_now)}
             ),
-        },
+        ),
         actor.label,
     )
     return notice_view(uow.conn, notice_id)

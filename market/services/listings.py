@@ -12,6 +12,12 @@ from market.domain.errors import (
     InsufficientBalanceError,
     InvalidRequestError,
 )
+from market.domain.events.trading import (
+    ListingCreated,
+    ListingWithdrawn,
+    OfferDeclined,
+    OfferMade,
+)
 from market.domain.programs import Program
 from market.domain.rules import consideration
 from market.domain.rulesets import Ruleset
@@ -86,14 +92,13 @@ def create_listing(
     commitments.check_new_listing(uow.conn, cert, listing_id, amount_cents)
     uow.append(
         f"listing-{listing_id}",
-        "LISTING_CREATED",
-        {
-            "listing_id": listing_id,
-            "certificate_id": certificate_id,
-            "seller_party_id": cert["holder_party_id"],
-            "amount_cents": amount_cents,
-            "ask_cents": ask_cents,
-        },
+        ListingCreated(
+            listing_id=listing_id,
+            certificate_id=certificate_id,
+            seller_party_id=cert["holder_party_id"],
+            amount_cents=amount_cents,
+            ask_cents=ask_cents,
+        ),
         actor.label,
         new_stream=True,
     )
@@ -111,9 +116,7 @@ def withdraw_listing(
             f"Listing {listing_id} is {listing['status']}, not open.",
             {"listing_id": listing_id, "status": listing["status"]},
         )
-    uow.append(
-        f"listing-{listing_id}", "LISTING_WITHDRAWN", {"listing_id": listing_id}, actor.label
-    )
+    uow.append(f"listing-{listing_id}", ListingWithdrawn(listing_id=listing_id), actor.label)
     return listing_view(uow.conn, listing_id, ruleset)
 
 
@@ -172,16 +175,15 @@ def make_offer(
     offer_id = new_id("ofr")
     uow.append(
         f"listing-{listing_id}",
-        "OFFER_MADE",
-        {
-            "offer_id": offer_id,
-            "listing_id": listing_id,
-            "certificate_id": cert["id"],
-            "seller_party_id": cert["holder_party_id"],
-            "buyer_party_id": buyer["id"],
-            "amount_cents": amount_cents,
-            "price_cents": price_cents,
-        },
+        OfferMade(
+            offer_id=offer_id,
+            listing_id=listing_id,
+            certificate_id=cert["id"],
+            seller_party_id=cert["holder_party_id"],
+            buyer_party_id=buyer["id"],
+            amount_cents=amount_cents,
+            price_cents=price_cents,
+        ),
         actor.label,
     )
     return offer_view(uow.conn, offer_id)
@@ -202,8 +204,7 @@ def decline_offer(uow: UnitOfWork, actor: Actor, offer_id: str) -> dict[str, Any
     offer = open_offer_for_seller(uow, actor, offer_id)
     uow.append(
         f"listing-{offer['listing_id']}",
-        "OFFER_DECLINED",
-        {"offer_id": offer_id, "listing_id": offer["listing_id"]},
+        OfferDeclined(offer_id=offer_id, listing_id=offer["listing_id"]),
         actor.label,
     )
     return offer_view(uow.conn, offer_id)

@@ -239,7 +239,7 @@ def facts(conn: Connection, event: Event, *, in_words: bool = True) -> dict[str,
     """The payload, completed from the projections with what a sentence needs (without
     `in_words`, only the parties: what the webhooks' filter reads)."""
     f: dict[str, Any] = {}
-    p = event.payload
+    p = event.facts()
     # What the payload names, joined first, so the payload's own values win.
     offer = _row(conn, offers_t, p.get("offer_id"))
     transfer = _row(conn, transfers_t, p.get("transfer_id") or offer.get("transfer_id"))

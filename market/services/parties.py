@@ -12,6 +12,11 @@ from sqlalchemy.engine import Connection
 from market.adapters.queries import Query
 from market.adapters.tables import OwnersAgreement, Ownership, Party
 from market.domain.errors import InvalidRequestError
+from market.domain.events.parties import (
+    OwnersAgreementFiled,
+    OwnershipRecorded,
+    PartyRegistered,
+)
 from market.domain.rules import pass_through
 from market.domain.rules.affiliation import OwnershipGraph, Stake, affiliation
 from market.domain.rulesets import Ruleset
@@ -67,19 +72,19 @@ def register_party(uow: UnitOfWork, actor: Actor, new: NewParty) -> dict[str, An
             {"tax_id": new.tax_id, "party_id": taken.id},
         )
     party_id = f"pty_{uuid.uuid4().hex[:20]}"
-    payload = {
-        "party_id": party_id,
-        "name": new.name,
-        "tax_id": new.tax_id,
-        "entity_type": new.entity_type,
-        "tax_types": sorted(set(new.tax_types)),
-        "in_innovation_zone": new.in_innovation_zone,
-        "us_employees": new.us_employees,
-        "nj_full_time_employees": new.nj_full_time_employees,
-        "formed_on": new.formed_on,
-        "operating_income_cents_by_year": new.operating_income_cents_by_year or {},
-    }
-    uow.append(f"party-{party_id}", "PARTY_REGISTERED", payload, actor.label, new_stream=True)
+    registered = PartyRegistered(
+        party_id=party_id,
+        name=new.name,
+        tax_id=new.tax_id,
+        entity_type=new.entity_type,
+        tax_types=sorted(set(new.tax_types)),
+        in_innovation_zone=new.in_innovation_zone,
+        us_employees=new.us_employees,
+        nj_full_time_employees=new.nj_full_time_employees,
+        formed_on=new.formed_on,
+        operating_income_cents_by_year=new.operating_income_cents_by_year or {},
+    )
+    uow.append(f"party-{party_id}", registered, actor.label, new_stream=True)
     return load_party(uow.conn, party_id)
 
 
@@ -117,8 +122,14 @@ def record_ownership(
                 f"Stakes in this party would sum to {total} bps of {name[:-4]}, over 10000.",
                 {"field": name, "total_bps": total},
             )
-    payload = {"party_id": party_id, "owner_party_id": owner_party_id} | shares
-    uow.append(f"party-{party_id}", "OWNERSHIP_RECORDED", payload, actor.label)
+    recorded = OwnershipRecorded(
+        party_id=party_id,
+        owner_party_id=owner_party_id,
+        voting_bps=voting_bps,
+        value_bps=value_bps,
+        income_share_bps=income_share_bps,
+    )
+    uow.append(f"party-{party_id}", recorded, actor.label)
     return ownership_view(uow.conn, party_id, owner_party_id)
 
 
@@ -170,19 +181,19 @@ def file_owners_agreement(
         current["filed_on"] if current is not None else None,
     )
     agreement_id = f"oag_{uuid.uuid4().hex[:20]}"
-    payload = {
-        "party_id": party_id,
-        "agreement_id": agreement_id,
-        "shares": [{"owner_party_id": o, "share_bps": bps} for o, bps in sorted(shares.items())],
-        "filed_on": new.filed_on,
-        "reference": new.reference,
-        "replaces_agreement_id": current["agreement_id"] if current is not None else None,
-    }
-    uow.append(f"party-{party_id}", "OWNERS_AGREEMENT_FILED", payload, actor.label)
+    filed = OwnersAgreementFiled(
+        party_id=party_id,
+        agreement_id=agreement_id,
+        shares=[{"owner_party_id": o, "share_bps": bps} for o, bps in sorted(shares.items())],
+        filed_on=new.filed_on,
+        reference=new.reference,
+        replaces_agreement_id=current["agreement_id"] if current is not None else None,
+    )
+    uow.append(f"party-{party_id}", filed, actor.label)
     found = owners_agreement(uow.conn, party_id)
     if found is None:  # the projection handler writes the row on append
         raise LookupError(f"owners_agreements {party_id} was not projected")
-    return found | {"replaces_agreement_id": payload["replaces_agreement_id"]}
+    return found | {"replaces_agreement_id": filed.replaces_agreement_id}
 
 
 def owners_agreement(conn: Connection, party_id: str) -> dict[str, Any] | None:

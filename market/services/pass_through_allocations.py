@@ -11,6 +11,8 @@ from sqlalchemy import select
 from market.adapters.projections.store import require
 from market.adapters.tables import Ownership
 from market.domain.errors import InsufficientBalanceError, InvalidRequestError
+from market.domain.events.certificates import Parent, certificate_issued
+from market.domain.events.returns import PassThroughAllocated
 from market.domain.programs import Program
 from market.domain.rules import pass_through, uth_held_tranches
 from market.domain.rulesets import Ruleset
@@ -133,47 +135,42 @@ def pass_through_allocate(
             tranches, {a["party_id"]: a["amount_cents"] for a in allocations}
         )
     stream = _stream(cert["id"])
-    uow.append(stream, "PASS_THROUGH_ALLOCATED", payload, actor.label)
+    uow.append(stream, PassThroughAllocated(**payload), actor.label)
     # PT-1: the owners' certificates carry the entity's creditable activities.
-    inherited = {ACTIVITY_KEY: activity_ids_of(uow.conn, cert)}
+    inherited = activity_ids_of(uow.conn, cert)
+    parent_attributes = {
+        k: v for k, v in dict(cert["attributes"] or {}).items() if k != ACTIVITY_KEY
+    }
     for a in allocations:
         shares = {"income_share_bps": income[a["party_id"]], "value_bps": value[a["party_id"]]}
         if agreed:
             shares["agreement_share_bps"] = agreed[a["party_id"]]
-        owner_cert = {
-            "certificate_id": a["certificate_id"],
-            "number": derived_number(require(uow.store, "certificates", cert["id"]), "P"),
-            "program": cert["program"],
-            "holder_party_id": a["party_id"],
-            "original_holder_party_id": cert["original_holder_party_id"],
-            "parent_id": cert["id"],
-            "root_id": cert["root_id"],
-            "origin": "pass_through",
-            "is_original": False,
-            "face_cents": a["amount_cents"],
-            "allowed_cents": a["amount_cents"],
-            "queued_cents": 0,
-            "status": "issued",
-            "fiscal_year": cert["fiscal_year"],
-            "tax_types": list(cert["tax_types"]),
-            "tax_periods": owner_tranches.get(a["party_id"], list(cert["tax_periods"])),
-            "credit_year": cert["credit_year"],
-            "carryover_last_year": cert["carryover_last_year"],
-            "waiver_statement": cert["waiver_statement"],
-            "attributes": dict(cert["attributes"] or {})
+        owner_cert = certificate_issued(
+            certificate_id=a["certificate_id"],
+            number=derived_number(require(uow.store, "certificates", cert["id"]), "P"),
+            program=cert["program"],
+            holder_party_id=a["party_id"],
+            origin="pass_through",
+            parent=Parent.of(cert),
+            face_cents=a["amount_cents"],
+            fiscal_year=cert["fiscal_year"],
+            tax_types=list(cert["tax_types"]),
+            tax_periods=owner_tranches.get(a["party_id"], list(cert["tax_periods"])),
+            credit_year=cert["credit_year"],
+            carryover_last_year=cert["carryover_last_year"],
+            waiver_statement=cert["waiver_statement"],
+            creditable_activity_ids=inherited,
+            attributes=parent_attributes
             | {
                 "pass_through_from": cert["id"],
                 "pass_through_entity_id": entity["id"],
                 "pass_through_basis": payload["basis"],
                 "director_review": fallback,
             }
-            | inherited
             | shares,
-            "ruleset": cert["ruleset"],
-        }
-        uow.append(
-            _stream(a["certificate_id"]), "CERT_ISSUED", owner_cert, actor.label, new_stream=True
+            ruleset=cert["ruleset"],
         )
+        uow.append(_stream(a["certificate_id"]), owner_cert, actor.label, new_stream=True)
     return {
         "certificate_id": cert["id"],
         "amount_cents": amount,

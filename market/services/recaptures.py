@@ -12,6 +12,7 @@ from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Certificate, Recapture
 from market.domain.errors import InvalidRequestError
+from market.domain.events.returns import RecaptureAssessed
 from market.domain.programs import Program, TaxType
 from market.domain.rules.recapture import (
     check_assessed_on_the_business,
@@ -140,32 +141,30 @@ def assess_recapture(uow: UnitOfWork, actor: Actor, new: NewRecapture) -> dict[s
         if after == 0 and int(cert["queued_cents"]) == 0 and from_balance > 0:
             status = "recaptured"
     recapture_id = new_id("rcp")
-    payload = {
-        "recapture_id": recapture_id,
-        "party_id": party["id"],
-        "certificate_id": new.certificate_id,
-        "program": program.value,
-        "tax_type": regime.value,
-        "amount_cents": new.amount_cents,
-        "recaptured_from_balance_cents": from_balance,
-        "fund": fund,
-        "reason": new.reason,
-        "certificate_status": status,
-        "transfer_id": new.transfer_id,
-        "basis": new.basis,
-        "occurred_on": new.occurred_on.isoformat() if new.occurred_on else None,
-        "hq_window_end": transfer["hq_window_end"] if transfer else None,
-    }
-    uow.append(
-        f"recapture-{recapture_id}", "RECAPTURE_ASSESSED", payload, actor.label, new_stream=True
+    assessed = RecaptureAssessed(
+        recapture_id=recapture_id,
+        party_id=party["id"],
+        certificate_id=new.certificate_id,
+        program=program.value,
+        tax_type=regime.value,
+        amount_cents=new.amount_cents,
+        recaptured_from_balance_cents=from_balance,
+        fund=fund,
+        reason=new.reason,
+        certificate_status=status,
+        transfer_id=new.transfer_id,
+        basis=new.basis,
+        occurred_on=new.occurred_on.isoformat() if new.occurred_on else None,
+        hq_window_end=transfer["hq_window_end"] if transfer else None,
     )
+    uow.append(f"recapture-{recapture_id}", assessed, actor.label, new_stream=True)
     return recapture_view(uow.conn, recapture_id) | {
         "recaptured_from_balance_cents": from_balance,
         "program": program.value,
         "tax_type": regime.value,
         "transfer_id": new.transfer_id,
         "basis": new.basis,
-        "hq_window_end": payload["hq_window_end"],
+        "hq_window_end": assessed.hq_window_end,
     }
 
 

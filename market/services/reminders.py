@@ -18,12 +18,12 @@ runs inside the 7-day window, only the 7-day reminder goes.
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import Any
 
 from sqlalchemy import distinct, select
 
 from market.adapters.eventstore import events_t
 from market.adapters.tables import Certificate, TechApplication
+from market.domain.events.deals import ReminderIssued
 from market.domain.rules import tech_caps
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year, format_cents
@@ -49,12 +49,12 @@ def window(due: date, as_of: date) -> int | None:
     return None
 
 
-def _issue(uow: UnitOfWork, key: str, payload: dict[str, Any]) -> bool:
+def _issue(uow: UnitOfWork, key: str, reminder: ReminderIssued) -> bool:
     stream = f"reminder-{key}"
     found = uow.conn.execute(select(events_t.c.seq).where(events_t.c.stream == stream)).first()
-    if found is not None or not payload["party_ids"]:
+    if found is not None or not reminder.party_ids:
         return False
-    uow.append(stream, "REMINDER_ISSUED", payload, SYSTEM.label, new_stream=True)
+    uow.append(stream, reminder, SYSTEM.label, new_stream=True)
     return True
 
 
@@ -69,18 +69,18 @@ def issue_due(uow: UnitOfWork, as_of: date, ruleset: Ruleset) -> list[str]:
         if _issue(
             uow,
             key,
-            {
-                "kind": "tech_application_deadline",
-                "party_ids": parties,
-                "due_on": deadline.isoformat(),
-                "days_before": days,
-                "as_of": as_of.isoformat(),
-                "subject": f"TECH applications for FY {fy} close in {days} days",
-                "body": f"The TECH benefit transfer program takes applications for fiscal year "
+            ReminderIssued(
+                kind="tech_application_deadline",
+                party_ids=parties,
+                due_on=deadline.isoformat(),
+                days_before=days,
+                as_of=as_of.isoformat(),
+                subject=f"TECH applications for FY {fy} close in {days} days",
+                body=f"The TECH benefit transfer program takes applications for fiscal year "
                 f"{fy} until {deadline:%B %-d, %Y} (TB-6). Anything received later goes to FY "
                 f"{fy + 1}.",
-                "link": "/seller",
-            },
+                link="/seller",
+            ),
         ):
             issued.append(key)
     held = uow.conn.execute(
@@ -99,20 +99,20 @@ def issue_due(uow: UnitOfWork, as_of: date, ruleset: Ruleset) -> list[str]:
         if _issue(
             uow,
             key,
-            {
-                "kind": "carryforward_expiry",
-                "party_ids": [cert["holder_party_id"]],
-                "certificate_id": cert["id"],
-                "due_on": expires.isoformat(),
-                "days_before": days,
-                "as_of": as_of.isoformat(),
-                "subject": f"{format_cents(int(cert['balance_cents']))} of {cert['number']} "
+            ReminderIssued(
+                kind="carryforward_expiry",
+                party_ids=[cert["holder_party_id"]],
+                certificate_id=cert["id"],
+                due_on=expires.isoformat(),
+                days_before=days,
+                as_of=as_of.isoformat(),
+                subject=f"{format_cents(int(cert['balance_cents']))} of {cert['number']} "
                 f"expires in {days} days",
-                "body": f"Certificate {cert['number']} can be used through tax year {last}. What "
+                body=f"Certificate {cert['number']} can be used through tax year {last}. What "
                 f"is left of it ({format_cents(int(cert['balance_cents']))}) expires after "
                 f"{last_day:%B %-d, %Y}: apply it to a return before then.",
-                "link": f"/certificates/{cert['id']}",
-            },
+                link=f"/certificates/{cert['id']}",
+            ),
         ):
             issued.append(key)
     return issued

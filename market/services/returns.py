@@ -15,6 +15,7 @@ from sqlalchemy.engine import Connection
 
 from market.adapters.tables import CreditApplication
 from market.domain.errors import InsufficientBalanceError, InvalidRequestError
+from market.domain.events.returns import CreditApplied
 from market.domain.programs import Program, TaxType, check_tax_type
 from market.domain.rules import credit_use, pass_through, uth_held_tranches
 from market.domain.rulesets import Ruleset
@@ -272,7 +273,7 @@ def apply_to_return(
         payload["tax_periods"] = uth_held_tranches.consume_tranches(
             tranches, use.applied_cents, new.tax_year
         )
-    uow.append(_stream(cert["id"]), "CREDIT_APPLIED", payload, actor.label)
+    uow.append(_stream(cert["id"]), CreditApplied(**payload), actor.label)
     return load_credit_application(uow.conn, application_id)
 
 

@@ -71,13 +71,10 @@ def execute(
     command: Callable[[UnitOfWork], T],
     render: Callable[[T], Rendered],
     idempotency: Idempotency | None = None,
-    *,
-    rows_first: bool = False,
 ) -> Rendered:
     """`command` in a unit of work, its result rendered as (status, body) and stored under
-    the Idempotency-Key if one is given. `rows_first` is accepted and does nothing (see
-    UnitOfWork)."""
-    return _retrying(lambda: _execute_once(engine, command, render, idempotency, rows_first))
+    the Idempotency-Key if one is given."""
+    return _retrying(lambda: _execute_once(engine, command, render, idempotency))
 
 
 def _execute_once(
@@ -85,9 +82,8 @@ def _execute_once(
     command: Callable[[UnitOfWork], T],
     render: Callable[[T], Rendered],
     idempotency: Idempotency | None,
-    rows_first: bool,
 ) -> Rendered:
-    with UnitOfWork(engine, rows_first=rows_first) as uow:
+    with UnitOfWork(engine) as uow:
         if idempotency is not None:
             prior = _PRIOR.first(uow.conn, {"scope": idempotency.scope, "key": idempotency.key})
             if prior is not None:
@@ -122,11 +118,11 @@ def _execute_once(
         return status, body
 
 
-def run(engine: Engine, command: Callable[[UnitOfWork], T], *, rows_first: bool = False) -> T:
+def run(engine: Engine, command: Callable[[UnitOfWork], T]) -> T:
     """Run a command without idempotency (CLI, seeding, pages)."""
 
     def once() -> T:
-        with UnitOfWork(engine, rows_first=rows_first) as uow:
+        with UnitOfWork(engine) as uow:
             result = command(uow)
             uow.commit()
             return result

@@ -23,6 +23,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import EventRow, LedgerHead, TechAllocation, TechApplication
+from market.domain.events.tech import FyAllocationRun
 from market.domain.rules import tech_caps
 from market.domain.rulesets import Ruleset
 from market.services import clock, tech, tech_allocations
@@ -65,11 +66,13 @@ def _rows(plan: tech_allocations.Plan, lifetime_cap_cents: int) -> list[dict[str
 def _committed_rows(conn: Connection, fiscal_year: int) -> tuple[list[dict[str, Any]], bool, int]:
     """The committed allocation as FY_ALLOCATION_RUN recorded it (with each T_i), joined to
     the applications for their receipt date and zone."""
-    run = conn.execute(
+    stored = conn.execute(
         select(events_t.c.payload).where(
-            events_t.c.stream == f"tech-fy-{fiscal_year}", events_t.c.type == "FY_ALLOCATION_RUN"
+            events_t.c.stream == f"tech-fy-{fiscal_year}",
+            events_t.c.type == FyAllocationRun.TYPE,
         )
     ).scalar_one()
+    run = FyAllocationRun.read(stored)
     apps = {
         r.id: r
         for r in conn.execute(
@@ -82,7 +85,7 @@ def _committed_rows(conn: Connection, fiscal_year: int) -> tuple[list[dict[str, 
         )
     }
     rows = []
-    for a in run["allocations"]:
+    for a in run.allocations:
         app = apps[a["application_id"]]
         rows.append(
             {
@@ -96,7 +99,7 @@ def _committed_rows(conn: Connection, fiscal_year: int) -> tuple[list[dict[str, 
                 "certificate_id": a["certificate_id"],
             }
         )
-    return rows, bool(run["triggered"]), int(run["total_cents"])
+    return rows, run.triggered, run.total_cents
 
 
 def _meter(rows: list[dict[str, Any]], ruleset: Ruleset) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from market.domain.errors import (
     ApplicationDeadlinePassedError,
     InvalidRequestError,
 )
+from market.domain.events.tech import TechApplicationReceived
 from market.domain.programs import TaxType
 from market.domain.rules import tech_benefit, tech_caps
 from market.domain.rules.tech_eligibility import TechFacts, check_eligibility
@@ -177,26 +178,26 @@ def submit_application(
     if zone is None:
         zone = bool(party.get("in_innovation_zone"))
     application_id = new_id("tapp")
-    payload = {
-        "application_id": application_id,
-        "party_id": new.party_id,
-        "fiscal_year": fiscal_year,
+    received_event = TechApplicationReceived(
+        application_id=application_id,
+        party_id=new.party_id,
+        fiscal_year=fiscal_year,
         **receipt.payload(),
-        "nol_cents": new.nol_cents,
-        "allocation_factor": new.allocation_factor.strip(),
-        "seller_tax_regime": regime.value,
-        "rnd_credit_cents": new.rnd_credit_cents,
-        "in_innovation_zone": zone,
-        "tax_year": tax_year,
-        "benefit_cents": benefit,
-        "nol_benefit_cents": nol_part,
-        "asked_cents": wanted,
-        "requested_cents": requested,
-        "lifetime_approved_cents": approved,
-        "eligible": result.eligible,
-        "reasons": reasons,
-        "messages": result.messages + [p.text for p in parents],
-        "profitable_parents": [
+        nol_cents=new.nol_cents,
+        allocation_factor=new.allocation_factor.strip(),
+        seller_tax_regime=regime.value,
+        rnd_credit_cents=new.rnd_credit_cents,
+        in_innovation_zone=zone,
+        tax_year=tax_year,
+        benefit_cents=benefit,
+        nol_benefit_cents=nol_part,
+        asked_cents=wanted,
+        requested_cents=requested,
+        lifetime_approved_cents=approved,
+        eligible=result.eligible,
+        reasons=reasons,
+        messages=result.messages + [p.text for p in parents],
+        profitable_parents=[
             {
                 "owner_party_id": p.owner_party_id,
                 "years": list(p.profitable_years),
@@ -204,7 +205,7 @@ def submit_application(
             }
             for p in parents
         ],
-        "facts": {
+        facts={
             "us_employees": facts.us_employees,
             "nj_full_time_employees": facts.nj_full_time_employees,
             "formed_on": facts.formed_on.isoformat(),
@@ -216,11 +217,9 @@ def submit_application(
             "hq_in_nj": facts.hq_in_nj,
             "has_protected_ip": facts.has_protected_ip,
         },
-        "ruleset": ruleset.name,
-    }
-    uow.append(
-        f"tech-{application_id}", "TECH_APPLICATION_RECEIVED", payload, actor.label, new_stream=True
+        ruleset=ruleset.name,
     )
+    uow.append(f"tech-{application_id}", received_event, actor.label, new_stream=True)
     tech_receipts.record_receipt(uow, actor, application_id, receipt)
     return load_application(uow.conn, application_id)
 

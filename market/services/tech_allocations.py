@@ -17,6 +17,8 @@ from market.domain.errors import (
     CapExceededError,
     InvalidRequestError,
 )
+from market.domain.events.certificates import certificate_issued
+from market.domain.events.tech import FyAllocationRun
 from market.domain.programs import Program, TaxType
 from market.domain.rules import tech_caps, tech_receipt
 from market.domain.rules.tech_allocation import Applicant, allocate
@@ -200,14 +202,14 @@ def commit_allocation(
     zone_total = sum(p.allocated_cents for p in plan.items if p.application["in_innovation_zone"])
     zone_used = min(zone_total, ruleset.tech_zone_setaside_cents)
     cert_ids = {p.application["id"]: new_id("cert") for p in plan.items if p.allocated_cents > 0}
-    payload = {
-        "fiscal_year": fiscal_year,
-        "triggered": plan.triggered,
-        "total_cents": plan.total_cents,
-        "ruleset": ruleset.name,
-        "allocations": _allocations(plan, cert_ids),
-        "excluded_application_ids": plan.excluded,
-        "cap_usage": [
+    run_event = FyAllocationRun(
+        fiscal_year=fiscal_year,
+        triggered=plan.triggered,
+        total_cents=plan.total_cents,
+        ruleset=ruleset.name,
+        allocations=_allocations(plan, cert_ids),
+        excluded_application_ids=plan.excluded,
+        cap_usage=[
             {
                 "id": fy_id,
                 "bucket": "TECH",
@@ -221,35 +223,29 @@ def commit_allocation(
                 "used_cents": zone_used,
             },
         ],
-    }
-    uow.append(f"tech-fy-{fiscal_year}", "FY_ALLOCATION_RUN", payload, actor.label)
+    )
+    uow.append(f"tech-fy-{fiscal_year}", run_event, actor.label)
     numbers = next_numbers(uow.conn, Program.TECH.value, fiscal_year)
     for p in plan.items:
         cert_id = cert_ids.get(p.application["id"])
         if cert_id is None:
             continue
         app = p.application
-        cert = {
-            "certificate_id": cert_id,
-            "number": next(numbers),
-            "program": Program.TECH.value,
-            "holder_party_id": app["party_id"],
-            "original_holder_party_id": app["party_id"],
-            "parent_id": None,
-            "root_id": cert_id,
-            "origin": "allocation",
-            "is_original": True,
-            "face_cents": p.allocated_cents,
-            "allowed_cents": p.allocated_cents,
-            "queued_cents": 0,
-            "status": "issued",
-            "fiscal_year": fiscal_year,
-            "tax_types": [TaxType.CBT.value, TaxType.GIT.value],
-            "tax_periods": [],
-            "credit_year": None,
-            "carryover_last_year": None,
-            "waiver_statement": "",
-            "attributes": {
+        cert = certificate_issued(
+            certificate_id=cert_id,
+            number=next(numbers),
+            program=Program.TECH.value,
+            holder_party_id=app["party_id"],
+            origin="allocation",
+            face_cents=p.allocated_cents,
+            fiscal_year=fiscal_year,
+            tax_types=[TaxType.CBT.value, TaxType.GIT.value],
+            tax_periods=[],
+            credit_year=None,
+            carryover_last_year=None,
+            waiver_statement="",
+            creditable_activity_ids=[],  # TECH benefits name no PT-1 activity
+            attributes={
                 "application_id": app["id"],
                 "seller_tax_regime": app["seller_tax_regime"],
                 "benefit_cents": app["benefit_cents"],
@@ -258,9 +254,9 @@ def commit_allocation(
                 "benefit_split": _split_benefit(p.allocated_cents, app),
                 "allocation_triggered": plan.triggered,
             },
-            "ruleset": ruleset.name,
-        }
-        uow.append(f"certificate-{cert_id}", "CERT_ISSUED", cert, actor.label, new_stream=True)
+            ruleset=ruleset.name,
+        )
+        uow.append(f"certificate-{cert_id}", cert, actor.label, new_stream=True)
     view = committed_view(uow.conn, fiscal_year)
     assert view is not None
     return view

@@ -14,6 +14,7 @@ from datetime import date, datetime
 from typing import Any
 
 from market.domain.errors import InvalidRequestError
+from market.domain.events.tech import TechReceiptRecorded
 from market.domain.rules import tech_receipt
 from market.services import clock
 from market.services.actor import AUTHORITY, Actor
@@ -79,13 +80,12 @@ def record_receipt(uow: UnitOfWork, actor: Actor, application_id: str, receipt: 
         return
     uow.append(
         f"tech-{application_id}",
-        "TECH_RECEIPT_RECORDED",
-        {
-            "application_id": application_id,
-            "received_on": receipt.day.isoformat(),
-            "received_at": receipt.at.isoformat(),
-            "receipt_reason": receipt.reason,
-            "recorded_at": clock.now_utc().isoformat(),
-        },
+        TechReceiptRecorded(
+            application_id=application_id,
+            received_on=receipt.day.isoformat(),
+            received_at=receipt.at.isoformat(),
+            receipt_reason=receipt.reason,
+            recorded_at=clock.now_utc().isoformat(),
+        ),
         actor.label,
     )

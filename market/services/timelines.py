@@ -53,10 +53,11 @@ NEXT_STEP = {
 def status_of(event: Event) -> str:
     """The status an event names in its payload (a proposal that waits for the buyer says
     `awaiting_buyer`), else the one its type leads to, else its type in words."""
-    status = event.payload.get("status")
+    facts = event.facts()
+    status = facts.get("status")
     if isinstance(status, str):
         return status
-    if event.type == "TRANSFER_PROPOSED" and event.payload.get("awaiting_buyer"):
+    if event.type == "TRANSFER_PROPOSED" and facts.get("awaiting_buyer"):
         return "awaiting_buyer"
     return STATUS.get(event.type) or notices.words(event.type)
 
@@ -110,8 +111,9 @@ def build(conn: Connection, events: list[Event]) -> list[dict[str, Any]]:
             "event": e.type,
             "seq": e.seq,
         }
-        reasons = e.payload.get("reasons") if e.type.endswith("REJECTED") else None
-        reason = "; ".join(map(str, reasons)) if reasons else e.payload.get("reason")
+        facts = e.facts()
+        reasons = facts.get("reasons") if e.type.endswith("REJECTED") else None
+        reason = "; ".join(map(str, reasons)) if reasons else facts.get("reason")
         if reason:
             entry["reason"] = str(reason)
         out.append(entry)
@@ -130,7 +132,7 @@ def offer_timeline(conn: Connection, offer: dict[str, Any]) -> list[dict[str, An
     own = [
         e
         for e in _stream(conn, f"listing-{offer['listing_id']}")
-        if e.payload.get("offer_id") == offer["id"]
+        if e.facts().get("offer_id") == offer["id"]
     ]
     if offer.get("transfer_id"):
         own += transfer_events(conn, offer["transfer_id"])
@@ -140,8 +142,9 @@ def offer_timeline(conn: Connection, offer: dict[str, Any]) -> list[dict[str, An
 def tech_timeline(conn: Connection, application: dict[str, Any]) -> list[dict[str, Any]]:
     own = _stream(conn, f"tech-{application['id']}")
     for e in _stream(conn, f"tech-fy-{application['fiscal_year']}"):
-        named = [a.get("application_id") for a in e.payload.get("allocations", [])]
-        if application["id"] in named + list(e.payload.get("excluded_application_ids", [])):
+        facts = e.facts()
+        named = [a.get("application_id") for a in facts.get("allocations", [])]
+        if application["id"] in named + list(facts.get("excluded_application_ids", [])):
             own.append(e)
     return build(conn, own)
 
@@ -150,7 +153,7 @@ def credit_timeline(conn: Connection, application: dict[str, Any]) -> list[dict[
     own = [
         e
         for e in _stream(conn, f"certificate-{application['certificate_id']}")
-        if e.payload.get("application_id") == application["id"]
+        if e.facts().get("application_id") == application["id"]
     ]
     return build(conn, own)
 

@@ -11,6 +11,8 @@ from typing import Any
 from market.domain.errors import (
     InvalidRequestError,
 )
+from market.domain.events.certificates import Parent, certificate_issued
+from market.domain.events.trading import TransferApproved, TransferRejected
 from market.domain.programs import Program, buyer_tax_types
 from market.domain.rules import uth_sales
 from market.domain.rules.recapture import hq_window_end
@@ -105,59 +107,51 @@ def approve_transfer(
     balance_after = int(cert["balance_cents"]) - amount
     uow.append(
         f"transfer-{transfer_id}",
-        "TRANSFER_APPROVED",
-        {
-            "transfer_id": transfer_id,
-            "certificate_id": cert["id"],
-            "amount_cents": amount,
-            "consideration_cents": int(t["consideration_cents"]),
-            "buyer_certificate_id": buyer_cert_id,
-            "exchange_date": on.isoformat(),
-            "hq_window_end": (
+        TransferApproved(
+            transfer_id=transfer_id,
+            certificate_id=cert["id"],
+            amount_cents=amount,
+            consideration_cents=int(t["consideration_cents"]),
+            buyer_certificate_id=buyer_cert_id,
+            exchange_date=on.isoformat(),
+            hq_window_end=(
                 hq_window_end(on, ruleset).isoformat() if program is Program.TECH else None
             ),
-            "checks": checks,
-            "seller_status": certificate_status(
+            checks=checks,
+            seller_status=certificate_status(
                 int(cert["allowed_cents"]), balance_after, int(cert["queued_cents"])
             ),
-            "seller_tax_periods": seller_periods,
-            "listing_id": listing_id,
-            "listing_status": listing_status,
-        },
+            seller_tax_periods=seller_periods,
+            listing_id=listing_id,
+            listing_status=listing_status,
+        ),
         actor.label,
     )
     uow.append(
         f"certificate-{buyer_cert_id}",
-        "CERT_ISSUED",
-        {
-            "certificate_id": buyer_cert_id,
-            "number": buyer_number,
-            "program": program.value,
-            "holder_party_id": t["buyer_party_id"],
-            "original_holder_party_id": cert["original_holder_party_id"],
-            "parent_id": cert["id"],
-            "root_id": cert["root_id"],
-            "origin": "transfer",
-            "is_original": False,
-            "face_cents": amount,
-            "allowed_cents": amount,
-            "queued_cents": 0,
-            "status": "issued",
-            "fiscal_year": int(cert["fiscal_year"]),
-            "tax_types": sorted(t_.value for t_ in buyer_tax_types(program)),
-            "tax_periods": buyer_periods,
-            "credit_year": cert["credit_year"],
-            "carryover_last_year": cert["carryover_last_year"],
-            "waiver_statement": cert["waiver_statement"],
-            "attributes": {
+        certificate_issued(
+            certificate_id=buyer_cert_id,
+            number=buyer_number,
+            program=program.value,
+            holder_party_id=t["buyer_party_id"],
+            origin="transfer",
+            parent=Parent.of(cert),
+            face_cents=amount,
+            fiscal_year=int(cert["fiscal_year"]),
+            tax_types=sorted(t_.value for t_ in buyer_tax_types(program)),
+            tax_periods=buyer_periods,
+            credit_year=cert["credit_year"],
+            carryover_last_year=cert["carryover_last_year"],
+            waiver_statement=cert["waiver_statement"],
+            creditable_activity_ids=activity_ids_of(uow.conn, cert),
+            attributes={
                 "transfer_id": transfer_id,
                 "seller_party_id": t["seller_party_id"],
                 "consideration_cents": int(t["consideration_cents"]),
                 "exchange_date": on.isoformat(),
-                "creditable_activity_ids": activity_ids_of(uow.conn, cert),
             },
-            "ruleset": ruleset.name,
-        },
+            ruleset=ruleset.name,
+        ),
         actor.label,
         new_stream=True,
     )
@@ -172,8 +166,7 @@ def reject_transfer(uow: UnitOfWork, actor: Actor, transfer_id: str, reason: str
         raise InvalidRequestError("A rejection needs a reason.", {})
     uow.append(
         f"transfer-{transfer_id}",
-        "TRANSFER_REJECTED",
-        {"transfer_id": transfer_id, "reasons": [reason.strip()], "checks": []},
+        TransferRejected(transfer_id=transfer_id, reasons=[reason.strip()], checks=[]),
         actor.label,
     )
     funding.note_refund_owed(uow, actor, transfer_id)  # PRODUCT.md 8.3 closing record

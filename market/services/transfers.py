@@ -12,6 +12,12 @@ from sqlalchemy.engine import Connection
 from market.domain.errors import (
     InvalidRequestError,
 )
+from market.domain.events.trading import (
+    OfferAccepted,
+    TransferConfirmed,
+    TransferDeclined,
+    TransferProposed,
+)
 from market.domain.rules import proceeds
 from market.domain.rulesets import Ruleset
 from market.services import commitments, halts
@@ -61,8 +67,7 @@ def accept_offer(
     transfer_id = new_id("trf")
     uow.append(
         f"listing-{listing['id']}",
-        "OFFER_ACCEPTED",
-        {"offer_id": offer_id, "listing_id": listing["id"], "transfer_id": transfer_id},
+        OfferAccepted(offer_id=offer_id, listing_id=listing["id"], transfer_id=transfer_id),
         actor.label,
     )
     _propose(
@@ -94,27 +99,24 @@ def _propose(
     ruleset: Ruleset,
     use_of_proceeds: list[str],
 ) -> None:
-    # BR-14 / TB-25: recorded only when attested, so other proposals keep their shape.
-    attested = {"use_of_proceeds": use_of_proceeds} if use_of_proceeds else {}
-    # PRODUCT.md 8.2: a negotiated transfer waits for the buyer; an offer was the buyer's.
-    consent = {"awaiting_buyer": True} if offer_id is None else {}
     uow.append(
         f"transfer-{transfer_id}",
-        "TRANSFER_PROPOSED",
-        {
-            "transfer_id": transfer_id,
-            "certificate_id": cert["id"],
-            "program": cert["program"],
-            "seller_party_id": cert["holder_party_id"],
-            "buyer_party_id": buyer_party_id,
-            "amount_cents": amount_cents,
-            "consideration_cents": consideration_cents,
-            "offer_id": offer_id,
-            "agreement_ref": agreement_ref,
-            "ruleset": ruleset.name,
-        }
-        | attested
-        | consent,
+        TransferProposed(
+            transfer_id=transfer_id,
+            certificate_id=cert["id"],
+            program=cert["program"],
+            seller_party_id=cert["holder_party_id"],
+            buyer_party_id=buyer_party_id,
+            amount_cents=amount_cents,
+            consideration_cents=consideration_cents,
+            offer_id=offer_id,
+            agreement_ref=agreement_ref,
+            ruleset=ruleset.name,
+            # BR-14 / TB-25: recorded only when attested, so other proposals keep their shape.
+            use_of_proceeds=use_of_proceeds or None,
+            # PRODUCT.md 8.2: a negotiated transfer waits for the buyer; an offer was the buyer's.
+            awaiting_buyer=offer_id is None,
+        ),
         actor.label,
         new_stream=True,
     )
@@ -223,8 +225,9 @@ def confirm_transfer(
     refuse_if_failed(checks, failures)
     uow.append(
         f"transfer-{transfer_id}",
-        "TRANSFER_CONFIRMED",
-        {"transfer_id": transfer_id, "buyer_party_id": t["buyer_party_id"], "checks": checks},
+        TransferConfirmed(
+            transfer_id=transfer_id, buyer_party_id=t["buyer_party_id"], checks=checks
+        ),
         actor.label,
     )
     return held_transfer_view(uow, transfer_id)
@@ -237,12 +240,11 @@ def decline_transfer(
     t = _awaiting_this_buyer(uow, actor, transfer_id)
     uow.append(
         f"transfer-{transfer_id}",
-        "TRANSFER_DECLINED",
-        {
-            "transfer_id": transfer_id,
-            "buyer_party_id": t["buyer_party_id"],
-            "reasons": [reason.strip()] if reason and reason.strip() else [],
-        },
+        TransferDeclined(
+            transfer_id=transfer_id,
+            buyer_party_id=t["buyer_party_id"],
+            reasons=[reason.strip()] if reason and reason.strip() else [],
+        ),
         actor.label,
     )
     return held_transfer_view(uow, transfer_id)

@@ -13,6 +13,7 @@ from market.adapters import projections
 from market.adapters.db import WRITE_OPTION, write_lock
 from market.adapters.eventstore import Event, EventStore, insert_many
 from market.adapters.projections import DbStore
+from market.domain.events import DomainEvent
 
 
 class UnitOfWork:
@@ -21,18 +22,14 @@ class UnitOfWork:
     database's write lock), so every decision made inside it sees the state that its
     events will be appended to (no lost updates, no double spend). Events are projected
     as they are appended: the projection rows are written at once; the events, the new
-    head and rows given to `insert_at_commit` are inserted in bulk by `commit()`.
-
-    `rows_first` is accepted and changes nothing: it named a mode in which some commands
-    ran beside others under row locks; every writer now takes the head first."""
+    head and rows given to `insert_at_commit` are inserted in bulk by `commit()`."""
 
     conn: Connection
     store: DbStore
     events: EventStore
 
-    def __init__(self, engine: Engine, *, rows_first: bool = False) -> None:
+    def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.rows_first = rows_first
         self._tx: RootTransaction | None = None
         self.appended: list[Event] = []
 
@@ -75,20 +72,24 @@ class UnitOfWork:
             self._locks.close()
 
     def append(
-        self,
-        stream: str,
-        type_: str,
-        payload: dict[str, Any],
-        actor: str,
-        *,
-        new_stream: bool = False,
+        self, stream: str, event: DomainEvent, actor: str, *, new_stream: bool = False
     ) -> Event:
-        """`new_stream=True` when the stream is named by an id minted in this unit of work:
+        """Append a typed event (market.domain.events); anything else is refused. What is
+        projected is the stored payload read back through `upcast`, so an event that would
+        not read back as itself fails here, before anything is written.
+
+        `new_stream=True` when the stream is named by an id minted in this unit of work:
         its version is 1 without asking (the unique (stream, version) still guards it)."""
-        event = self.events.append(stream, type_, payload, actor, new_stream=new_stream)
-        projections.apply(self.store, event)
-        self.appended.append(event)
-        return event
+        if not isinstance(event, DomainEvent):
+            raise TypeError(
+                f"uow.append takes a typed event (market.domain.events), not {type(event)!r}"
+            )
+        stored = self.events.append(
+            stream, event.TYPE, event.to_payload(), actor, new_stream=new_stream
+        )
+        projections.apply(self.store, stored)
+        self.appended.append(stored)
+        return stored
 
     def insert_at_commit(self, table: Table, row: dict[str, Any]) -> None:
         """A row nothing in this unit of work reads back (an Idempotency-Key's stored

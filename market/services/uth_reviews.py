@@ -55,6 +55,7 @@ from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Certificate
 from market.domain.errors import InvalidRequestError
+from market.domain.events.uth import UthReviewRecorded
 from market.domain.programs import Program
 from market.domain.rules import uth, uth_held_tranches, uth_review
 from market.domain.rulesets import Ruleset
@@ -70,8 +71,6 @@ from market.services.errors import ConflictError
 from market.services.uow import UnitOfWork
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
-
-EVENT = "UTH_REVIEW_RECORDED"
 
 
 class ReviewRequestError(InvalidRequestError):
@@ -251,26 +250,26 @@ def record_review(
         _descendants(uow.conn, cert["id"]), periods, finding, outcome, freeze, cert, ruleset
     )
     assessed = [b for b in buyers if outcome in ("reduced", "forfeited")]
-    payload = {
-        "certificate_id": cert["id"],
-        "tax_period": tax_period,
-        "finding": finding,
-        "review": outcome,
-        "periods": periods,
-        "ruleset": ruleset.name,
-        "transferred_tranche_effect": ruleset.uth_transferred_tranche_effect,
-        "cut_cents": total_cut,
-        "cuts": cuts,
-        "certificate_status": certificate_status(
+    review = UthReviewRecorded(
+        certificate_id=cert["id"],
+        tax_period=tax_period,
+        finding=finding,
+        review=outcome,
+        periods=periods,
+        ruleset=ruleset.name,
+        transferred_tranche_effect=ruleset.uth_transferred_tranche_effect,
+        cut_cents=total_cut,
+        cuts=cuts,
+        certificate_status=certificate_status(
             int(cert["allowed_cents"]) - total_cut,
             int(cert["balance_cents"]) - total_cut,
             int(cert["queued_cents"]),
         ),
-        "tax_periods": tranches,
-        "cap_releases": [r for r in releases if r["cents"] > 0],
-        "descendants": buyers,
+        tax_periods=tranches,
+        cap_releases=[r for r in releases if r["cents"] > 0],
+        descendants=buyers,
         # UTH-26: any assessment is charged to the seller; none is created here.
-        "assessment": (
+        assessment=(
             {
                 "party_id": cert["original_holder_party_id"],
                 "at_risk_cents": sum(b["at_risk_cents"] for b in assessed),
@@ -280,9 +279,9 @@ def record_review(
             if assessed
             else None
         ),
-    }
-    uow.append(f"certificate-{cert['id']}", EVENT, payload, actor.label)
-    return certificate_view(uow.conn, cert["id"]) | {"review": payload}
+    )
+    uow.append(f"certificate-{cert['id']}", review, actor.label)
+    return certificate_view(uow.conn, cert["id"]) | {"review": review.to_payload()}
 
 
 def _release(bucket: str, fiscal_year: int, cents: int, conn: Connection) -> dict[str, Any]:

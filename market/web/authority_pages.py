@@ -92,7 +92,6 @@ def approve_transfer(transfer_id: str) -> ResponseReturnValue:
         lambda: runner.run(
             engine(),
             lambda uow: trading.approve_transfer(uow, who, transfer_id, rules, on),
-            rows_first=True,
         )
     )
     if not ok:

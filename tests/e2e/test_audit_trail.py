@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import select
 
 from market.adapters.tables import User
+from market.domain.events.deals import ReminderIssued
 from market.services.ledger import verify
 from market.services.uow import UnitOfWork
 from tests.e2e.test_notifications_api import sale
@@ -51,7 +52,17 @@ def test_events_written_before_the_party_was_recorded_still_verify_and_list(
     with m.engine.connect() as conn:
         someone = conn.execute(select(User.__table__.c.id).limit(1)).scalar()  # type: ignore[attr-defined]
     with UnitOfWork(m.engine) as uow:  # as the service recorded events until now
-        uow.append("reminder-old-style", "REMINDER_ISSUED", {"party_ids": []}, f"user:{someone}")
+        reminder = ReminderIssued(
+            kind="tech_application_deadline",
+            party_ids=[],
+            due_on="2015-06-30",
+            days_before=30,
+            as_of="2015-05-31",
+            subject="TECH applications close in 30 days",
+            body="",
+            link="/seller",
+        )
+        uow.append("reminder-old-style", reminder, f"user:{someone}")
         uow.commit()
     report = verify(m.engine)
     assert report.ok, report

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, text
 
+from market.domain.events import upcast
 from market.domain.rulesets import A1178
 from market.services import ledger
 from market.services.actor import SYSTEM
@@ -65,7 +66,8 @@ def held_certificate(
     }
 
     def append(uow: UnitOfWork) -> None:
-        uow.append(f"certificate-{cert_id}", "CERT_ISSUED", payload, "test")
+        # Written as version 1 was: the upcaster gives the current event.
+        uow.append(f"certificate-{cert_id}", upcast("CERT_ISSUED", payload), "test")
 
     run(engine, append)
     return cert_id

@@ -1,8 +1,6 @@
 """Racing writers on SQLite and PostgreSQL: approvals never oversell a certificate and
 issuance never overruns a cap or a pool. Every unit of work holds the ledger head while
-it decides; the tests still pass `rows_first=True` where callers do (it is accepted and
-changes nothing), so the callers' mode is covered too. Afterwards conservation holds and
-the ledger verifies."""
+it decides. Afterwards conservation holds and the ledger verifies."""
 
 from __future__ import annotations
 
@@ -11,7 +9,6 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-import pytest
 from sqlalchemy import Engine, select, text
 
 from market.adapters.tables import CapUsage, Certificate
@@ -100,10 +97,7 @@ def _assert_conserved(engine: Engine) -> None:
     assert report.ok, report.problems
 
 
-@pytest.mark.parametrize("rows_first", [False, True], ids=["head-first", "rows-first"])
-def test_concurrent_approvals_of_what_one_balance_covers_sell_it_once(
-    engine: Engine, rows_first: bool
-) -> None:
+def test_concurrent_approvals_of_what_one_balance_covers_sell_it_once(engine: Engine) -> None:
     seller, buyer = _party(engine, "seller"), _party(engine, "buyer")
     cert = _issue(engine, "BRRAG", seller, 16 * M)
     # Pending transfers never promise more than the balance (commitments); a recapture of
@@ -122,7 +116,6 @@ def test_concurrent_approvals_of_what_one_balance_covers_sell_it_once(
         return lambda: run(
             engine,
             lambda uow: trading.approve_transfer(uow, SYSTEM, transfer_id, RULES),
-            rows_first=rows_first,
         )
 
     successes, codes = _race(engine, [approve(t) for t in pending])
@@ -167,10 +160,8 @@ def test_concurrent_dm_issuance_fills_the_pool_and_queues_the_rest(engine: Engin
     _assert_conserved(engine)
 
 
-def test_rows_first_approvals_racing_head_first_rejections_decide_each_transfer_once(
-    engine: Engine,
-) -> None:
-    """Approvals (called rows-first) and rejections on the same transfers: each transfer
+def test_approvals_racing_rejections_decide_each_transfer_once(engine: Engine) -> None:
+    """Approvals and rejections on the same transfers: each transfer
     is decided once, the loser gets a conflict, and nothing waits for a deadlock detector."""
     seller, buyer = _party(engine, "seller"), _party(engine, "buyer")
     cert = _issue(engine, "BRRAG", seller, 10 * M)
@@ -178,7 +169,6 @@ def test_rows_first_approvals_racing_head_first_rejections_decide_each_transfer_
         run(
             engine,
             lambda uow: _negotiated(uow, cert["id"], buyer, M, M),
-            rows_first=True,
         )["id"]
         for _ in range(THREADS // 2)
     ]
@@ -186,7 +176,7 @@ def test_rows_first_approvals_racing_head_first_rejections_decide_each_transfer_
     for transfer_id in pending:
         jobs.append(
             lambda t=transfer_id: run(
-                engine, lambda uow: trading.approve_transfer(uow, SYSTEM, t, RULES), rows_first=True
+                engine, lambda uow: trading.approve_transfer(uow, SYSTEM, t, RULES)
             )
         )
         jobs.append(
@@ -238,7 +228,6 @@ def test_a_tech_approval_never_follows_the_ownership_edge_that_affiliates_its_pa
         transfer_id = run(
             engine,
             lambda uow, b=buyer: _negotiated(uow, cert, b, M, M),
-            rows_first=True,
         )["id"]
         _race(
             engine,
@@ -246,7 +235,6 @@ def test_a_tech_approval_never_follows_the_ownership_edge_that_affiliates_its_pa
                 lambda t=transfer_id: run(
                     engine,
                     lambda uow: trading.approve_transfer(uow, SYSTEM, t, RULES, exchange),
-                    rows_first=True,
                 ),
                 lambda b=buyer: run(
                     engine, lambda uow: record_ownership(uow, SYSTEM, seller, b, 600, 0)

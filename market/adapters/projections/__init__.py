@@ -6,7 +6,7 @@ so the live tables and a rebuild from the events can only differ if something ou
 the handlers changed a table or an event.
 """
 
-from market.adapters.projections.registry import apply, handles, known_types
+from market.adapters.projections.registry import apply, apply_typed, handles, known_types
 from market.adapters.projections.store import DbStore, MemoryStore, Store
 
 # Importing the handler modules registers them.
@@ -18,4 +18,4 @@ from market.adapters.projections import uth  # noqa: F401  isort: skip
 from market.adapters.projections import deals  # noqa: F401  isort: skip
 from market.adapters.projections import halts, funding  # noqa: F401  isort: skip
 
-__all__ = ["DbStore", "MemoryStore", "Store", "apply", "handles", "known_types"]
+__all__ = ["DbStore", "MemoryStore", "Store", "apply", "apply_typed", "handles", "known_types"]

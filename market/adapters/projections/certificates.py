@@ -3,56 +3,58 @@ pass-through. Every certificate row is created by one CERT_ISSUED event."""
 
 from __future__ import annotations
 
-from market.adapters.eventstore import Event
 from market.adapters.projections.registry import handles
 from market.adapters.projections.store import Store, require
-
-CERT_FIELDS = (
-    "number",
-    "program",
-    "holder_party_id",
-    "original_holder_party_id",
-    "parent_id",
-    "root_id",
-    "origin",
-    "is_original",
-    "face_cents",
-    "allowed_cents",
-    "queued_cents",
-    "status",
-    "fiscal_year",
-    "tax_types",
-    "tax_periods",
-    "credit_year",
-    "carryover_last_year",
-    "waiver_statement",
-    "attributes",
-    "ruleset",
+from market.domain.events.certificates import (
+    CapCharged,
+    CertificateIssued,
+    QueueAllowed,
+    QueueDeferred,
 )
 
 
-@handles("CERT_ISSUED")
-def cert_issued(store: Store, event: Event) -> None:
-    """Payload: `certificate_id` plus every name in CERT_FIELDS. The usable balance starts
-    at the allowed amount; what a cap or pool deferred is `queued_cents`. A derived
-    certificate counts one more child on its parent (what numbers the next one)."""
-    p = event.payload
-    row = {name: p[name] for name in CERT_FIELDS}
-    row |= {
-        "id": p["certificate_id"],
-        "balance_cents": p["allowed_cents"],
-        "transferred_cents": 0,
-        "applied_cents": 0,
-        "expired_cents": 0,
-        "recaptured_cents": 0,
-        "children_count": 0,
-        "issued_seq": event.seq,
-    }
-    store.insert("certificates", row)
-    if p["parent_id"] is not None:
-        parent = require(store, "certificates", p["parent_id"])
+@handles(CertificateIssued)
+def cert_issued(store: Store, seq: int, e: CertificateIssued) -> None:
+    """The usable balance starts at the allowed amount; what a cap or pool deferred is
+    `queued_cents`. A derived certificate counts one more child on its parent (what
+    numbers the next one)."""
+    store.insert(
+        "certificates",
+        {
+            "id": e.certificate_id,
+            "number": e.number,
+            "program": e.program,
+            "holder_party_id": e.holder_party_id,
+            "original_holder_party_id": e.original_holder_party_id,
+            "parent_id": e.parent_id,
+            "root_id": e.root_id,
+            "origin": e.origin,
+            "is_original": e.is_original,
+            "face_cents": e.face_cents,
+            "allowed_cents": e.allowed_cents,
+            "queued_cents": e.queued_cents,
+            "status": e.status,
+            "fiscal_year": e.fiscal_year,
+            "tax_types": list(e.tax_types),
+            "tax_periods": list(e.tax_periods),
+            "credit_year": e.credit_year,
+            "carryover_last_year": e.carryover_last_year,
+            "waiver_statement": e.waiver_statement,
+            "attributes": e.projected_attributes(),
+            "ruleset": e.ruleset,
+            "balance_cents": e.allowed_cents,
+            "transferred_cents": 0,
+            "applied_cents": 0,
+            "expired_cents": 0,
+            "recaptured_cents": 0,
+            "children_count": 0,
+            "issued_seq": seq,
+        },
+    )
+    if e.parent_id is not None:
+        parent = require(store, "certificates", e.parent_id)
         store.update(
-            "certificates", p["parent_id"], {"children_count": int(parent["children_count"]) + 1}
+            "certificates", e.parent_id, {"children_count": int(parent["children_count"]) + 1}
         )
 
 
@@ -84,11 +86,9 @@ def _charge_cap(
         )
 
 
-@handles("CAP_CHARGED")
-def cap_charged(store: Store, event: Event) -> None:
-    """Payload: `certificate_id` and `charges`, a list of {cap_id, bucket, fiscal_year,
-    cap_cents, used_cents, queued_cents} (amounts are what this event adds)."""
-    for c in event.payload["charges"]:
+@handles(CapCharged)
+def cap_charged(store: Store, seq: int, e: CapCharged) -> None:
+    for c in e.charges:
         _charge_cap(
             store,
             c["cap_id"],
@@ -100,53 +100,47 @@ def cap_charged(store: Store, event: Event) -> None:
         )
 
 
-@handles("QUEUE_DEFERRED")
-def queue_deferred(store: Store, event: Event) -> None:
-    """DMQ-3: part or all of a digital media certificate waits for a later fiscal year.
-    Payload: certificate_id, pool, fiscal_year (the bucket it was deferred from), cap_id,
-    cap_cents, deferred_cents, received_at, position."""
-    p = event.payload
+@handles(QueueDeferred)
+def queue_deferred(store: Store, seq: int, e: QueueDeferred) -> None:
+    """DMQ-3: the deferral is counted on the cap row of the FY it was deferred from."""
     store.insert(
         "dm_queue",
         {
-            "id": p["certificate_id"],
-            "pool": p["pool"],
-            "origin_fiscal_year": p["fiscal_year"],
-            "remaining_cents": p["deferred_cents"],
-            "received_at": p["received_at"],
-            "position": p["position"],
+            "id": e.certificate_id,
+            "pool": e.pool,
+            "origin_fiscal_year": e.fiscal_year,
+            "remaining_cents": e.deferred_cents,
+            "received_at": e.received_at,
+            "position": e.position,
         },
     )
-    _charge_cap(
-        store, p["cap_id"], p["pool"], p["fiscal_year"], p["cap_cents"], 0, p["deferred_cents"]
-    )
+    _charge_cap(store, e.cap_id, e.pool, e.fiscal_year, e.cap_cents, 0, e.deferred_cents)
 
 
-@handles("QUEUE_ALLOWED")
-def queue_allowed(store: Store, event: Event) -> None:
-    """DMQ-3: cents of a digital media certificate become usable, charged to `fiscal_year`.
-    Payload: certificate_id, pool, fiscal_year, cap_id, cap_cents, allowed_cents, status
-    (the certificate's status afterwards), from_queue; when from_queue, also queued_cap_id
-    (the row the deferral was counted on) and remaining_cents (left in the queue)."""
-    p = event.payload
-    cents = p["allowed_cents"]
-    cert = require(store, "certificates", p["certificate_id"])
+@handles(QueueAllowed)
+def queue_allowed(store: Store, seq: int, e: QueueAllowed) -> None:
+    """DMQ-3: cents become usable, charged to `fiscal_year`; allowed from the queue, they
+    leave the row the deferral was counted on and the queue entry."""
+    cents = e.allowed_cents
+    cert = require(store, "certificates", e.certificate_id)
     store.update(
         "certificates",
-        p["certificate_id"],
+        e.certificate_id,
         {
             "allowed_cents": cert["allowed_cents"] + cents,
             "balance_cents": cert["balance_cents"] + cents,
             "queued_cents": cert["queued_cents"] - cents,
-            "status": p["status"],
+            "status": e.status,
         },
     )
-    _charge_cap(store, p["cap_id"], p["pool"], p["fiscal_year"], p["cap_cents"], cents, 0)
-    if p["from_queue"]:
-        queued_row = require(store, "cap_usage", p["queued_cap_id"])
+    _charge_cap(store, e.cap_id, e.pool, e.fiscal_year, e.cap_cents, cents, 0)
+    if e.from_queue:
+        if e.queued_cap_id is None or e.remaining_cents is None:
+            raise KeyError(f"QUEUE_ALLOWED from the queue for {e.certificate_id} names no row")
+        queued_row = require(store, "cap_usage", e.queued_cap_id)
         store.update(
             "cap_usage",
-            p["queued_cap_id"],
+            e.queued_cap_id,
             {"queued_cents": queued_row["queued_cents"] - cents},
         )
-        store.update("dm_queue", p["certificate_id"], {"remaining_cents": p["remaining_cents"]})
+        store.update("dm_queue", e.certificate_id, {"remaining_cents": e.remaining_cents})

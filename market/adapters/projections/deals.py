@@ -3,11 +3,11 @@ keeps (who was reminded of what, once), read by the fan-out, not by any table.""
 
 from __future__ import annotations
 
-from market.adapters.eventstore import Event
 from market.adapters.projections.registry import handles
 from market.adapters.projections.store import Store
+from market.domain.events.deals import ReminderIssued
 
 
-@handles("REMINDER_ISSUED")
-def reminder_issued(store: Store, event: Event) -> None:
+@handles(ReminderIssued)
+def reminder_issued(store: Store, seq: int, e: ReminderIssued) -> None:
     return None

@@ -3,26 +3,27 @@ confirmation of receipt and, when the transfer is rejected, the refund owed."""
 
 from __future__ import annotations
 
-from market.adapters.eventstore import Event
 from market.adapters.projections.registry import handles
 from market.adapters.projections.store import Store
+from market.domain.events.funding import (
+    TransferPaymentRecorded,
+    TransferReceiptConfirmed,
+    TransferRefundOwed,
+)
 
 
-@handles("TRANSFER_PAYMENT_RECORDED")
-def payment_recorded(store: Store, event: Event) -> None:
-    """Payload: transfer_id, buyer_party_id, seller_party_id, reference, amount_cents,
-    paid_on."""
-    p = event.payload
+@handles(TransferPaymentRecorded)
+def payment_recorded(store: Store, seq: int, e: TransferPaymentRecorded) -> None:
     store.insert(
         "transfer_fundings",
         {
-            "transfer_id": p["transfer_id"],
-            "buyer_party_id": p["buyer_party_id"],
-            "seller_party_id": p["seller_party_id"],
-            "reference": p["reference"],
-            "amount_cents": p["amount_cents"],
-            "paid_on": p["paid_on"],
-            "recorded_seq": event.seq,
+            "transfer_id": e.transfer_id,
+            "buyer_party_id": e.buyer_party_id,
+            "seller_party_id": e.seller_party_id,
+            "reference": e.reference,
+            "amount_cents": e.amount_cents,
+            "paid_on": e.paid_on,
+            "recorded_seq": seq,
             "confirmed_on": None,
             "confirmed_seq": None,
             "refund_owed_cents": 0,
@@ -30,21 +31,13 @@ def payment_recorded(store: Store, event: Event) -> None:
     )
 
 
-@handles("TRANSFER_RECEIPT_CONFIRMED")
-def receipt_confirmed(store: Store, event: Event) -> None:
-    """Payload: transfer_id, confirmed_on, amount_cents."""
-    p = event.payload
+@handles(TransferReceiptConfirmed)
+def receipt_confirmed(store: Store, seq: int, e: TransferReceiptConfirmed) -> None:
     store.update(
-        "transfer_fundings",
-        p["transfer_id"],
-        {"confirmed_on": p["confirmed_on"], "confirmed_seq": event.seq},
+        "transfer_fundings", e.transfer_id, {"confirmed_on": e.confirmed_on, "confirmed_seq": seq}
     )
 
 
-@handles("TRANSFER_REFUND_OWED")
-def refund_owed(store: Store, event: Event) -> None:
-    """Payload: transfer_id, refund_owed_cents, buyer_party_id, seller_party_id."""
-    p = event.payload
-    store.update(
-        "transfer_fundings", p["transfer_id"], {"refund_owed_cents": p["refund_owed_cents"]}
-    )
+@handles(TransferRefundOwed)
+def refund_owed(store: Store, seq: int, e: TransferRefundOwed) -> None:
+    store.update("transfer_fundings", e.transfer_id, {"refund_owed_cents": e.refund_owed_cents})

@@ -2,71 +2,71 @@
 
 from __future__ import annotations
 
-from market.adapters.eventstore import Event
 from market.adapters.projections.registry import handles
 from market.adapters.projections.store import Store
+from market.domain.events.parties import (
+    DirectorExceptionRecorded,
+    OwnersAgreementFiled,
+    OwnershipRecorded,
+    PartyRegistered,
+)
 
 
-@handles("PARTY_REGISTERED")
-def party_registered(store: Store, event: Event) -> None:
-    p = event.payload
+@handles(PartyRegistered)
+def party_registered(store: Store, seq: int, e: PartyRegistered) -> None:
     store.insert(
         "parties",
         {
-            "id": p["party_id"],
-            "name": p["name"],
-            "tax_id": p["tax_id"],
-            "entity_type": p["entity_type"],
-            "tax_types": list(p["tax_types"]),
-            "in_innovation_zone": bool(p.get("in_innovation_zone", False)),
-            "us_employees": p.get("us_employees"),
-            "nj_full_time_employees": p.get("nj_full_time_employees"),
-            "formed_on": p.get("formed_on"),
-            "operating_income_cents_by_year": dict(p.get("operating_income_cents_by_year") or {}),
-            "created_seq": event.seq,
+            "id": e.party_id,
+            "name": e.name,
+            "tax_id": e.tax_id,
+            "entity_type": e.entity_type,
+            "tax_types": list(e.tax_types),
+            "in_innovation_zone": e.in_innovation_zone,
+            "us_employees": e.us_employees,
+            "nj_full_time_employees": e.nj_full_time_employees,
+            "formed_on": e.formed_on,
+            "operating_income_cents_by_year": dict(e.operating_income_cents_by_year),
+            "created_seq": seq,
             "director_exception": None,
         },
     )
 
 
-@handles("DIRECTOR_EXCEPTION_RECORDED")
-def director_exception_recorded(store: Store, event: Event) -> None:
-    """Payload: party_id, reason, recorded_on (PT-7 / AMB-53)."""
-    p = event.payload
-    store.update("parties", p["party_id"], {"director_exception": p["reason"]})
+@handles(DirectorExceptionRecorded)
+def director_exception_recorded(store: Store, seq: int, e: DirectorExceptionRecorded) -> None:
+    """PT-7 / AMB-53."""
+    store.update("parties", e.party_id, {"director_exception": e.reason})
 
 
-@handles("OWNERSHIP_RECORDED")
-def ownership_recorded(store: Store, event: Event) -> None:
-    p = event.payload
-    key = f"{p['party_id']}:{p['owner_party_id']}"
+@handles(OwnershipRecorded)
+def ownership_recorded(store: Store, seq: int, e: OwnershipRecorded) -> None:
+    key = f"{e.party_id}:{e.owner_party_id}"
     row = {
-        "voting_bps": p["voting_bps"],
-        "value_bps": p["value_bps"],
-        "income_share_bps": p.get("income_share_bps"),
+        "voting_bps": e.voting_bps,
+        "value_bps": e.value_bps,
+        "income_share_bps": e.income_share_bps,
     }
     if store.get("ownerships", key) is None:
         store.insert(
             "ownerships",
-            {"id": key, "owned_party_id": p["party_id"], "owner_party_id": p["owner_party_id"]}
-            | row,
+            {"id": key, "owned_party_id": e.party_id, "owner_party_id": e.owner_party_id} | row,
         )
     else:
         store.update("ownerships", key, row)
 
 
-@handles("OWNERS_AGREEMENT_FILED")
-def owners_agreement_filed(store: Store, event: Event) -> None:
+@handles(OwnersAgreementFiled)
+def owners_agreement_filed(store: Store, seq: int, e: OwnersAgreementFiled) -> None:
     """The latest filing is the agreement in force; it replaces the row of the one before."""
-    p = event.payload
     row = {
-        "agreement_id": p["agreement_id"],
-        "shares": [dict(s) for s in p["shares"]],
-        "filed_on": p["filed_on"],
-        "reference": p.get("reference"),
-        "recorded_seq": event.seq,
+        "agreement_id": e.agreement_id,
+        "shares": [dict(s) for s in e.shares],
+        "filed_on": e.filed_on,
+        "reference": e.reference,
+        "recorded_seq": seq,
     }
-    if store.get("owners_agreements", p["party_id"]) is None:
-        store.insert("owners_agreements", {"party_id": p["party_id"]} | row)
+    if store.get("owners_agreements", e.party_id) is None:
+        store.insert("owners_agreements", {"party_id": e.party_id} | row)
     else:
-        store.update("owners_agreements", p["party_id"], row)
+        store.update("owners_agreements", e.party_id, row)

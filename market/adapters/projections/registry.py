@@ -1,32 +1,44 @@
-"""Event type -> projection handler."""
+"""Event type -> projection handler. A handler is given the event's seq and the typed
+event: a stored payload reaches it through `upcast`, so it reads every version of its type
+as the current one."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 from market.adapters.eventstore import Event
 from market.adapters.projections.store import Store
+from market.domain.events import DomainEvent, upcast
 
-Handler = Callable[[Store, Event], None]
+E = TypeVar("E", bound=DomainEvent)
+Handler = Callable[[Store, int, Any], None]
+Typed = Callable[[Store, int, E], None]
 _HANDLERS: dict[str, Handler] = {}
 
 
-def handles(*types: str) -> Callable[[Handler], Handler]:
-    def register(fn: Handler) -> Handler:
-        for t in types:
-            if t in _HANDLERS:
-                raise RuntimeError(f"two projection handlers for {t}")
-            _HANDLERS[t] = fn
+def handles(cls: type[E]) -> Callable[[Typed[E]], Typed[E]]:
+    def register(fn: Typed[E]) -> Typed[E]:
+        if cls.TYPE in _HANDLERS:
+            raise RuntimeError(f"two projection handlers for {cls.TYPE}")
+        _HANDLERS[cls.TYPE] = fn
         return fn
 
     return register
 
 
-def apply(store: Store, event: Event) -> None:
-    handler = _HANDLERS.get(event.type)
+def apply_typed(store: Store, seq: int, event: DomainEvent) -> None:
+    handler = _HANDLERS.get(event.TYPE)
     if handler is None:
-        raise LookupError(f"no projection handler for event type {event.type!r}")
-    handler(store, event)
+        raise LookupError(f"no projection handler for event type {event.TYPE!r}")
+    handler(store, seq, event)
+
+
+def apply(store: Store, event: Event) -> DomainEvent:
+    """Fold one stored event, its payload read through `upcast`; returns the typed event."""
+    typed = upcast(event.type, event.payload)
+    apply_typed(store, event.seq, typed)
+    return typed
 
 
 def known_types() -> frozenset[str]:

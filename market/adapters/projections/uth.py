@@ -3,36 +3,33 @@ its cut, the cap room it releases and the flags on tranches already transferred.
 
 from __future__ import annotations
 
-from market.adapters.eventstore import Event
 from market.adapters.projections.registry import handles
 from market.adapters.projections.store import Store, require
+from market.domain.events.uth import UthReviewRecorded
 
 
-@handles("UTH_REVIEW_RECORDED")
-def uth_review_recorded(store: Store, event: Event) -> None:
-    """Payload: certificate_id, cut_cents (leaves allowed and balance, counted as
-    expired), certificate_status, tax_periods (the award's tranches afterwards),
-    cap_releases [{cap_id, cents}], descendants [{certificate_id, tax_periods}]; the rest
+@handles(UthReviewRecorded)
+def uth_review_recorded(store: Store, seq: int, e: UthReviewRecorded) -> None:
+    """The cut leaves allowed and balance, counted as expired; the rest of the event
     (finding, periods, assessment, ...) is the record."""
-    p = event.payload
-    cut = p["cut_cents"]
-    cert = require(store, "certificates", p["certificate_id"])
+    cut = e.cut_cents
+    cert = require(store, "certificates", e.certificate_id)
     store.update(
         "certificates",
-        p["certificate_id"],
+        e.certificate_id,
         {
             "allowed_cents": cert["allowed_cents"] - cut,
             "balance_cents": cert["balance_cents"] - cut,
             "expired_cents": cert["expired_cents"] + cut,
-            "status": p["certificate_status"],
-            "tax_periods": p["tax_periods"],
+            "status": e.certificate_status,
+            "tax_periods": list(e.tax_periods),
         },
     )
-    for release in p["cap_releases"]:
+    for release in e.cap_releases:
         row = require(store, "cap_usage", release["cap_id"])
         store.update(
             "cap_usage", release["cap_id"], {"used_cents": row["used_cents"] - release["cents"]}
         )
-    for held in p["descendants"]:
+    for held in e.descendants:
         require(store, "certificates", held["certificate_id"])
         store.update("certificates", held["certificate_id"], {"tax_periods": held["tax_periods"]})
