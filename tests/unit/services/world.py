@@ -42,9 +42,12 @@ def party(uow: FakeUnitOfWork, name: str, **facts: Any) -> str:
     return str(found["id"])
 
 
-def owns(uow: FakeUnitOfWork, owner: str, owned: str, bps: int) -> None:
+def owns(
+    uow: FakeUnitOfWork, owner: str, owned: str, bps: int, income_bps: int | None = None
+) -> None:
+    """`owner` holds `bps` of `owned`'s votes and value (and `income_bps` of its income)."""
     with uow:
-        record_ownership(uow, AUTHORITY_USER, owned, owner, bps, bps)
+        record_ownership(uow, AUTHORITY_USER, owned, owner, bps, bps, income_bps)
         uow.commit()
 
 
