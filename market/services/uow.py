@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from contextlib import ExitStack
 from types import TracebackType
 from typing import Any
@@ -57,6 +58,10 @@ class AbstractUnitOfWork(Repositories, ABC):
     def note_version(self, stream: str, version: int) -> None:
         """The caller knows a stream's current version from state it holds (the head
         lock): a hint that saves a read (EventStore.note_version)."""
+
+    def read_versions(self, streams: Iterable[str]) -> None:
+        """A hint: the unit of work is about to append to each of these streams
+        (EventStore.read_versions reads their versions in a few queries)."""
 
 
 class UnitOfWork(AbstractUnitOfWork):
@@ -136,6 +141,9 @@ class UnitOfWork(AbstractUnitOfWork):
 
     def note_version(self, stream: str, version: int) -> None:
         self.events.note_version(stream, version)
+
+    def read_versions(self, streams: Iterable[str]) -> None:
+        self.events.read_versions(streams)
 
     def rollback(self) -> None:
         if self._tx is not None and self._tx.is_active:

@@ -20,6 +20,10 @@ from market.adapters.repositories.parties import (
     PartyRepository,
     TechApplicationRepository,
 )
+from market.adapters.repositories.returns import (
+    CreditApplicationRepository,
+    SqlCreditApplicationRepository,
+)
 from market.adapters.repositories.trading import (
     ListingRepository,
     OfferRepository,
@@ -42,6 +46,7 @@ class Repositories:
     notices: NoticeRepository
     fundings: FundingRepository
     tech_applications: TechApplicationRepository
+    credit_applications: CreditApplicationRepository
 
     def use_store(self, store: HoldingStore) -> None:
         sql = isinstance(store, DbStore)
@@ -55,6 +60,9 @@ class Repositories:
         self.notices = NoticeRepository(store)
         self.fundings = FundingRepository(store)
         self.tech_applications = TechApplicationRepository(store)
+        self.credit_applications = (
+            SqlCreditApplicationRepository if sql else CreditApplicationRepository
+        )(store)
 
     @classmethod
     def over(cls, store: HoldingStore) -> Repositories:

@@ -65,6 +65,12 @@ class CertificateRepository(Repository):
         """Each certificate of a lineage and its parent."""
         return {r["id"]: r["parent_id"] for r in self.where(root_id=root_id)}
 
+    def held_with_balance(self) -> list[Row]:
+        """Certificates bought or passed through (not originals) with a usable balance,
+        oldest first: what a closing carryover window may expire."""
+        rows = [r for r in self.where(is_original=False) if int(r["balance_cents"]) > 0]
+        return sorted(rows, key=lambda r: int(r["issued_seq"]))
+
 
 class SqlCertificateRepository(SqlMixin, CertificateRepository):
     def originals_count(self, program: str, fiscal_year: int) -> int:
@@ -79,6 +85,14 @@ class SqlCertificateRepository(SqlMixin, CertificateRepository):
 
     def lineage_parents(self, root_id: str) -> dict[str, str | None]:
         return {r["id"]: r["parent_id"] for r in _LINEAGE.rows(self.conn, {"root_id": root_id})}
+
+    def held_with_balance(self) -> list[Row]:
+        stmt = (
+            select(certs_t)
+            .where(certs_t.c.balance_cents > 0, certs_t.c.is_original.is_(False))
+            .order_by(certs_t.c.issued_seq)
+        )
+        return [dict(r) for r in self.conn.execute(stmt).mappings()]
 
 
 class CapRepository(Repository):
