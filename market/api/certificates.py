@@ -12,8 +12,8 @@ from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import MAX_CURSOR, SeqPageArgs, cents, page_of, text
 from market.domain.rules.activities import MAX_ACTIVITIES, MAX_ACTIVITY_ID_LENGTH
-from market.domain.rules.uth import FINDINGS
-from market.services import certificates, sale_windows, uth_reviews
+from market.domain.rules.uth_review import FINDINGS
+from market.services import certificate_views, certificates, sale_windows, uth_reviews
 from market.services.uow import ReadOnly, UnitOfWork
 
 blp = Blueprint("certificates", __name__, url_prefix="/api/v1", description="Transfer certificates")
@@ -173,7 +173,7 @@ def get_certificate(args: dict[str, Any], certificate_id: str) -> ResponseReturn
     and history come 50 at a time (`lineage.children_next`, `history_next`)."""
     actor = current_actor()
     with ReadOnly(engine()) as conn:
-        cert = certificates.get_certificate(
+        cert = certificate_views.get_certificate(
             conn,
             actor,
             certificate_id,
@@ -190,7 +190,7 @@ def party_certificates(args: dict[str, Any], party_id: str) -> ResponseReturnVal
     """The certificates a party holds, page by page."""
     actor = current_actor()
     with ReadOnly(engine()) as conn:
-        items, nxt = certificates.list_party_certificates(
+        items, nxt = certificate_views.list_party_certificates(
             conn, actor, party_id, args["after"], args["limit"]
         )
     rules = ruleset()

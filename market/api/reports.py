@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine, ruleset
-from market.services import certificates
+from market.services import certificate_caps
 from market.services.uow import ReadOnly
 
 blp = Blueprint("reports", __name__, url_prefix="/api/v1/reports", description="Reports")
@@ -40,5 +40,5 @@ def caps(args: dict[str, Any]) -> ResponseReturnValue:
     """Cap, used, queued and remaining per program and pool for one fiscal year."""
     current_actor()
     with ReadOnly(engine()) as conn:
-        report = certificates.caps_report(conn, args["fiscal_year"], ruleset())
+        report = certificate_caps.caps_report(conn, args["fiscal_year"], ruleset())
     return jsonify(CapsOut().dump(report))

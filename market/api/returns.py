@@ -16,7 +16,7 @@ from marshmallow import Schema, fields, validate
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, ruleset
 from market.api.schemas import cents, text
-from market.services import recaptures, returns
+from market.services import pass_through_allocations, recaptures, returns
 from market.services.uow import UnitOfWork
 
 blp = Blueprint("returns", __name__, url_prefix="/api/v1", description="Returns and recapture")
@@ -137,7 +137,7 @@ def pass_through(data: dict[str, Any], certificate_id: str) -> ResponseReturnVal
     rules = ruleset()
 
     def run(uow: UnitOfWork) -> dict[str, Any]:
-        return returns.pass_through_allocate(
+        return pass_through_allocations.pass_through_allocate(
             uow, actor, certificate_id, data.get("amount_cents"), rules
         )
 

@@ -12,7 +12,7 @@ from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, ruleset
 from market.api.schemas import EntityFacts, cents, page_of, text
 from market.api.timeline_schema import timeline_fields
-from market.services import deal_views, tech
+from market.services import deal_views, tech, tech_allocation_views, tech_allocations
 from market.services.uow import ReadOnly, UnitOfWork
 
 blp = Blueprint("tech", __name__, url_prefix="/api/v1/tech", description="TECH program")
@@ -138,7 +138,7 @@ def preview(fiscal_year: int) -> ResponseReturnValue:
     """The allocation the statute gives for the FY's eligible applications; commits nothing."""
     actor = current_actor()
     with ReadOnly(engine()) as conn:
-        result = tech.preview_allocation(conn, actor, fiscal_year, ruleset())
+        result = tech_allocations.preview_allocation(conn, actor, fiscal_year, ruleset())
     return jsonify(AllocationOut().dump(result))
 
 
@@ -150,7 +150,7 @@ def commit(fiscal_year: int) -> ResponseReturnValue:
     rules = ruleset()
 
     def run(uow: UnitOfWork) -> dict[str, Any]:
-        return tech.commit_allocation(uow, actor, fiscal_year, rules)
+        return tech_allocations.commit_allocation(uow, actor, fiscal_year, rules)
 
     return command(run, AllocationOut())
 
@@ -161,4 +161,6 @@ def get_allocation(fiscal_year: int) -> ResponseReturnValue:
     """The committed allocation of a FY (authority, auditor)."""
     actor = current_actor()
     with ReadOnly(engine()) as conn:
-        return jsonify(AllocationOut().dump(tech.get_allocation(conn, actor, fiscal_year)))
+        return jsonify(
+            AllocationOut().dump(tech_allocation_views.get_allocation(conn, actor, fiscal_year))
+        )

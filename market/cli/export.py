@@ -12,7 +12,7 @@ from flask.cli import with_appcontext
 from market.domain.rulesets import get_ruleset
 from market.services import exports
 from market.services.actor import SYSTEM
-from market.services.returns import expire_carryforwards
+from market.services.carryforwards import expire_carryforwards
 from market.services.runner import run
 from market.services.uow import ReadOnly, UnitOfWork
 

@@ -10,7 +10,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from market.domain.rulesets import get_ruleset
-from market.services import certificates
+from market.services import dm_pools
 from market.services.actor import SYSTEM
 from market.services.runner import run
 from market.services.uow import UnitOfWork
@@ -25,6 +25,6 @@ def roll_fiscal_year(fiscal_year: int) -> None:
     rules = get_ruleset(current_app.config["RULESET"])
 
     def command(uow: UnitOfWork) -> dict[str, Any]:
-        return certificates.roll_fiscal_year(uow, SYSTEM, fiscal_year, rules)
+        return dm_pools.roll_fiscal_year(uow, SYSTEM, fiscal_year, rules)
 
     click.echo(json.dumps(run(engine, command), indent=2))

@@ -17,7 +17,7 @@ from market.domain.rulesets import Ruleset
 from market.domain.values import floor_int, parse_ratio, round_half_up
 from market.services import clock, pretrade
 from market.services.actor import PARTICIPANT, Actor
-from market.services.certificates import load_certificate
+from market.services.certificate_views import load_certificate
 from market.services.trade_views import load_listing
 
 

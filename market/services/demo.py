@@ -23,9 +23,11 @@ from market.services import (
     certificates,
     clock,
     identity,
+    pass_through_allocations,
     recaptures,
     returns,
     tech,
+    tech_allocations,
     trading,
     uth_reviews,
 )
@@ -215,7 +217,7 @@ def _seed(engine: Engine, ruleset: Ruleset, say: Callable[[str], None]) -> dict[
             rnd_credit_cents=rnd * 100,
         )
         do(partial(tech.submit_application, actor=EDA, ruleset=ruleset, new=app))
-    allocation = do(lambda uow: tech.commit_allocation(uow, EDA, 2013, ruleset))
+    allocation = do(lambda uow: tech_allocations.commit_allocation(uow, EDA, 2013, ruleset))
     say(
         f"TECH FY 2013 allocated {allocation['total_cents'] / 100:,.2f} dollars"
         f" (triggered: {allocation['triggered']})"
@@ -294,7 +296,9 @@ def _seed(engine: Engine, ruleset: Ruleset, say: Callable[[str], None]) -> dict[
     )
     raritan_cert = _buyer_cert(engine, t3)
     shares = do(
-        lambda uow: returns.pass_through_allocate(uow, who("raritan"), raritan_cert, None, ruleset)
+        lambda uow: pass_through_allocations.pass_through_allocate(
+            uow, who("raritan"), raritan_cert, None, ruleset
+        )
     )
     partner_a_cert = next(
         a["certificate_id"] for a in shares["allocations"] if a["party_id"] == ids["partner_a"]

@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection
 
 from market.domain.rulesets import Ruleset
 from market.services import clock, halts
-from market.services.certificates import load_certificate, uth_tranches
+from market.services.certificate_views import load_certificate, uth_tranches
 from market.services.parties import load_party
 from market.services.rule_checks import rule_checks
 

@@ -18,7 +18,7 @@ from market.adapters import checkpoint_store, merkle_store
 from market.adapters.eventstore import event_from_row, events_t, head
 from market.domain import merkle
 from market.domain.errors import DomainError
-from market.services import certificates
+from market.services import certificate_views
 from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.checkpoints import (
     REQUEST_BACKLOG,
@@ -130,7 +130,7 @@ def certificate_bundle(
     `since`: the size of a checkpoint the reader already holds; the bundle then carries the
     consistency proof from it, so the reader sees that nothing it held was changed."""
     with ReadOnly(engine) as conn:
-        cert = certificates.load_certificate(conn, certificate_id)
+        cert = certificate_views.load_certificate(conn, certificate_id)
         if actor.role not in (AUTHORITY, AUDITOR) and actor.party_id != cert["holder_party_id"]:
             # The same answer as an unknown id: a stranger learns nothing.
             raise NotFoundError(
@@ -140,7 +140,7 @@ def certificate_bundle(
             raise ProofRequestError(
                 f"since ({since}) is past the ledger ({head(conn)[0]} events).", {"since": since}
             )
-        seqs = [e["seq"] for e in certificates.certificate_history(conn, certificate_id)]
+        seqs = [e["seq"] for e in certificate_views.certificate_history(conn, certificate_id)]
         rows = conn.execute(select(events_t).where(events_t.c.seq.in_(seqs)).order_by("seq"))
         events = [event_from_row(r).as_dict() for r in rows]
         checkpoint = checkpoint_store.covering(conn, max(seqs, default=1))

@@ -20,7 +20,7 @@ from market.domain.rules.recapture import (
     recapture_fund,
 )
 from market.services.actor import AUTHORITY, Actor
-from market.services.certificates import certificate_status, load_certificate
+from market.services.certificate_views import certificate_status, load_certificate
 from market.services.numbering import new_id
 from market.services.parties import load_party
 from market.services.trading import load_transfer, today

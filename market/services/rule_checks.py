@@ -24,13 +24,13 @@ from market.domain.errors import (
     TaxTypeNotAllowedError,
 )
 from market.domain.programs import Program, buyer_tax_types
-from market.domain.rules import consideration, individuals, proceeds, resale, uth
+from market.domain.rules import consideration, individuals, proceeds, resale, uth_sales
 from market.domain.rules.affiliation import affiliation
 from market.domain.rules.tech_eligibility import TechFacts, check_eligibility
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year_end, format_cents, percent_text
 from market.services import clock, sale_windows
-from market.services.certificates import uth_tranches
+from market.services.certificate_views import uth_tranches
 from market.services.parties import ownership_graph
 from market.services.reads import Source, repositories
 
@@ -57,8 +57,8 @@ def unreviewed_in_sale(
     if tranches is None:
         return []
     if ruleset is None:
-        return uth.unreviewed_in_sale(tranches, amount_cents)
-    return uth.check_unreviewed_sale(tranches, amount_cents, ruleset)
+        return uth_sales.unreviewed_in_sale(tranches, amount_cents)
+    return uth_sales.check_unreviewed_sale(tranches, amount_cents, ruleset)
 
 
 def check_balance(cert: dict[str, Any], amount_cents: int) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 from market.domain.programs import TaxType
 from market.domain.rules import sale_window
 from market.domain.rulesets import Ruleset
-from market.services.certificates import uth_tranches
+from market.services.certificate_views import uth_tranches
 from market.services.returns import carryover_window
 
 

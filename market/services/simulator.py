@@ -1,7 +1,7 @@
 """The live TECH cap meter and allocation simulator (PRODUCT.md 8.3; TB-5, TB-11..TB-15).
 
 Before the June 30 deadline, what the applications received so far would get if intake
-closed now: the very plan preview and commit run (`tech.plan_allocation`, which calls
+closed now: the very plan preview and commit run (`tech_allocations.plan_allocation`, which calls
 `domain.rules.tech_allocation.allocate`), never a second implementation. Once the fiscal
 year is committed it answers with the committed allocation, so the two cannot differ.
 
@@ -25,7 +25,7 @@ from sqlalchemy.engine import Connection
 from market.adapters.tables import EventRow, LedgerHead, TechAllocation, TechApplication
 from market.domain.rules import tech_caps
 from market.domain.rulesets import Ruleset
-from market.services import clock, tech
+from market.services import clock, tech, tech_allocations
 from market.services.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
 
 events_t = EventRow.__table__  # type: ignore[attr-defined]
@@ -34,7 +34,7 @@ allocs_t = TechAllocation.__table__  # type: ignore[attr-defined]
 head_t = LedgerHead.__table__  # type: ignore[attr-defined]
 
 
-def _rows(plan: tech.Plan, lifetime_cap_cents: int) -> list[dict[str, Any]]:
+def _rows(plan: tech_allocations.Plan, lifetime_cap_cents: int) -> list[dict[str, Any]]:
     """One pass, no helper calls per row: 10,000 rows per request."""
     approved = plan.lifetime_approved
     rows = []
@@ -151,7 +151,7 @@ def _compute(conn: Connection, fiscal_year: int, ruleset: Ruleset, today: date) 
             r["lifetime_approved_cents"] = used
             r["lifetime_headroom_cents"] = r["headroom_after_cents"] = max(0, cap - used)
     else:
-        plan = tech.plan_allocation(conn, fiscal_year, ruleset)
+        plan = tech_allocations.plan_allocation(conn, fiscal_year, ruleset)
         rows, triggered, total = _rows(plan, cap), plan.triggered, plan.total_cents
         approved = plan.lifetime_approved
     deadline = tech_caps.deadline(fiscal_year, ruleset)

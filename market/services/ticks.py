@@ -22,11 +22,11 @@ from sqlalchemy.exc import IntegrityError
 from market.adapters.tables import TickRun, WorkerLease
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year
-from market.services import certificates, checkpoints, clock, reminders
+from market.services import checkpoints, clock, dm_pools, reminders
 from market.services.actor import SYSTEM
+from market.services.carryforwards import expire_carryforwards
 from market.services.delivery import iso, now_iso
 from market.services.fanout import write_transaction
-from market.services.returns import expire_carryforwards
 from market.services.runner import run
 from market.services.uow import UnitOfWork
 
@@ -39,7 +39,7 @@ Step = Callable[[UnitOfWork, date, Ruleset], Any]
 
 def roll_fiscal_year(uow: UnitOfWork, as_of: date, ruleset: Ruleset) -> Any:
     """DMQ-3: the digital media pools reach the business date's fiscal year."""
-    return certificates.roll_fiscal_year(uow, SYSTEM, fiscal_year(as_of), ruleset)["allowed"]
+    return dm_pools.roll_fiscal_year(uow, SYSTEM, fiscal_year(as_of), ruleset)["allowed"]
 
 
 def expire(uow: UnitOfWork, as_of: date, ruleset: Ruleset) -> Any:

@@ -20,15 +20,14 @@ from market.services.trade_views import (
     offer_view,
     transfer_view,
 )
+from market.services.transfer_decisions import approve_transfer, reject_transfer
 from market.services.transfers import (
     accept_offer,
-    approve_transfer,
     confirm_transfer,
     create_transfer,
     decline_transfer,
     get_transfer,
     list_transfers,
-    reject_transfer,
 )
 
 __all__ = [

@@ -1,56 +1,41 @@
-"""Transfers: proposed from an accepted offer or negotiated directly, then approved or
-rejected by the Authority. Approval re-checks every rule inside the unit of work that
-appends it, holding the ledger head (every writer takes it first: one writer at a time),
-so two approvals can never spend the same cents."""
+"""Transfers proposed: from an accepted offer or negotiated directly, the buyer's consent
+(confirm or decline), and reads. The Authority's decision is `transfer_decisions`'.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
 from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from market.adapters.tables import Transfer
 from market.domain.errors import (
     InvalidRequestError,
 )
-from market.domain.programs import Program, buyer_tax_types
-from market.domain.rules import proceeds, uth
-from market.domain.rules.recapture import hq_window_end
+from market.domain.rules import proceeds
 from market.domain.rulesets import Ruleset
-from market.services import commitments, funding, halts
+from market.services import commitments, halts
 from market.services.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
-from market.services.certificates import (
-    activity_ids_of,
-    certificate_status,
-    load_certificate,
-    uth_tranches,
-)
+from market.services.certificate_views import load_certificate
 from market.services.errors import ConflictError, ForbiddenError, not_found
 from market.services.listings import open_offer_for_seller
-from market.services.numbering import derived_number, new_id
+from market.services.numbering import new_id
 from market.services.parties import load_party_pair
 from market.services.rule_checks import (
     check_balance,
     check_other_party,
     refuse_if_failed,
     rule_checks,
-    today,
 )
 from market.services.trade_lists import transfers_page
 from market.services.trade_views import (
     held_transfer_view,
     load_listing,
-    load_offer,
     load_transfer,
     offer_view,
-    sold_from_listing,
     transfer_view,
 )
 from market.services.uow import UnitOfWork
-
-transfers_t = Transfer.__table__  # type: ignore[attr-defined]
 
 
 def accept_offer(
@@ -260,146 +245,6 @@ def decline_transfer(
         },
         actor.label,
     )
-    return held_transfer_view(uow, transfer_id)
-
-
-def _split_tranches(cert: dict[str, Any], amount_cents: int) -> tuple[list[Any], list[Any]]:
-    """UTH: the buyer takes the earliest unsold installments first, unreviewed ones as
-    `conditional` tranches (uth.split_tranches). Other programs' periods are copied."""
-    tranches = uth_tranches(cert)
-    if tranches is None:
-        return list(cert["tax_periods"]), list(cert["tax_periods"])
-    return uth.split_tranches(tranches, amount_cents)
-
-
-def approve_transfer(
-    uow: UnitOfWork,
-    actor: Actor,
-    transfer_id: str,
-    ruleset: Ruleset,
-    exchange_on: date | None = None,
-) -> dict[str, Any]:
-    """Re-check every rule on the current state; refuse (writing nothing) or approve.
-    The unit of work holds the ledger head, so the state read here stays put until commit."""
-    actor.require(AUTHORITY)
-    t = _pending(uow, transfer_id)
-    on = exchange_on or today()
-    listing: dict[str, Any] | None = None
-    if t["offer_id"]:
-        offer = load_offer(uow.conn, t["offer_id"])
-        listing = load_listing(uow.conn, offer["listing_id"])
-    cert = load_certificate(uow.conn, t["certificate_id"])
-    halts.check_not_halted(uow.conn, cert)  # PRODUCT.md 8.3 trading halts
-    funding.check_funded(uow.conn, t, ruleset)  # PRODUCT.md 8.3 closing record
-    uow.store.remember("transfers", t)
-    uow.store.remember("certificates", cert)
-    seller, buyer = load_party_pair(uow.conn, t["seller_party_id"], t["buyer_party_id"])
-    amount = int(t["amount_cents"])
-    checks, failures = rule_checks(
-        uow.conn,
-        cert,
-        seller,
-        buyer,
-        amount,
-        int(t["consideration_cents"]),
-        ruleset,
-        on,
-        use_of_proceeds=t.get("use_of_proceeds") or [],
-    )
-    checks.append(
-        {
-            "rule": "caps",
-            "passed": True,
-            "message": "Caps and pools were charged when the certificate was issued; "
-            "a transfer moves credit and charges none again (CMN-4(c)).",
-        }
-    )
-    refuse_if_failed(checks, failures)
-    program = Program(cert["program"])
-    seller_periods, buyer_periods = _split_tranches(cert, amount)
-    listing_id, listing_status = None, None
-    if listing is not None:
-        listing_id = listing["id"]
-        sold = sold_from_listing(uow.conn, listing_id) + amount
-        listing_status = "sold" if sold >= int(listing["amount_cents"]) else listing["status"]
-    buyer_cert_id = new_id("crt")
-    # Numbered before the first append: the certificate's row lock keeps it unique.
-    buyer_number = derived_number(cert, "T")
-    balance_after = int(cert["balance_cents"]) - amount
-    uow.append(
-        f"transfer-{transfer_id}",
-        "TRANSFER_APPROVED",
-        {
-            "transfer_id": transfer_id,
-            "certificate_id": cert["id"],
-            "amount_cents": amount,
-            "consideration_cents": int(t["consideration_cents"]),
-            "buyer_certificate_id": buyer_cert_id,
-            "exchange_date": on.isoformat(),
-            "hq_window_end": (
-                hq_window_end(on, ruleset).isoformat() if program is Program.TECH else None
-            ),
-            "checks": checks,
-            "seller_status": certificate_status(
-                int(cert["allowed_cents"]), balance_after, int(cert["queued_cents"])
-            ),
-            "seller_tax_periods": seller_periods,
-            "listing_id": listing_id,
-            "listing_status": listing_status,
-        },
-        actor.label,
-    )
-    uow.append(
-        f"certificate-{buyer_cert_id}",
-        "CERT_ISSUED",
-        {
-            "certificate_id": buyer_cert_id,
-            "number": buyer_number,
-            "program": program.value,
-            "holder_party_id": t["buyer_party_id"],
-            "original_holder_party_id": cert["original_holder_party_id"],
-            "parent_id": cert["id"],
-            "root_id": cert["root_id"],
-            "origin": "transfer",
-            "is_original": False,
-            "face_cents": amount,
-            "allowed_cents": amount,
-            "queued_cents": 0,
-            "status": "issued",
-            "fiscal_year": int(cert["fiscal_year"]),
-            "tax_types": sorted(t_.value for t_ in buyer_tax_types(program)),
-            "tax_periods": buyer_periods,
-            "credit_year": cert["credit_year"],
-            "carryover_last_year": cert["carryover_last_year"],
-            "waiver_statement": cert["waiver_statement"],
-            "attributes": {
-                "transfer_id": transfer_id,
-                "seller_party_id": t["seller_party_id"],
-                "consideration_cents": int(t["consideration_cents"]),
-                "exchange_date": on.isoformat(),
-                "creditable_activity_ids": activity_ids_of(uow.conn, cert),
-            },
-            "ruleset": ruleset.name,
-        },
-        actor.label,
-        new_stream=True,
-    )
-    return held_transfer_view(uow, transfer_id)
-
-
-def reject_transfer(uow: UnitOfWork, actor: Actor, transfer_id: str, reason: str) -> dict[str, Any]:
-    """The Authority refuses a transfer, before or after the buyer's confirmation."""
-    actor.require(AUTHORITY)
-    _undecided(uow, transfer_id, ("awaiting_buyer", "pending_approval"))
-    if not reason.strip():
-        raise InvalidRequestError("A rejection needs a reason.", {})
-    uow.append(
-        f"transfer-{transfer_id}",
-        "TRANSFER_REJECTED",
-        {"transfer_id": transfer_id, "reasons": [reason.strip()], "checks": []},
-        actor.label,
-    )
-    funding.note_refund_owed(uow, actor, transfer_id)  # PRODUCT.md 8.3 closing record
     return held_transfer_view(uow, transfer_id)
 
 

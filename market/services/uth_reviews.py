@@ -53,12 +53,12 @@ from typing import Any
 from market.adapters.repositories import Repositories
 from market.domain.errors import InvalidRequestError
 from market.domain.programs import Program
-from market.domain.rules import uth
+from market.domain.rules import uth, uth_held_tranches, uth_review
 from market.domain.rulesets import Ruleset
 from market.services import reads
 from market.services.actor import AUTHORITY, Actor
-from market.services.certificates import (
-    cap_id,
+from market.services.certificate_caps import cap_id
+from market.services.certificate_views import (
     certificate_status,
     certificate_view,
     uth_tranches,
@@ -96,7 +96,7 @@ def _original_uth(repos: Repositories, certificate_id: str) -> dict[str, Any]:
 
 def _check_transition(tranche: dict[str, Any], finding: str, period: int) -> None:
     before = tranche.get("finding")
-    if before in uth.PERMANENT_FORFEITURES:
+    if before in uth_review.PERMANENT_FORFEITURES:
         raise ConflictError(
             f"Tax period {period} was forfeited for a facility sale (UTH-11(4)); that is "
             "permanent for the seller-owner and cannot be approved or restored.",
@@ -151,7 +151,7 @@ def _buyer_effects(
                 lifted.append(int(t["period"]))
                 touched = True
             if outcome in ("reduced", "forfeited"):
-                unapplied = uth.tranche_unapplied(t)
+                unapplied = uth_held_tranches.tranche_unapplied(t)
                 cut = int(t["cents"]) - uth.reduced_installment(int(t["cents"]), finding, ruleset)
                 t.update(
                     at_risk=True,
@@ -197,7 +197,7 @@ def record_review(
     actor.require(AUTHORITY)
     cert = _original_uth(uow, certificate_id)
     try:
-        outcome = uth.review_outcome(finding)
+        outcome = uth_review.review_outcome(finding)
     except InvalidRequestError as exc:
         raise ReviewRequestError(exc.message, exc.details) from None
     tranches = uth_tranches(cert) or []
@@ -208,8 +208,8 @@ def record_review(
             {"tax_period": tax_period, "tax_periods": sorted(by_period)},
         )
     _check_transition(by_period[tax_period], finding, tax_period)
-    freeze = uth.freezes_transferred_tranches(ruleset)
-    periods = uth.reviewed_periods(finding, tax_period, sorted(by_period))
+    freeze = uth_review.freezes_transferred_tranches(ruleset)
+    periods = uth_review.reviewed_periods(finding, tax_period, sorted(by_period))
 
     balance = int(cert["balance_cents"])
     total_cut = 0
@@ -217,10 +217,12 @@ def record_review(
     cuts: list[dict[str, int]] = []
     for period in periods:
         t = by_period[period]
-        if finding != "restored" and t.get("finding") in uth.PERMANENT_FORFEITURES:
+        if finding != "restored" and t.get("finding") in uth_review.PERMANENT_FORFEITURES:
             continue  # a later period already forfeited for good stays so
         unsold = int(t["unsold_cents"])
-        cut = min(uth.review_cut(unsold, int(t.get("cut_cents", 0)), finding, ruleset), balance)
+        cut = min(
+            uth_review.review_cut(unsold, int(t.get("cut_cents", 0)), finding, ruleset), balance
+        )
         balance -= cut
         total_cut += cut
         t.update(

@@ -11,7 +11,13 @@ from flask.typing import ResponseReturnValue
 
 from market.domain.rules import tech_caps
 from market.domain.values import fiscal_year
-from market.services import certificates, pages_queries, runner, tech
+from market.services import (
+    certificate_caps,
+    pages_queries,
+    runner,
+    tech,
+    tech_allocations,
+)
 from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import charts, confirm, forms
@@ -43,8 +49,8 @@ def _chart(fy: int, caps: dict[str, dict[str, Any]], preview: dict[str, Any]) ->
 def _render(fy: int, status: int = 200) -> ResponseReturnValue:
     with ReadOnly(engine()) as conn:
         applications = tech.list_applications(conn, actor(), fy, None)
-        preview = tech.preview_allocation(conn, actor(), fy, ruleset())
-        report = certificates.caps_report(conn, fy, ruleset())
+        preview = tech_allocations.preview_allocation(conn, actor(), fy, ruleset())
+        report = certificate_caps.caps_report(conn, fy, ruleset())
         names = pages_queries.party_names(conn)
     caps = {r["program"]: r for r in report["programs"]}
     by_app = {a["application_id"]: a for a in preview["allocations"]}
@@ -75,7 +81,7 @@ def allocation(fy: int) -> ResponseReturnValue:
 
 def _review_commit(fy: int, changed: bool) -> ResponseReturnValue:
     with ReadOnly(engine()) as conn:
-        preview = tech.preview_allocation(conn, actor(), fy, ruleset())
+        preview = tech_allocations.preview_allocation(conn, actor(), fy, ruleset())
         names = pages_queries.party_names(conn)
     lines = [
         (names.get(a["party_id"], a["party_id"]), forms.dollars(int(a["allocated_cents"])))
@@ -108,18 +114,20 @@ def commit_allocation(fy: int) -> ResponseReturnValue:
         # What is committed must be what was reviewed: a new application in between
         # changes the figures, so it goes back to the review.
         with ReadOnly(engine()) as conn:
-            preview = tech.preview_allocation(conn, actor(), fy, rules)
+            preview = tech_allocations.preview_allocation(conn, actor(), fy, rules)
         changed = request.form.get("expected_total_cents") != str(preview["total_cents"])
         if changed and not preview["committed"]:
             return _review_commit(fy, changed=True)
     else:
         with ReadOnly(engine()) as conn:
-            preview = tech.preview_allocation(conn, actor(), fy, rules)
+            preview = tech_allocations.preview_allocation(conn, actor(), fy, rules)
         intake_open = today() <= tech_caps.deadline(fy, rules)
         if preview["allocations"] and not preview["committed"] and not intake_open:
             return _review_commit(fy, changed=False)
     ok, result, status = forms.attempt(
-        lambda: runner.run(engine(), lambda uow: tech.commit_allocation(uow, who, fy, rules, on))
+        lambda: runner.run(
+            engine(), lambda uow: tech_allocations.commit_allocation(uow, who, fy, rules, on)
+        )
     )
     if not ok:
         return _render(fy, status)

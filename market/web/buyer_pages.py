@@ -11,7 +11,15 @@ from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
 from market.domain.rules import pass_through as pt_rules
-from market.services import desk_queries, pages_queries, parties, returns, runner, trading
+from market.services import (
+    desk_queries,
+    pages_queries,
+    parties,
+    pass_through_allocations,
+    returns,
+    runner,
+    trading,
+)
 from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import forms
@@ -78,7 +86,7 @@ def _render(status: int = 200) -> ResponseReturnValue:
             applied=applied,
             numbers=numbers,
             limit_in_words=limit_in_words,
-            pass_through=party["entity_type"] in returns.PASS_THROUGH_ENTITIES,
+            pass_through=party["entity_type"] in pass_through_allocations.PASS_THROUGH_ENTITIES,
             this_year=today().year,
             form=request.form,
         ),
@@ -130,7 +138,10 @@ def pass_through() -> ResponseReturnValue:
         cert_id = forms.required_text(form, "certificate_id", "The certificate")
         amount = forms.cents(form, "amount", "The amount", required=False)
         return runner.run(
-            engine(), lambda uow: returns.pass_through_allocate(uow, who, cert_id, amount, rules)
+            engine(),
+            lambda uow: pass_through_allocations.pass_through_allocate(
+                uow, who, cert_id, amount, rules
+            ),
         )
 
     ok, result, status = forms.attempt(act)

@@ -10,7 +10,7 @@ from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
-from market.services import certificates, ledger_search, proofs
+from market.services import certificate_views, ledger_search, proofs
 from market.services.actor import AUTHORITY
 from market.services.parties import load_party
 from market.services.uow import ReadOnly
@@ -26,7 +26,7 @@ def is_original_uth(cert: dict[str, Any]) -> bool:
 def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturnValue:
     who = actor()
     with ReadOnly(engine()) as conn:
-        cert = certificates.get_certificate(
+        cert = certificate_views.get_certificate(
             conn,
             who,
             certificate_id,
@@ -39,7 +39,7 @@ def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturn
         ids = ledger_search.certificate_ids_in(cert["history"])
         names = ledger_search.display_names(conn, ids | {cert["id"]})
         issued = ledger_search.issue_record(conn, cert["history"], cert["id"])
-    tranches = certificates.uth_tranches(cert) or []
+    tranches = certificate_views.uth_tranches(cert) or []
     unreviewed = [t["period"] for t in tranches if not t.get("review")]
     # An annual review's cut is counted with expirations in the projection; the page
     # names the two apart, so a reduction never reads as an expiry.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import current_app, jsonify
 from flask.typing import ResponseReturnValue
 
-from market.services import certificates, proofs
+from market.services import certificate_views, proofs
 from market.services.checkpoints import TrustSettings
 from market.services.uow import ReadOnly
 from market.web.pages import actor, bp, engine, roles_required
@@ -17,7 +17,7 @@ from market.web.pages import actor, bp, engine, roles_required
 def certificate_proof(certificate_id: str) -> ResponseReturnValue:
     # The certificate page's own access rule first (a stranger gets its 403).
     with ReadOnly(engine()) as conn:
-        holder = certificates.load_certificate(conn, certificate_id)["holder_party_id"]
+        holder = certificate_views.load_certificate(conn, certificate_id)["holder_party_id"]
     actor().require_reader_of(holder)
     settings = TrustSettings.from_config(current_app.config, current_app.instance_path)
     bundle = proofs.certificate_bundle(engine(), actor(), settings, certificate_id)

@@ -10,7 +10,7 @@ from flask import Response, render_template, request
 from flask.typing import ResponseReturnValue
 
 from market.domain.values import fiscal_year
-from market.services import certificates, exports, report_totals
+from market.services import certificate_caps, exports, report_totals
 from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import charts
@@ -32,7 +32,7 @@ CAP_NAMES = {
 def caps_report() -> ResponseReturnValue:
     fy = request.args.get("fiscal_year", fiscal_year(today()), type=int)
     with ReadOnly(engine()) as conn:
-        report = certificates.caps_report(conn, fy, ruleset())
+        report = certificate_caps.caps_report(conn, fy, ruleset())
     rows = report["programs"]
     chart = charts.cap_shares(f"Cap use as a share of each cap, FY {fy}", rows, CAP_NAMES)
     return render_template("caps.html", report=report, chart=chart, fy=fy, names=CAP_NAMES)

@@ -10,7 +10,15 @@ from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
 from market.domain.rules import proceeds
-from market.services import certificates, desk_queries, parties, runner, tech, trade_lists, trading
+from market.services import (
+    certificate_views,
+    desk_queries,
+    parties,
+    runner,
+    tech,
+    trade_lists,
+    trading,
+)
 from market.services.trading import today
 from market.services.uow import ReadOnly
 from market.web import confirm, forms
@@ -42,7 +50,7 @@ def _render(status: int = 200) -> ResponseReturnValue:
     every approved sale."""
     me, who, args = party_id(), actor(), request.args
     with ReadOnly(engine()) as conn:
-        certs, certs_next = certificates.list_party_certificates(
+        certs, certs_next = certificate_views.list_party_certificates(
             conn, who, me, args.get("certs_after", type=int), 50
         )
         usable = desk_queries.usable_certificates(conn, me)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from market.domain.rules import uth
+from market.domain.rules import uth_review
 from market.domain.rulesets import Ruleset
 
 
@@ -37,7 +37,7 @@ def review_state(tranche: Mapping[str, Any]) -> str:
     """A tranche's review in one word. A buyer's tranche carries the award's review as it
     was when bought; a later finding on the award shows through `at_risk` (UTH-26)."""
     if tranche.get("at_risk") and tranche.get("at_risk_finding"):
-        return uth.review_outcome(str(tranche["at_risk_finding"]))
+        return uth_review.review_outcome(str(tranche["at_risk_finding"]))
     if tranche.get("restored"):
         return "restored"
     if tranche.get("conditional"):

@@ -32,12 +32,12 @@ from sqlalchemy import Engine, create_engine, text
 from market.adapters.db import make_engine
 from market.adapters.migrate import upgrade
 from market.domain.rulesets import A1178
-from market.services import tech
+from market.services import tech, tech_allocations
 from market.services.actor import SYSTEM
+from market.services.carryforwards import expire_carryforwards
 from market.services.certificates import NewCertificate, issue_certificate
 from market.services.numbering import new_id
 from market.services.parties import NewParty, register_party
-from market.services.returns import expire_carryforwards
 from market.services.runner import run
 from market.services.uow import UnitOfWork
 
@@ -160,7 +160,8 @@ def tech_setup(engine: Engine, n: int) -> None:
 
 def tech_run(engine: Engine, n: int) -> None:
     view = run(
-        engine, lambda uow: tech.commit_allocation(uow, SYSTEM, 2013, A1178, date(2014, 1, 1))
+        engine,
+        lambda uow: tech_allocations.commit_allocation(uow, SYSTEM, 2013, A1178, date(2014, 1, 1)),
     )
     assert len(view["allocations"]) == n, len(view["allocations"])
 

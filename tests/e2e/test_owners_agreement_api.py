@@ -12,7 +12,7 @@ from sqlalchemy import Engine, select
 
 from market.adapters.tables import EventRow
 from market.domain.rulesets import A1178
-from market.services import ledger, returns
+from market.services import ledger, pass_through_allocations
 from market.services.actor import SYSTEM
 from market.services.runner import run
 from tests.e2e.test_returns_api import cert_row, held_certificate, partnership
@@ -197,7 +197,10 @@ def test_the_income_share_reading_ignores_the_agreement(
     assert r.status_code == 201, r.json
     cert = held_certificate(engine, entity["id"], seller["id"], 1_000_000, program="UTH")
     rules = replace(A1178, name="A1178-AMB17-income", uth_partnership_basis="income_share")
-    result = run(engine, lambda uow: returns.pass_through_allocate(uow, SYSTEM, cert, None, rules))
+    result = run(
+        engine,
+        lambda uow: pass_through_allocations.pass_through_allocate(uow, SYSTEM, cert, None, rules),
+    )
     assert split(result) == {owners["A"]: 500_000, owners["B"]: 300_000, owners["C"]: 200_000}
     assert result["basis"] == "income_share" and result["owners_agreement"] is None
     (payload,) = payloads(engine, "PASS_THROUGH_ALLOCATED")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from market.domain.rules import uth
+from market.domain.rules import uth_review
 from market.domain.rulesets import A1178
 from market.web.uth_labels import finding_labels
 from tests.e2e.test_pages_foundation import _csrf, sign_in
@@ -52,7 +52,7 @@ def text(response: Any) -> str:
 
 
 def test_every_finding_has_words() -> None:
-    assert set(finding_labels(A1178)) == uth.FINDINGS
+    assert set(finding_labels(A1178)) == uth_review.FINDINGS
 
 
 def test_the_authority_sees_the_review_form_on_a_uth_award(client: Any, app: Any) -> None:

@@ -11,8 +11,8 @@ from sqlalchemy import Engine, text
 from market.domain.rulesets import A1178
 from market.services import ledger
 from market.services.actor import SYSTEM
+from market.services.carryforwards import expire_carryforwards
 from market.services.numbering import new_id
-from market.services.returns import expire_carryforwards
 from market.services.runner import run
 from market.services.uow import UnitOfWork
 from tests.helpers import BRRAG_AWARD, create_party, events, headers_for

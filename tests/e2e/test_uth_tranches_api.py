@@ -16,8 +16,8 @@ import pytest
 from market.domain.errors import TrancheNotReviewedError
 from market.domain.rulesets import A1178
 from market.services.actor import SYSTEM, Actor
+from market.services.carryforwards import expire_carryforwards
 from market.services.listings import create_listing
-from market.services.returns import expire_carryforwards
 from market.services.runner import run
 from market.services.transfers import create_transfer
 from tests.e2e.test_returns_api import partnership

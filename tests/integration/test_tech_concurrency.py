@@ -10,7 +10,7 @@ from sqlalchemy import Engine, text
 
 from market.domain.errors import DomainError
 from market.domain.rulesets import A1178
-from market.services import ledger, tech
+from market.services import ledger, tech, tech_allocations
 from market.services.actor import SYSTEM
 from market.services.parties import NewParty, register_party
 from market.services.runner import run
@@ -52,7 +52,7 @@ def test_concurrent_commits_of_one_year_give_one_allocation(engine: Engine) -> N
     def commit() -> None:
         barrier.wait()
         try:
-            run(engine, lambda uow: tech.commit_allocation(uow, SYSTEM, 2013, A1178))
+            run(engine, lambda uow: tech_allocations.commit_allocation(uow, SYSTEM, 2013, A1178))
             result = "ok"
         except DomainError as exc:
             result = exc.code

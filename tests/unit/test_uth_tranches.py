@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from market.domain.errors import InvalidRequestError, TrancheNotReviewedError
-from market.domain.rules import uth
+from market.domain.rules import uth_held_tranches, uth_sales
 from market.domain.rulesets import A1178
 
 TRANCHE = 240_000_000  # RULES M-1: a $2,400,000 tranche
@@ -26,23 +26,23 @@ def award(reviewed: int) -> list[dict[str, Any]]:
 
 
 def test_a_sale_takes_the_earliest_unsold_cents_and_marks_unreviewed_ones_conditional() -> None:
-    seller, buyer = uth.split_tranches(award(reviewed=1), TRANCHE + 5)
+    seller, buyer = uth_sales.split_tranches(award(reviewed=1), TRANCHE + 5)
     assert [t["unsold_cents"] for t in seller] == [0, TRANCHE - 5, TRANCHE]
     assert [(t["period"], t["cents"], t["conditional"]) for t in buyer] == [
         (2013, TRANCHE, False),
         (2014, 5, True),
     ]
     assert all(t["unsold_cents"] == 0 for t in buyer)
-    assert uth.unreviewed_in_sale(award(reviewed=1), TRANCHE + 5) == [(2014, 5)]
-    assert uth.unreviewed_in_sale(award(reviewed=1), TRANCHE) == []
+    assert uth_sales.unreviewed_in_sale(award(reviewed=1), TRANCHE + 5) == [(2014, 5)]
+    assert uth_sales.unreviewed_in_sale(award(reviewed=1), TRANCHE) == []
 
 
 def test_the_default_reading_sells_unreviewed_tranches_and_reviewed_only_refuses() -> None:
     assert A1178.uth_unreviewed_tranches == "conditional"
-    assert uth.check_unreviewed_sale(award(0), 10, A1178) == [(2013, 10)]
-    assert uth.check_unreviewed_sale(award(1), TRANCHE, REVIEWED_ONLY) == []
+    assert uth_sales.check_unreviewed_sale(award(0), 10, A1178) == [(2013, 10)]
+    assert uth_sales.check_unreviewed_sale(award(1), TRANCHE, REVIEWED_ONLY) == []
     with pytest.raises(TrancheNotReviewedError, match="tax period 2014, 2015") as refused:
-        uth.check_unreviewed_sale(award(1), 2 * TRANCHE + 1, REVIEWED_ONLY)
+        uth_sales.check_unreviewed_sale(award(1), 2 * TRANCHE + 1, REVIEWED_ONLY)
     assert refused.value.code == "tranche_not_reviewed"
     assert refused.value.details["reviewed_cents"] == TRANCHE
     assert refused.value.details["unreviewed"] == [
@@ -50,7 +50,7 @@ def test_the_default_reading_sells_unreviewed_tranches_and_reviewed_only_refuses
         {"period": 2015, "cents": 1},
     ]
     with pytest.raises(InvalidRequestError, match="uth_unreviewed_tranches"):
-        uth.sells_unreviewed_tranches(replace(A1178, uth_unreviewed_tranches="maybe"))
+        uth_sales.sells_unreviewed_tranches(replace(A1178, uth_unreviewed_tranches="maybe"))
 
 
 def test_conditional_and_frozen_tranches_are_withheld_from_a_return() -> None:
@@ -61,22 +61,31 @@ def test_conditional_and_frozen_tranches_are_withheld_from_a_return() -> None:
         {"period": 2016, "cents": 100, "passed_cents": 100, "conditional": True},
     ]
     # A frozen conditional tranche counts as frozen only; a fully passed one not at all.
-    assert uth.withheld(held, 2016) == {"conditional": (100, [2014]), "frozen": (100, [2015])}
-    used = uth.consume_tranches(held, 500, 2016)
+    assert uth_held_tranches.withheld(held, 2016) == {
+        "conditional": (100, [2014]),
+        "frozen": (100, [2015]),
+    }
+    used = uth_held_tranches.consume_tranches(held, 500, 2016)
     assert [t.get("applied_cents", 0) for t in used] == [100, 0, 0, 0]
 
 
 def test_a_tranche_is_usable_from_its_period_through_its_20_carryforward_periods() -> None:
     """AMB-15 and UTH-10: the M-1 2013 tranche is usable in tax years 2013 to 2033."""
     tranche = {"period": 2013, "cents": TRANCHE, "carryforward_last_period": 2033}
-    assert uth.tranche_state(tranche, 2012) == "not_yet_usable"
-    assert uth.tranche_state(tranche, 2013) == uth.tranche_state(tranche, 2033) == "usable"
-    assert uth.tranche_state(tranche, 2034) == "expired"
-    assert uth.tranche_state({"period": 2013, "cents": 1}, 2099) == "usable"  # no window kept
+    assert uth_held_tranches.tranche_state(tranche, 2012) == "not_yet_usable"
+    assert (
+        uth_held_tranches.tranche_state(tranche, 2013)
+        == uth_held_tranches.tranche_state(tranche, 2033)
+        == "usable"
+    )
+    assert uth_held_tranches.tranche_state(tranche, 2034) == "expired"
+    assert (
+        uth_held_tranches.tranche_state({"period": 2013, "cents": 1}, 2099) == "usable"
+    )  # no window kept
     held = [tranche, {"period": 2014, "cents": 10, "carryforward_last_period": 2034}]
-    assert uth.withheld(held, 2013) == {"not_yet_usable": (10, [2014])}
-    assert uth.withheld(held, 2034) == {"expired": (TRANCHE, [2013])}
-    used = uth.consume_tranches(held, TRANCHE, 2034)
+    assert uth_held_tranches.withheld(held, 2013) == {"not_yet_usable": (10, [2014])}
+    assert uth_held_tranches.withheld(held, 2034) == {"expired": (TRANCHE, [2013])}
+    used = uth_held_tranches.consume_tranches(held, TRANCHE, 2034)
     assert [t.get("applied_cents", 0) for t in used] == [0, 10]
 
 
@@ -87,11 +96,14 @@ def test_what_is_left_of_a_closed_window_expires_and_nothing_else() -> None:
         {"period": 2015, "cents": 100, "carryforward_last_period": 2035},
         {"period": 2016, "cents": 100},
     ]
-    assert uth.expire_tranches(held, 2034) == (70, [held[0] | {"expired_cents": 70}, *held[1:]])
-    cents, after = uth.expire_tranches(held, 2099)
+    assert uth_held_tranches.expire_tranches(held, 2034) == (
+        70,
+        [held[0] | {"expired_cents": 70}, *held[1:]],
+    )
+    cents, after = uth_held_tranches.expire_tranches(held, 2099)
     assert cents == 270 and [t.get("expired_cents") for t in after] == [70, 100, 100, None]
-    assert [uth.tranche_unapplied(t) for t in after] == [0, 0, 0, 100]
-    assert uth.expire_tranches(after, 2099)[0] == 0  # never twice
+    assert [uth_held_tranches.tranche_unapplied(t) for t in after] == [0, 0, 0, 100]
+    assert uth_held_tranches.expire_tranches(after, 2099)[0] == 0  # never twice
 
 
 def test_a_pass_through_shares_the_earliest_tranches_exactly() -> None:
@@ -99,7 +111,7 @@ def test_a_pass_through_shares_the_earliest_tranches_exactly() -> None:
         {"period": 2013, "cents": 100, "applied_cents": 40, "review": "approved"},
         {"period": 2014, "cents": 100, "conditional": True, "at_risk_cents": 7},
     ]
-    entity, owners = uth.pass_through_tranches(held, {"A": 75, "B": 25, "C": 0})
+    entity, owners = uth_held_tranches.pass_through_tranches(held, {"A": 75, "B": 25, "C": 0})
     assert [t.get("passed_cents", 0) for t in entity] == [60, 40]
     assert set(owners) == {"A", "B"}
     assert owners["A"] == [
@@ -111,7 +123,7 @@ def test_a_pass_through_shares_the_earliest_tranches_exactly() -> None:
         {"period": 2014, "cents": 10, "conditional": True},
     ]
     with pytest.raises(InvalidRequestError, match="less than the credit"):
-        uth.pass_through_tranches(held, {"A": 161})
+        uth_held_tranches.pass_through_tranches(held, {"A": 161})
 
 
 @given(
@@ -126,7 +138,7 @@ def test_every_owner_gets_exactly_its_cents_and_every_tranche_gives_what_it_had(
     amount = data.draw(st.integers(min_value=0, max_value=sum(tranches)))
     total = sum(weights) or 1
     shares = {f"o{i}": amount * w // total for i, w in enumerate(weights)}
-    entity, owners = uth.pass_through_tranches(held, shares)
+    entity, owners = uth_held_tranches.pass_through_tranches(held, shares)
     for owner, cents in shares.items():
         assert sum(t["cents"] for t in owners.get(owner, [])) == cents
         assert all(t["cents"] > 0 for t in owners.get(owner, []))

@@ -1,0 +1,77 @@
+"""Closing carryover windows: expiring what a certificate's carryforward no longer allows
+(CMN-8, UTH-10, AMB-45).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from market.adapters.tables import Certificate
+from market.domain.programs import TaxType
+from market.domain.rules import uth_held_tranches
+from market.domain.rulesets import Ruleset
+from market.services.actor import AUTHORITY, Actor
+from market.services.certificate_views import (
+    certificate_status,
+    uth_tranches,
+)
+from market.services.returns import _stream, carryover_window
+from market.services.uow import UnitOfWork
+
+certs_t = Certificate.__table__  # type: ignore[attr-defined]
+
+
+def expire_carryforwards(
+    uow: UnitOfWork, actor: Actor, ruleset: Ruleset, tax_year: int
+) -> list[dict[str, Any]]:
+    """CARRYFORWARD_EXPIRED for every held (non-original) certificate whose window closed
+    before `tax_year`: its remaining balance moves to expired_cents. A UTH certificate's
+    tranches each have their own window (UTH-10): only what is left of those that closed
+    expires, and the event records the tranches afterwards."""
+    actor.require(AUTHORITY)
+    expired: list[dict[str, Any]] = []
+    rows = uow.conn.execute(
+        select(certs_t)
+        .where(certs_t.c.balance_cents > 0, certs_t.c.is_original.is_(False))
+        .order_by(certs_t.c.issued_seq)
+    ).mappings()
+    held = [dict(r) for r in rows]
+    uow.events.read_versions(_stream(c["id"]) for c in held)  # one query per 1,000, not each
+    for cert in held:
+        uow.store.remember("certificates", cert)  # read under the head lock: no second read
+        tax_type = TaxType(sorted(cert["tax_types"])[0])
+        last = carryover_window(cert, tax_type, ruleset)
+        tranches = uth_tranches(cert)
+        after: list[dict[str, Any]] | None = None
+        if tranches is not None:  # UTH-10: each tranche has its own 20 periods
+            amount, after = uth_held_tranches.expire_tranches(tranches, tax_year)
+            last = max(
+                (int(t["carryforward_last_period"]) for t in after if t.get("expired_cents")),
+                default=None,
+            )
+        elif last is not None and last < tax_year:
+            amount = int(cert["balance_cents"])
+        else:
+            continue
+        amount = min(amount, int(cert["balance_cents"]))
+        if amount <= 0:
+            continue
+        payload = {
+            "certificate_id": cert["id"],
+            "party_id": cert["holder_party_id"],
+            "amount_cents": amount,
+            "carryover_last_year": last,
+            "tax_year": tax_year,
+            "certificate_status": certificate_status(
+                int(cert["allowed_cents"]),
+                int(cert["balance_cents"]) - amount,
+                int(cert["queued_cents"]),
+            ),
+        }
+        if after is not None:
+            payload["tax_periods"] = after
+        uow.append(_stream(cert["id"]), "CARRYFORWARD_EXPIRED", payload, actor.label)
+        expired.append(payload)
+    return expired

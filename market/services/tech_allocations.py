@@ -1,0 +1,266 @@
+"""The TECH fiscal-year allocation: its plan, the preview and its one commit, which issues
+the certificates (TB-10..TB-15, AMB-32/41; the domain's `tech_allocation`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from market.adapters.tables import CapUsage, TechApplication
+from market.domain.errors import (
+    CapExceededError,
+    InvalidRequestError,
+)
+from market.domain.programs import Program, TaxType
+from market.domain.rules import tech_caps, tech_receipt
+from market.domain.rules.tech_allocation import Applicant, allocate
+from market.domain.rulesets import Ruleset
+from market.domain.values import floor_int
+from market.services import clock
+from market.services.actor import AUTHORITY, Actor
+from market.services.errors import ConflictError, RuleRefusedError
+from market.services.numbering import new_id, next_numbers
+from market.services.tech import lifetime_approved_by_party
+from market.services.tech_allocation_views import _committed, committed_view
+from market.services.uow import UnitOfWork
+
+apps_t = TechApplication.__table__  # type: ignore[attr-defined]
+caps_t = CapUsage.__table__  # type: ignore[attr-defined]
+
+
+def cap_usage_ids(fiscal_year: int) -> tuple[str, str]:
+    """The cap_usage rows F1's caps report reads for TECH."""
+    return f"TECH:{fiscal_year}", f"TECH_ZONE_SET_ASIDE:{fiscal_year}"
+
+
+@dataclass(frozen=True)
+class Planned:
+    application: dict[str, Any]
+    request_cents: int
+    allocated_cents: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    fiscal_year: int
+    triggered: bool
+    total_cents: int
+    items: list[Planned]
+    excluded: list[str]
+    # Each party's lifetime allocations before this plan (TB-5), as the plan read them.
+    lifetime_approved: dict[str, int] = field(default_factory=dict)
+
+
+# What planning and the commit read of an application (not its JSON reasons and facts).
+_PLAN_COLUMNS = (
+    "id",
+    "party_id",
+    "fiscal_year",
+    "received_on",
+    "received_seq",
+    "seller_tax_regime",
+    "nol_cents",
+    "rnd_credit_cents",
+    "in_innovation_zone",
+    "benefit_cents",
+    "requested_cents",
+    "eligible",
+)
+
+
+def _plan(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> Plan:
+    """The statute's allocation over the FY's eligible applications, in receipt order.
+
+    T_i is clipped again here by the lifetime room as it stands now (TB-5), counting the
+    party's earlier applications of this FY at their T_i, so allocations never breach it.
+    """
+    found = conn.execute(
+        select(*(apps_t.c[name] for name in _PLAN_COLUMNS))
+        .where(apps_t.c.fiscal_year == fiscal_year)
+        .order_by(apps_t.c.received_seq)
+    )
+    # Plain tuples zipped with the names once: the simulator plans 10,000 rows per request.
+    rows = [dict(zip(_PLAN_COLUMNS, r, strict=True)) for r in found]
+    eligible = [r for r in rows if r["eligible"]]
+    approved = lifetime_approved_by_party(conn, fiscal_year)
+    used: dict[str, int] = {}
+    applicants: list[Applicant] = []
+    requests: dict[str, int] = {}
+    for r in eligible:
+        party = r["party_id"]
+        if party not in used:
+            used[party] = approved.get(party, 0)
+        t_i = tech_caps.clip_request(r["requested_cents"], r["benefit_cents"], used[party], ruleset)
+        used[party] += t_i
+        key = f"{int(r['received_seq']):015d}"  # ties on the same day: earlier event first
+        requests[key] = t_i
+        applicants.append(Applicant(key, t_i, bool(r["in_innovation_zone"]), _receipt_key(r)))
+    result = allocate(applicants, ruleset)
+    items = [
+        Planned(r, requests[a.id], result.amounts[a.id])
+        for r, a in zip(eligible, applicants, strict=True)
+    ]
+    excluded = [r["id"] for r in rows if not r["eligible"]]
+    return Plan(fiscal_year, result.triggered, result.total_cents, items, excluded, approved)
+
+
+# The allocation simulator (services/simulator.py) plans exactly as preview and commit do.
+plan_allocation = _plan
+
+
+def _receipt_key(application: dict[str, Any]) -> str:
+    """CMN-2 ties: receipt order, by the instant (UTC text sorts); before 0010, the day."""
+    if application.get("received_at"):
+        return tech_receipt.utc_key(datetime.fromisoformat(str(application["received_at"])))
+    return f"{application['received_on']}T00:00:00"
+
+
+def _allocations(plan: Plan, certificate_ids: dict[str, str]) -> list[dict[str, Any]]:
+    return [
+        {
+            "application_id": p.application["id"],
+            "party_id": p.application["party_id"],
+            "request_cents": p.request_cents,
+            "allocated_cents": p.allocated_cents,
+            "certificate_id": certificate_ids.get(p.application["id"]),
+        }
+        for p in plan.items
+    ]
+
+
+def _view(plan: Plan, certificate_ids: dict[str, str]) -> dict[str, Any]:
+    return {
+        "fiscal_year": plan.fiscal_year,
+        "triggered": plan.triggered,
+        "total_cents": plan.total_cents,
+        "allocations": _allocations(plan, certificate_ids),
+    }
+
+
+def preview_allocation(
+    conn: Connection, actor: Actor, fiscal_year: int, ruleset: Ruleset
+) -> dict[str, Any]:
+    """What the statute gives now; once committed, the committed allocation."""
+    actor.require(AUTHORITY)
+    done = committed_view(conn, fiscal_year)
+    if done is not None:
+        return done
+    return _view(_plan(conn, fiscal_year, ruleset), {}) | {"committed": False}
+
+
+def _split_benefit(allocated: int, application: dict[str, Any]) -> dict[str, int]:
+    """The allocated amount split between its NOL-derived and R&D parts, pro rata."""
+    benefit = int(application["benefit_cents"])
+    nol = benefit - int(application["rnd_credit_cents"])
+    nol_share = floor_int(Fraction(allocated * nol, benefit)) if benefit else 0
+    return {"nol_derived_cents": nol_share, "rnd_credit_cents": allocated - nol_share}
+
+
+def commit_allocation(
+    uow: UnitOfWork, actor: Actor, fiscal_year: int, ruleset: Ruleset, today: date | None = None
+) -> dict[str, Any]:
+    """Run the allocation once (TB-14, TB-15): FY_ALLOCATION_RUN, then one TECH certificate
+    per positive allocation (CERT_ISSUED, origin `allocation`), charging the TECH caps."""
+    actor.require(AUTHORITY)
+    if _committed(uow.conn, fiscal_year) is not None:
+        raise ConflictError(
+            f"The FY {fiscal_year} allocation has already been committed.",
+            {"fiscal_year": fiscal_year},
+        )
+    close = tech_caps.deadline(fiscal_year, ruleset)
+    if (today or clock.today()) <= close:
+        raise RuleRefusedError(
+            "intake_still_open",
+            f"FY {fiscal_year} applications are received until {close.isoformat()}; "
+            "the allocation runs after that deadline (TB-14).",
+            {"fiscal_year": fiscal_year, "deadline": close.isoformat()},
+        )
+    plan = _plan(uow.conn, fiscal_year, ruleset)
+    if not plan.items:
+        raise InvalidRequestError(
+            f"FY {fiscal_year} has no eligible TECH applications to allocate.",
+            {"fiscal_year": fiscal_year},
+        )
+    fy_id, zone_id = cap_usage_ids(fiscal_year)
+    already = uow.conn.execute(
+        select(caps_t.c.used_cents).where(caps_t.c.id == fy_id)
+    ).scalar_one_or_none()
+    room = ruleset.tech_fy_cap_cents - int(already or 0)
+    if plan.total_cents > room:
+        raise CapExceededError(
+            f"The allocation of {plan.total_cents} cents exceeds the FY {fiscal_year} room.",
+            {"fiscal_year": fiscal_year, "remaining_cents": room, "total_cents": plan.total_cents},
+        )
+    zone_total = sum(p.allocated_cents for p in plan.items if p.application["in_innovation_zone"])
+    zone_used = min(zone_total, ruleset.tech_zone_setaside_cents)
+    cert_ids = {p.application["id"]: new_id("cert") for p in plan.items if p.allocated_cents > 0}
+    payload = {
+        "fiscal_year": fiscal_year,
+        "triggered": plan.triggered,
+        "total_cents": plan.total_cents,
+        "ruleset": ruleset.name,
+        "allocations": _allocations(plan, cert_ids),
+        "excluded_application_ids": plan.excluded,
+        "cap_usage": [
+            {
+                "id": fy_id,
+                "bucket": "TECH",
+                "cap_cents": ruleset.tech_fy_cap_cents,
+                "used_cents": plan.total_cents,
+            },
+            {
+                "id": zone_id,
+                "bucket": "TECH_ZONE_SET_ASIDE",
+                "cap_cents": ruleset.tech_zone_setaside_cents,
+                "used_cents": zone_used,
+            },
+        ],
+    }
+    uow.append(f"tech-fy-{fiscal_year}", "FY_ALLOCATION_RUN", payload, actor.label)
+    numbers = next_numbers(uow.conn, Program.TECH.value, fiscal_year)
+    for p in plan.items:
+        cert_id = cert_ids.get(p.application["id"])
+        if cert_id is None:
+            continue
+        app = p.application
+        cert = {
+            "certificate_id": cert_id,
+            "number": next(numbers),
+            "program": Program.TECH.value,
+            "holder_party_id": app["party_id"],
+            "original_holder_party_id": app["party_id"],
+            "parent_id": None,
+            "root_id": cert_id,
+            "origin": "allocation",
+            "is_original": True,
+            "face_cents": p.allocated_cents,
+            "allowed_cents": p.allocated_cents,
+            "queued_cents": 0,
+            "status": "issued",
+            "fiscal_year": fiscal_year,
+            "tax_types": [TaxType.CBT.value, TaxType.GIT.value],
+            "tax_periods": [],
+            "credit_year": None,
+            "carryover_last_year": None,
+            "waiver_statement": "",
+            "attributes": {
+                "application_id": app["id"],
+                "seller_tax_regime": app["seller_tax_regime"],
+                "benefit_cents": app["benefit_cents"],
+                "request_cents": p.request_cents,
+                "in_innovation_zone": bool(app["in_innovation_zone"]),
+                "benefit_split": _split_benefit(p.allocated_cents, app),
+                "allocation_triggered": plan.triggered,
+            },
+            "ruleset": ruleset.name,
+        }
+        uow.append(f"certificate-{cert_id}", "CERT_ISSUED", cert, actor.label, new_stream=True)
+    view = committed_view(uow.conn, fiscal_year)
+    assert view is not None
+    return view
