@@ -25,22 +25,17 @@ from market.domain.errors import InvalidRequestError, TaxTypeNotAllowedError
 from market.domain.programs import Program, TaxType, buyer_tax_types, waiver_statement
 from market.domain.rules import brrag, uth
 from market.domain.rules.activities import normalize_activity_ids
+from market.domain.rules.buckets import LIFETIME, bucket_cap_cents, cap_id, uth_period_fiscal_year
 from market.domain.rules.credit_use import carryover_last_year
 from market.domain.rulesets import Ruleset
 from market.services import clock
 from market.services.actor import AUTHORITY, Actor
-from market.services.certificate_caps import (
-    bucket_cap_cents,
-    cap_id,
-    cap_used,
-    uth_period_fiscal_year,
-)
 from market.services.certificate_views import ACTIVITY_KEY, certificate_view
 from market.services.dm_pools import _issue_dm
 from market.services.errors import BadRequestError
 from market.services.numbering import new_id, next_number
 from market.services.parties import load_party
-from market.services.uow import UnitOfWork
+from market.services.uow import AbstractUnitOfWork
 
 ISSUABLE = (Program.BRRAG, Program.UTH, Program.DM_GIT, Program.DM_CBT)
 
@@ -74,7 +69,7 @@ def parse_program(value: str) -> Program:
 
 
 def issue_certificate(
-    uow: UnitOfWork, actor: Actor, new: NewCertificate, ruleset: Ruleset
+    uow: AbstractUnitOfWork, actor: Actor, new: NewCertificate, ruleset: Ruleset
 ) -> dict[str, Any]:
     actor.require(AUTHORITY)
     program = parse_program(new.program)
@@ -103,7 +98,7 @@ def issue_certificate(
             "describe a BRRAG award only.",
             {"program": program.value},
         )
-    holder = load_party(uow.conn, new.holder_party_id)
+    holder = load_party(uow, new.holder_party_id)
     tax_types = _certificate_tax_types(program, new.tax_types)
     cert_id = new_id("crt")
     waiver = (
@@ -113,7 +108,7 @@ def issue_certificate(
     )
     payload: dict[str, Any] = {
         "certificate_id": cert_id,
-        "number": next_number(uow.conn, program.value, new.fiscal_year),
+        "number": next_number(uow, program.value, new.fiscal_year),
         "program": program.value,
         "holder_party_id": new.holder_party_id,
         "original_holder_party_id": new.holder_party_id,
@@ -146,7 +141,7 @@ def issue_certificate(
     if program is Program.BRRAG:
         payload["attributes"]["brrag_award"] = brrag_award(new, ruleset)
         bucket = cap_id("BRRAG", new.fiscal_year)
-        brrag.check_fy_cap(cap_used(uow.conn, bucket), new.face_cents, ruleset)
+        brrag.check_fy_cap(uow.caps.used_cents(bucket), new.face_cents, ruleset)
         uow.append(stream, "CERT_ISSUED", payload, actor.label, new_stream=True)
         charge = _charge("BRRAG", new.fiscal_year, new.face_cents, ruleset)
         uow.append(
@@ -156,7 +151,7 @@ def issue_certificate(
         _issue_uth(uow, actor, new, payload, ruleset)
     else:
         _issue_dm(uow, actor, program, new, payload, ruleset)
-    return certificate_view(uow.conn, cert_id)
+    return certificate_view(uow, cert_id)
 
 
 def brrag_award(new: NewCertificate, ruleset: Ruleset) -> dict[str, object]:
@@ -224,7 +219,11 @@ def _uth_first_period(new: NewCertificate) -> int:
 
 
 def _issue_uth(
-    uow: UnitOfWork, actor: Actor, new: NewCertificate, payload: dict[str, Any], ruleset: Ruleset
+    uow: AbstractUnitOfWork,
+    actor: Actor,
+    new: NewCertificate,
+    payload: dict[str, Any],
+    ruleset: Ruleset,
 ) -> None:
     first = _uth_first_period(new)
     tranches = uth.installments(new.face_cents, first, ruleset)
@@ -235,17 +234,22 @@ def _issue_uth(
             {"tax_periods": list(new.tax_periods)},
         )
     per_fy: dict[int, int] = defaultdict(int)
+    issued_on = clock.today()
     for period, cents in tranches:
-        per_fy[uth_period_fiscal_year(period, ruleset, new.tax_period_start_month)] += cents
+        per_fy[uth_period_fiscal_year(period, ruleset, issued_on, new.tax_period_start_month)] += (
+            cents
+        )
     for fy, cents in sorted(per_fy.items()):
-        uth.check_fy_cap(cap_used(uow.conn, cap_id("UTH", fy)), cents, ruleset)
+        uth.check_fy_cap(uow.caps.used_cents(cap_id("UTH", fy)), cents, ruleset)
     uth.check_cumulative_cap(
-        cap_used(uow.conn, cap_id("UTH_CUMULATIVE", 0)), new.face_cents, ruleset
+        uow.caps.used_cents(cap_id("UTH_CUMULATIVE", LIFETIME)), new.face_cents, ruleset
     )
     payload["tax_periods"] = [
         {
             "period": period,
-            "fiscal_year": uth_period_fiscal_year(period, ruleset, new.tax_period_start_month),
+            "fiscal_year": uth_period_fiscal_year(
+                period, ruleset, issued_on, new.tax_period_start_month
+            ),
             "cents": cents,
             "unsold_cents": cents,
             "carryforward_last_period": uth.carryforward_last_period(period, ruleset),
@@ -258,5 +262,5 @@ def _issue_uth(
     stream = f"certificate-{cert_id}"
     uow.append(stream, "CERT_ISSUED", payload, actor.label, new_stream=True)
     charges = [_charge("UTH", fy, cents, ruleset) for fy, cents in sorted(per_fy.items())]
-    charges.append(_charge("UTH_CUMULATIVE", 0, new.face_cents, ruleset))
+    charges.append(_charge("UTH_CUMULATIVE", LIFETIME, new.face_cents, ruleset))
     uow.append(stream, "CAP_CHARGED", {"certificate_id": cert_id, "charges": charges}, actor.label)

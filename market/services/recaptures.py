@@ -13,6 +13,7 @@ from sqlalchemy.engine import Connection
 from market.adapters.tables import Certificate, Recapture
 from market.domain.errors import InvalidRequestError
 from market.domain.programs import Program, TaxType
+from market.domain.rules.certificate_status import certificate_status
 from market.domain.rules.recapture import (
     check_assessed_on_the_business,
     check_fund_tax_type,
@@ -20,7 +21,7 @@ from market.domain.rules.recapture import (
     recapture_fund,
 )
 from market.services.actor import AUTHORITY, Actor
-from market.services.certificate_views import certificate_status, load_certificate
+from market.services.certificate_views import load_certificate
 from market.services.numbering import new_id
 from market.services.parties import load_party
 from market.services.trading import load_transfer, today

@@ -54,17 +54,14 @@ from market.adapters.repositories import Repositories
 from market.domain.errors import InvalidRequestError
 from market.domain.programs import Program
 from market.domain.rules import uth, uth_held_tranches, uth_review
+from market.domain.rules.buckets import cap_id
+from market.domain.rules.certificate_status import certificate_status
 from market.domain.rulesets import Ruleset
 from market.services import reads
 from market.services.actor import AUTHORITY, Actor
-from market.services.certificate_caps import cap_id
-from market.services.certificate_views import (
-    certificate_status,
-    certificate_view,
-    uth_tranches,
-)
+from market.services.certificate_views import certificate_view, uth_tranches
 from market.services.errors import ConflictError
-from market.services.uow import UnitOfWork
+from market.services.uow import AbstractUnitOfWork
 
 EVENT = "UTH_REVIEW_RECORDED"
 
@@ -186,7 +183,7 @@ def _buyer_effects(
 
 
 def record_review(
-    uow: UnitOfWork,
+    uow: AbstractUnitOfWork,
     actor: Actor,
     certificate_id: str,
     tax_period: int,
@@ -274,7 +271,7 @@ def record_review(
         ),
     }
     uow.append(f"certificate-{cert['id']}", EVENT, payload, actor.label)
-    return certificate_view(uow.conn, cert["id"]) | {"review": payload}
+    return certificate_view(uow, cert["id"]) | {"review": payload}
 
 
 def _release(bucket: str, fiscal_year: int, cents: int, repos: Repositories) -> dict[str, Any]:

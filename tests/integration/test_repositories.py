@@ -17,7 +17,8 @@ from market.services.actor import AUTHORITY, PARTICIPANT, Actor
 from market.services.certificates import NewCertificate, issue_certificate
 from market.services.listings import create_listing, make_offer
 from market.services.parties import NewParty, record_ownership, register_party
-from market.services.transfers import accept_offer, approve_transfer, create_transfer
+from market.services.transfer_decisions import approve_transfer
+from market.services.transfers import accept_offer, create_transfer
 from market.services.uow import UnitOfWork
 from tests.unit.fakes import FakeUnitOfWork
 
