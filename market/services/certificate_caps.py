@@ -1,5 +1,5 @@
-"""Program caps and pools as `cap_usage` rows: their ids, their ceilings, the UTH
-installment's fiscal year (UTH-13, AMB-13), and the caps report.
+"""The caps report: each program cap or pool's `cap_usage` row for a fiscal year (the
+buckets, their ids and ceilings are the domain's: market.domain.rules.buckets).
 
 Cap usage lives in `cap_usage` rows `f"{bucket}:{fy}"` (fy 0 for the UTH cumulative cap),
 created on first use with the ruleset's cap. For a digital media pool, `queued_cents` is
@@ -12,24 +12,9 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from market.domain.rules.buckets import bucket_cap_cents, report_cap_id
+from market.domain.rules.buckets import BUCKETS, bucket_cap_cents, report_cap_id
 from market.domain.rulesets import Ruleset
-from market.services.reads import Source, repositories
-
-BUCKETS = (
-    "BRRAG",
-    "UTH",
-    "UTH_CUMULATIVE",
-    "DM_CBT",
-    "DM_GIT_FILM_POOL",
-    "TECH",
-    "TECH_ZONE_SET_ASIDE",
-)
-
-
-def cap_used(source: Source, key: str) -> int:
-    """Cents a cap row (`cap_id`) has charged; 0 before its first charge."""
-    return repositories(source).caps.used_cents(key)
+from market.services.reads import repositories
 
 
 def caps_report(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Issuing certificates: BRRAG, UTH and digital media certificates under their caps (BR-1,
 BR-2, BR-6, BR-12, UTH-7, UTH-12, UTH-13, DMQ-1..3). A digital media certificate is
-admitted to its pool by `dm_pools`; the buckets it charges are `certificate_caps`'.
+admitted to its pool by `dm_pools`; the buckets it charges are the domain's (`buckets`).
 
 Fiscal-year buckets:
 - BRRAG: the `fiscal_year` of the request, the State FY of approval (AMB-4).
@@ -233,12 +233,14 @@ def _issue_uth(
             f"period or all {len(tranches)}.",
             {"tax_periods": list(new.tax_periods)},
         )
-    per_fy: dict[int, int] = defaultdict(int)
     issued_on = clock.today()
+    fiscal_years = {
+        period: uth_period_fiscal_year(period, ruleset, issued_on, new.tax_period_start_month)
+        for period, _ in tranches
+    }
+    per_fy: dict[int, int] = defaultdict(int)
     for period, cents in tranches:
-        per_fy[uth_period_fiscal_year(period, ruleset, issued_on, new.tax_period_start_month)] += (
-            cents
-        )
+        per_fy[fiscal_years[period]] += cents
     for fy, cents in sorted(per_fy.items()):
         uth.check_fy_cap(uow.caps.used_cents(cap_id("UTH", fy)), cents, ruleset)
     uth.check_cumulative_cap(
@@ -247,9 +249,7 @@ def _issue_uth(
     payload["tax_periods"] = [
         {
             "period": period,
-            "fiscal_year": uth_period_fiscal_year(
-                period, ruleset, issued_on, new.tax_period_start_month
-            ),
+            "fiscal_year": fiscal_years[period],
             "cents": cents,
             "unsold_cents": cents,
             "carryforward_last_period": uth.carryforward_last_period(period, ruleset),
