@@ -17,6 +17,7 @@ from market.services.actor import AUTHORITY, PARTICIPANT, Actor
 from market.services.certificates import NewCertificate, issue_certificate
 from market.services.listings import create_listing, make_offer
 from market.services.parties import NewParty, record_ownership, register_party
+from market.services.returns import NewCreditApplication, apply_to_return
 from market.services.transfer_decisions import approve_transfer
 from market.services.transfers import accept_offer, create_transfer
 from market.services.uow import UnitOfWork
@@ -34,7 +35,8 @@ def _as(party_id: str) -> Actor:
 def _trade(engine: Engine) -> dict[str, Any]:
     """Parties with a stake, digital media certificates over the pool (one queued in
     part), listings, an offer accepted and approved, another accepted and pending, a
-    negotiated transfer waiting for the buyer, a notice halting a certificate."""
+    negotiated transfer waiting for the buyer, a notice halting a certificate, the
+    bought credit used on a return."""
     ids: dict[str, Any] = {}
     with UnitOfWork(engine) as uow:
         for n, name in enumerate(("seller", "buyer", "owner")):
@@ -65,6 +67,13 @@ def _trade(engine: Engine) -> dict[str, Any]:
         ids["waiting"] = waiting["id"]
         halts.issue_notice(uow, BOSS, ids["certs"][1], "recapture", "Review")
         uow.commit()
+    with UnitOfWork(engine) as uow:
+        bought = uow.transfers.get(transfer["id"])
+        assert bought is not None
+        cert_id = bought["buyer_certificate_id"]
+        use = NewCreditApplication(cert_id, "CBT", 2014, MILLION, MILLION // 10)
+        apply_to_return(uow, buyer, RULES, use)
+        uow.commit()
     return ids
 
 
@@ -89,6 +98,10 @@ def _answers(repos: Repositories, ids: dict[str, Any]) -> dict[str, Any]:
         "by_tax_id": repos.parties.by_tax_id("TX-1"),
         "notices": [r["id"] for r in repos.notices.active_on_root(ids["certs"][1])],
         "waiting": repos.transfers.get(ids["waiting"]),
+        "issued_to": [repos.certificates.has_original_of(ids[p]) for p in ("seller", "buyer")],
+        "held": [r["id"] for r in repos.certificates.held_with_balance()],
+        "applied": repos.credit_applications.applied_cents(ids["buyer"], "CBT", 2014),
+        "uses": repos.credit_applications.positive_uses_by(frozenset({ids["buyer"]})),
     }
 
 
@@ -108,3 +121,5 @@ def test_sql_and_memory_repositories_agree_on_the_same_events(engine: Engine) ->
     assert live["undecided"] == sorted([(MILLION // 4, ids["sold"]), (MILLION // 4, None)], key=str)
     assert live["queue"] and live["notices"]
     assert live["children"] and not live["children_after"]
+    assert live["issued_to"] == [True, False] and len(live["held"]) == 1
+    assert live["applied"] == MILLION // 10 and len(live["uses"]) == 1

@@ -22,6 +22,7 @@ from market.adapters.repositories.parties import (
 )
 from market.adapters.repositories.returns import (
     CreditApplicationRepository,
+    RecaptureRepository,
     SqlCreditApplicationRepository,
 )
 from market.adapters.repositories.trading import (
@@ -47,6 +48,7 @@ class Repositories:
     fundings: FundingRepository
     tech_applications: TechApplicationRepository
     credit_applications: CreditApplicationRepository
+    recaptures: RecaptureRepository
 
     def use_store(self, store: HoldingStore) -> None:
         sql = isinstance(store, DbStore)
@@ -63,6 +65,7 @@ class Repositories:
         self.credit_applications = (
             SqlCreditApplicationRepository if sql else CreditApplicationRepository
         )(store)
+        self.recaptures = RecaptureRepository(store)
 
     @classmethod
     def over(cls, store: HoldingStore) -> Repositories:

@@ -65,6 +65,10 @@ class CertificateRepository(Repository):
         """Each certificate of a lineage and its parent."""
         return {r["id"]: r["parent_id"] for r in self.where(root_id=root_id)}
 
+    def has_original_of(self, party_id: str) -> bool:
+        """Whether a credit was issued (or allocated) to the party."""
+        return bool(self.where(original_holder_party_id=party_id, is_original=True))
+
     def held_with_balance(self) -> list[Row]:
         """Certificates bought or passed through (not originals) with a usable balance,
         oldest first: what a closing carryover window may expire."""
@@ -85,6 +89,14 @@ class SqlCertificateRepository(SqlMixin, CertificateRepository):
 
     def lineage_parents(self, root_id: str) -> dict[str, str | None]:
         return {r["id"]: r["parent_id"] for r in _LINEAGE.rows(self.conn, {"root_id": root_id})}
+
+    def has_original_of(self, party_id: str) -> bool:
+        stmt = (
+            select(certs_t.c.id)
+            .where(certs_t.c.original_holder_party_id == party_id, certs_t.c.is_original.is_(True))
+            .limit(1)
+        )
+        return self.conn.execute(stmt).first() is not None
 
     def held_with_balance(self) -> list[Row]:
         stmt = (

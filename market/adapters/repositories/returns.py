@@ -1,5 +1,6 @@
 """Credit applications on returns (CMN-8, PT-1): what a party already applied in a tax
-year, and its earlier uses with the certificates they used (the duplicate-use check)."""
+year, and its earlier uses with the certificates they used (the duplicate-use check);
+recaptures assessed."""
 
 from __future__ import annotations
 
@@ -44,6 +45,12 @@ class CreditApplicationRepository(Repository):
                     use = {"application_id": r["id"]} | {c: r[c] for c in USE_COLUMNS[1:]}
                     found.append(use | {c: cert[c] for c in CERT_COLUMNS})
         return sorted(found, key=lambda u: (int(u["tax_year"]), u["application_id"]))
+
+
+class RecaptureRepository(Repository):
+    """Recaptures assessed (TB-40, BR-13), by id."""
+
+    table = "recaptures"
 
 
 class SqlCreditApplicationRepository(SqlMixin, CreditApplicationRepository):
