@@ -62,3 +62,9 @@ class InvalidRequestError(DomainError):
 
 class RecaptureNotAllowedError(DomainError):
     code = "recapture_not_allowed"
+
+
+class WaivedBySellerError(DomainError):
+    """CMN-4(d): the original holder waived (or surrendered) its own claim."""
+
+    code = "waived_by_seller"

@@ -6,26 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
-
-from market.adapters.tables import Certificate
 from market.domain.events.returns import CarryforwardExpired
 from market.domain.programs import TaxType
 from market.domain.rules import uth_held_tranches
+from market.domain.rules.certificate_status import certificate_status
 from market.domain.rulesets import Ruleset
 from market.services.actor import AUTHORITY, Actor
-from market.services.certificate_views import (
-    certificate_status,
-    uth_tranches,
-)
-from market.services.returns import _stream, carryover_window
-from market.services.uow import UnitOfWork
-
-certs_t = Certificate.__table__  # type: ignore[attr-defined]
+from market.services.certificate_rules import carryover_window
+from market.services.certificate_views import uth_tranches
+from market.services.returns import _stream
+from market.services.uow import AbstractUnitOfWork
 
 
 def expire_carryforwards(
-    uow: UnitOfWork, actor: Actor, ruleset: Ruleset, tax_year: int
+    uow: AbstractUnitOfWork, actor: Actor, ruleset: Ruleset, tax_year: int
 ) -> list[dict[str, Any]]:
     """CARRYFORWARD_EXPIRED for every held (non-original) certificate whose window closed
     before `tax_year`: its remaining balance moves to expired_cents. A UTH certificate's
@@ -33,15 +27,10 @@ def expire_carryforwards(
     expires, and the event records the tranches afterwards."""
     actor.require(AUTHORITY)
     expired: list[dict[str, Any]] = []
-    rows = uow.conn.execute(
-        select(certs_t)
-        .where(certs_t.c.balance_cents > 0, certs_t.c.is_original.is_(False))
-        .order_by(certs_t.c.issued_seq)
-    ).mappings()
-    held = [dict(r) for r in rows]
-    uow.events.read_versions(_stream(c["id"]) for c in held)  # one query per 1,000, not each
+    held = uow.certificates.held_with_balance()
+    uow.read_versions(_stream(c["id"]) for c in held)  # one query per 1,000, not each
     for cert in held:
-        uow.store.remember("certificates", cert)  # read under the head lock: no second read
+        uow.certificates.remember(cert)  # read under the head lock: no second read
         tax_type = TaxType(sorted(cert["tax_types"])[0])
         last = carryover_window(cert, tax_type, ruleset)
         tranches = uth_tranches(cert)

@@ -18,10 +18,10 @@ from typing import Any
 from sqlalchemy import and_, or_, select
 from sqlalchemy.engine import Connection
 
-from market.adapters.tables import Certificate, EventRow, Listing, Transfer
+from market.adapters.tables import EventRow, Listing, Transfer
 from market.services.paging import split_page
+from market.services.reads import Source, repositories
 
-certs_t = Certificate.__table__  # type: ignore[attr-defined]
 transfers_t = Transfer.__table__  # type: ignore[attr-defined]
 listings_t = Listing.__table__  # type: ignore[attr-defined]
 events_t = EventRow.__table__  # type: ignore[attr-defined]
@@ -40,19 +40,10 @@ def brief(row: Any) -> dict[str, Any]:
 
 
 def children_page(
-    conn: Connection, certificate_id: str, after: int | None = None, limit: int = PAGE
+    source: Source, certificate_id: str, after: int | None = None, limit: int = PAGE
 ) -> tuple[list[dict[str, Any]], int | None]:
     """Certificates derived from this one, oldest first; the cursor is an `issued_seq`."""
-    c = certs_t
-    stmt = (
-        select(c.c.id, c.c.number, c.c.holder_party_id, c.c.face_cents, c.c.origin, c.c.issued_seq)
-        .where(c.c.parent_id == certificate_id)
-        .order_by(c.c.issued_seq)
-        .limit(limit + 1)
-    )
-    if after is not None:
-        stmt = stmt.where(c.c.issued_seq > after)
-    rows = [dict(r) for r in conn.execute(stmt).mappings()]
+    rows = repositories(source).certificates.children(certificate_id, after, limit + 1)
     kept, nxt = split_page(rows, limit, lambda r: int(r["issued_seq"]))
     return [brief(r) for r in kept], nxt
 

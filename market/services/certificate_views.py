@@ -14,11 +14,12 @@ from market.adapters.queries import Query
 from market.adapters.tables import Certificate
 from market.domain.events.certificates import ACTIVITY_KEY as ACTIVITY_KEY  # re-exported
 from market.domain.programs import Program
-from market.services import certificate_reads, halts
+from market.services import certificate_reads, halts, reads
 from market.services.actor import Actor
-from market.services.errors import NotFoundError, not_found
+from market.services.errors import not_found
 from market.services.paging import split_page
 from market.services.parties import load_party
+from market.services.reads import Source, repositories
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
 
@@ -27,13 +28,8 @@ certs_t = Certificate.__table__  # type: ignore[attr-defined]
 _CERT_BY_ID = Query(select(certs_t).where(certs_t.c.id == bindparam("certificate_id")))
 
 
-def load_certificate(conn: Connection, certificate_id: str) -> dict[str, Any]:
-    row = _CERT_BY_ID.first(conn, {"certificate_id": certificate_id})
-    if row is None:
-        raise NotFoundError(
-            f"Certificate {certificate_id} does not exist.", {"certificate_id": certificate_id}
-        )
-    return row
+def load_certificate(source: Source, certificate_id: str) -> dict[str, Any]:
+    return reads.certificate(source, certificate_id)
 
 
 def uth_tranches(cert: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -45,39 +41,39 @@ def uth_tranches(cert: dict[str, Any]) -> list[dict[str, Any]] | None:
     return [dict(t) for t in periods]
 
 
-def activity_ids_of(conn: Connection, cert: dict[str, Any]) -> list[str]:
+def activity_ids_of(source: Source, cert: dict[str, Any]) -> list[str]:
     """PT-1: the certificate's creditable activity ids. A derived certificate carries its
     parent's in `attributes`; one whose CERT_ISSUED payload did not copy them (a transfer
     approved before they were inherited) has its root's, the award the activity belongs to."""
     own = dict(cert["attributes"] or {})
     if ACTIVITY_KEY in own or cert["root_id"] == cert["id"]:
         return list(own.get(ACTIVITY_KEY) or [])
-    root = conn.execute(
-        select(certs_t.c.attributes).where(certs_t.c.id == cert["root_id"])
-    ).scalar()
-    return list(dict(root or {}).get(ACTIVITY_KEY) or [])
+    root = repositories(source).certificates.get(cert["root_id"])
+    return list(dict((root or {}).get("attributes") or {}).get(ACTIVITY_KEY) or [])
 
 
 def certificate_view(
-    conn: Connection, certificate_id: str, *, children_after: int | None = None
+    source: Source, certificate_id: str, *, children_after: int | None = None
 ) -> dict[str, Any]:
     """The certificate with its ancestors (up to 50) and a page of its children
     (`lineage.children_next` is the cursor of the next page, or None)."""
-    cert = load_certificate(conn, certificate_id)
+    cert = load_certificate(source, certificate_id)
     ancestors: list[dict[str, Any]] = []
     parent_id = cert["parent_id"]
     while parent_id is not None and len(ancestors) < 50:
-        parent = load_certificate(conn, parent_id)
+        parent = load_certificate(source, parent_id)
         ancestors.append(certificate_reads.brief(parent))
         parent_id = parent["parent_id"]
-    children, children_next = certificate_reads.children_page(conn, certificate_id, children_after)
+    children, children_next = certificate_reads.children_page(
+        source, certificate_id, children_after
+    )
     cert["lineage"] = {
         "ancestors": ancestors,
         "children": children,
         "children_next": children_next,
     }
-    cert["halted"] = halts.is_halted(conn, cert)  # PRODUCT.md 8.3
-    cert[ACTIVITY_KEY] = activity_ids_of(conn, cert)
+    cert["halted"] = halts.is_halted(source, cert)  # PRODUCT.md 8.3
+    cert[ACTIVITY_KEY] = activity_ids_of(source, cert)
     return cert
 
 
@@ -126,11 +122,3 @@ def list_party_certificates(
         row[ACTIVITY_KEY] = activity_ids_of(conn, row)
         row["halted"] = row["id"] in halted
     return split_page(rows, limit, lambda r: int(r["issued_seq"]))
-
-
-def certificate_status(allowed_cents: int, balance_cents: int, queued_cents: int) -> str:
-    """`queued`/`partially_queued` while a pool defers part of it, `exhausted` once nothing
-    is usable or waiting, `issued` otherwise."""
-    if queued_cents > 0:
-        return "partially_queued" if allowed_cents > 0 else "queued"
-    return "issued" if balance_cents > 0 else "exhausted"

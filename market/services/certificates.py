@@ -1,6 +1,6 @@
 """Issuing certificates: BRRAG, UTH and digital media certificates under their caps (BR-1,
 BR-2, BR-6, BR-12, UTH-7, UTH-12, UTH-13, DMQ-1..3). A digital media certificate is
-admitted to its pool by `dm_pools`; the buckets it charges are `certificate_caps`'.
+admitted to its pool by `dm_pools`; the buckets it charges are the domain's (`buckets`).
 
 Fiscal-year buckets:
 - BRRAG: the `fiscal_year` of the request, the State FY of approval (AMB-4).
@@ -26,22 +26,17 @@ from market.domain.events.certificates import CapCharged, certificate_issued
 from market.domain.programs import Program, TaxType, buyer_tax_types, waiver_statement
 from market.domain.rules import brrag, uth
 from market.domain.rules.activities import normalize_activity_ids
+from market.domain.rules.buckets import LIFETIME, bucket_cap_cents, cap_id, uth_period_fiscal_year
 from market.domain.rules.credit_use import carryover_last_year
 from market.domain.rulesets import Ruleset
 from market.services import clock
 from market.services.actor import AUTHORITY, Actor
-from market.services.certificate_caps import (
-    bucket_cap_cents,
-    cap_id,
-    cap_used,
-    uth_period_fiscal_year,
-)
 from market.services.certificate_views import certificate_view
 from market.services.dm_pools import _issue_dm
 from market.services.errors import BadRequestError
 from market.services.numbering import new_id, next_number
 from market.services.parties import load_party
-from market.services.uow import UnitOfWork
+from market.services.uow import AbstractUnitOfWork
 
 ISSUABLE = (Program.BRRAG, Program.UTH, Program.DM_GIT, Program.DM_CBT)
 
@@ -75,7 +70,7 @@ def parse_program(value: str) -> Program:
 
 
 def issue_certificate(
-    uow: UnitOfWork, actor: Actor, new: NewCertificate, ruleset: Ruleset
+    uow: AbstractUnitOfWork, actor: Actor, new: NewCertificate, ruleset: Ruleset
 ) -> dict[str, Any]:
     actor.require(AUTHORITY)
     program = parse_program(new.program)
@@ -104,7 +99,7 @@ def issue_certificate(
             "describe a BRRAG award only.",
             {"program": program.value},
         )
-    holder = load_party(uow.conn, new.holder_party_id)
+    holder = load_party(uow, new.holder_party_id)
     tax_types = _certificate_tax_types(program, new.tax_types)
     cert_id = new_id("crt")
     waiver = (
@@ -115,7 +110,7 @@ def issue_certificate(
     # What `certificate_issued` is given; a cap or pool may still change it below.
     payload: dict[str, Any] = {
         "certificate_id": cert_id,
-        "number": next_number(uow.conn, program.value, new.fiscal_year),
+        "number": next_number(uow, program.value, new.fiscal_year),
         "program": program.value,
         "holder_party_id": new.holder_party_id,
         "origin": "issued",
@@ -138,7 +133,7 @@ def issue_certificate(
     if program is Program.BRRAG:
         payload["attributes"]["brrag_award"] = brrag_award(new, ruleset)
         bucket = cap_id("BRRAG", new.fiscal_year)
-        brrag.check_fy_cap(cap_used(uow.conn, bucket), new.face_cents, ruleset)
+        brrag.check_fy_cap(uow.caps.used_cents(bucket), new.face_cents, ruleset)
         uow.append(stream, certificate_issued(**payload), actor.label, new_stream=True)
         charge = _charge("BRRAG", new.fiscal_year, new.face_cents, ruleset)
         uow.append(stream, CapCharged(certificate_id=cert_id, charges=[charge]), actor.label)
@@ -146,7 +141,7 @@ def issue_certificate(
         _issue_uth(uow, actor, new, payload, ruleset)
     else:
         _issue_dm(uow, actor, program, new, payload, ruleset)
-    return certificate_view(uow.conn, cert_id)
+    return certificate_view(uow, cert_id)
 
 
 def brrag_award(new: NewCertificate, ruleset: Ruleset) -> dict[str, object]:
@@ -214,7 +209,11 @@ def _uth_first_period(new: NewCertificate) -> int:
 
 
 def _issue_uth(
-    uow: UnitOfWork, actor: Actor, new: NewCertificate, payload: dict[str, Any], ruleset: Ruleset
+    uow: AbstractUnitOfWork,
+    actor: Actor,
+    new: NewCertificate,
+    payload: dict[str, Any],
+    ruleset: Ruleset,
 ) -> None:
     first = _uth_first_period(new)
     tranches = uth.installments(new.face_cents, first, ruleset)
@@ -224,18 +223,23 @@ def _issue_uth(
             f"period or all {len(tranches)}.",
             {"tax_periods": list(new.tax_periods)},
         )
+    issued_on = clock.today()
+    fiscal_years = {
+        period: uth_period_fiscal_year(period, ruleset, issued_on, new.tax_period_start_month)
+        for period, _ in tranches
+    }
     per_fy: dict[int, int] = defaultdict(int)
     for period, cents in tranches:
-        per_fy[uth_period_fiscal_year(period, ruleset, new.tax_period_start_month)] += cents
+        per_fy[fiscal_years[period]] += cents
     for fy, cents in sorted(per_fy.items()):
-        uth.check_fy_cap(cap_used(uow.conn, cap_id("UTH", fy)), cents, ruleset)
+        uth.check_fy_cap(uow.caps.used_cents(cap_id("UTH", fy)), cents, ruleset)
     uth.check_cumulative_cap(
-        cap_used(uow.conn, cap_id("UTH_CUMULATIVE", 0)), new.face_cents, ruleset
+        uow.caps.used_cents(cap_id("UTH_CUMULATIVE", LIFETIME)), new.face_cents, ruleset
     )
     payload["tax_periods"] = [
         {
             "period": period,
-            "fiscal_year": uth_period_fiscal_year(period, ruleset, new.tax_period_start_month),
+            "fiscal_year": fiscal_years[period],
             "cents": cents,
             "unsold_cents": cents,
             "carryforward_last_period": uth.carryforward_last_period(period, ruleset),
@@ -248,5 +252,5 @@ def _issue_uth(
     stream = f"certificate-{cert_id}"
     uow.append(stream, certificate_issued(**payload), actor.label, new_stream=True)
     charges = [_charge("UTH", fy, cents, ruleset) for fy, cents in sorted(per_fy.items())]
-    charges.append(_charge("UTH_CUMULATIVE", 0, new.face_cents, ruleset))
+    charges.append(_charge("UTH_CUMULATIVE", LIFETIME, new.face_cents, ruleset))
     uow.append(stream, CapCharged(certificate_id=cert_id, charges=charges), actor.label)

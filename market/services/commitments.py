@@ -5,59 +5,40 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import Listing, Offer, Transfer
 from market.domain.rules.commitments import Commitments, check_within_balance
-from market.services.trade_views import sold_from_listing
-
-listings_t = Listing.__table__  # type: ignore[attr-defined]
-offers_t = Offer.__table__  # type: ignore[attr-defined]
-transfers_t = Transfer.__table__  # type: ignore[attr-defined]
-
-UNDECIDED = ("awaiting_buyer", "pending_approval")
+from market.services.reads import Source, repositories
 
 
-def commitments_of(conn: Connection, certificate_id: str) -> Commitments:
+def commitments_of(source: Source, certificate_id: str) -> Commitments:
+    repos = repositories(source)
     open_listings = {
-        r.id: int(r.amount_cents)
-        for r in conn.execute(
-            select(listings_t.c.id, listings_t.c.amount_cents).where(
-                listings_t.c.certificate_id == certificate_id, listings_t.c.status == "open"
-            )
-        )
+        r["id"]: int(r["amount_cents"]) for r in repos.listings.open_of_certificate(certificate_id)
     }
     pending: dict[str, int] = {}
     loose = 0
-    rows = conn.execute(
-        select(transfers_t.c.amount_cents, offers_t.c.listing_id)
-        .select_from(transfers_t.outerjoin(offers_t, and_(offers_t.c.id == transfers_t.c.offer_id)))
-        .where(transfers_t.c.certificate_id == certificate_id, transfers_t.c.status.in_(UNDECIDED))
-    )
-    for r in rows:
-        if r.listing_id in open_listings:
-            pending[r.listing_id] = pending.get(r.listing_id, 0) + int(r.amount_cents)
+    for amount, listing_id in repos.transfers.undecided_of_certificate(certificate_id):
+        if listing_id is not None and listing_id in open_listings:
+            pending[listing_id] = pending.get(listing_id, 0) + amount
         else:
-            loose += int(r.amount_cents)
+            loose += amount
     listings = {
-        lid: (max(0, amount - sold_from_listing(conn, lid)), pending.get(lid, 0))
+        lid: (max(0, amount - repos.listings.sold_cents(lid)), pending.get(lid, 0))
         for lid, amount in open_listings.items()
     }
     return Commitments(listings, loose)
 
 
 def check_new_listing(
-    conn: Connection, cert: dict[str, Any], listing_id: str, amount_cents: int
+    source: Source, cert: dict[str, Any], listing_id: str, amount_cents: int
 ) -> str:
-    before = commitments_of(conn, cert["id"])
+    before = commitments_of(source, cert["id"])
     after = before.with_listing(listing_id, amount_cents)
     return check_within_balance(cert["number"], int(cert["balance_cents"]), before, after)
 
 
 def check_new_transfer(
-    conn: Connection, cert: dict[str, Any], listing_id: str | None, amount_cents: int
+    source: Source, cert: dict[str, Any], listing_id: str | None, amount_cents: int
 ) -> str:
-    before = commitments_of(conn, cert["id"])
+    before = commitments_of(source, cert["id"])
     after = before.with_transfer(listing_id, amount_cents)
     return check_within_balance(cert["number"], int(cert["balance_cents"]), before, after)

@@ -7,10 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import Certificate, CreditApplication
 from market.domain.rules import activities
 from market.domain.rulesets import Ruleset
 from market.services.certificate_views import (
@@ -18,29 +14,13 @@ from market.services.certificate_views import (
 )
 from market.services.errors import RuleRefusedError
 from market.services.parties import load_party, ownership_graph
-
-certs_t = Certificate.__table__  # type: ignore[attr-defined]
-credit_apps_t = CreditApplication.__table__  # type: ignore[attr-defined]
+from market.services.reads import Source, repositories
 
 
-def _prior_uses(conn: Connection, parties: frozenset[str]) -> list[activities.PriorUse]:
+def _prior_uses(source: Source, parties: frozenset[str]) -> list[activities.PriorUse]:
     """Every CREDIT_APPLIED of a positive amount by one of `parties`, with the activity ids
     of the certificate it used."""
-    rows = conn.execute(
-        select(
-            credit_apps_t.c.id.label("application_id"),
-            credit_apps_t.c.party_id,
-            credit_apps_t.c.tax_type,
-            credit_apps_t.c.tax_year,
-            certs_t.c.id,
-            certs_t.c.number,
-            certs_t.c.root_id,
-            certs_t.c.attributes,
-        )
-        .join(certs_t, certs_t.c.id == credit_apps_t.c.certificate_id)
-        .where(credit_apps_t.c.party_id.in_(sorted(parties)), credit_apps_t.c.applied_cents > 0)
-        .order_by(credit_apps_t.c.tax_year, credit_apps_t.c.id)
-    ).mappings()
+    rows = repositories(source).credit_applications.positive_uses_by(parties)
     return [
         activities.PriorUse(
             application_id=r["application_id"],
@@ -50,28 +30,28 @@ def _prior_uses(conn: Connection, parties: frozenset[str]) -> list[activities.Pr
             root_id=r["root_id"],
             tax_type=r["tax_type"],
             tax_year=int(r["tax_year"]),
-            activity_ids=tuple(activity_ids_of(conn, dict(r))),
+            activity_ids=tuple(activity_ids_of(source, r)),
         )
-        for r in [dict(x) for x in rows]
+        for r in rows
     ]
 
 
 def check_activities_unused(
-    conn: Connection, cert: dict[str, Any], party_id: str, ruleset: Ruleset
+    source: Source, cert: dict[str, Any], party_id: str, ruleset: Ruleset
 ) -> list[str]:
     """PT-1 / AMB-56: refuse `activity_already_used` when another credit (another root)
     sharing one of the certificate's creditable activities was already applied on a return
     by the applicant or, under the default scope, anyone in its ownership chain. Returns the
     activity ids checked."""
-    ids = activity_ids_of(conn, cert)
+    ids = activity_ids_of(source, cert)
     if not ids:
         return ids
     scope = ruleset.pt1_activity_scope
-    parties = activities.parties_in_scope(ownership_graph(conn), party_id, scope)
-    conflicts = activities.conflicting_uses(ids, cert["root_id"], _prior_uses(conn, parties))
+    parties = activities.parties_in_scope(ownership_graph(source), party_id, scope)
+    conflicts = activities.conflicting_uses(ids, cert["root_id"], _prior_uses(source, parties))
     if not conflicts:
         return ids
-    names = {c.use.party_id: load_party(conn, c.use.party_id)["name"] for c in conflicts}
+    names = {c.use.party_id: load_party(source, c.use.party_id)["name"] for c in conflicts}
     shared = list(dict.fromkeys(a for c in conflicts for a in c.activity_ids))
     used = "; ".join(
         f"{', '.join(c.activity_ids)} by {names[c.use.party_id]} ({c.use.party_id}) with "

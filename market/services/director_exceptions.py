@@ -11,12 +11,14 @@ from market.domain.rules.individuals import INDIVIDUALS
 from market.services import clock
 from market.services.actor import AUTHORITY, Actor
 from market.services.parties import load_party
-from market.services.uow import UnitOfWork
+from market.services.uow import AbstractUnitOfWork
 
 
-def record_exception(uow: UnitOfWork, actor: Actor, party_id: str, reason: str) -> dict[str, Any]:
+def record_exception(
+    uow: AbstractUnitOfWork, actor: Actor, party_id: str, reason: str
+) -> dict[str, Any]:
     actor.require(AUTHORITY)
-    party = load_party(uow.conn, party_id)
+    party = load_party(uow, party_id)
     if party["entity_type"] not in INDIVIDUALS:
         raise InvalidRequestError(
             "The Director's exception (PT-7, AMB-53) is for an individual buying directly; "
@@ -32,4 +34,4 @@ def record_exception(uow: UnitOfWork, actor: Actor, party_id: str, reason: str) 
         ),
         actor.label,
     )
-    return load_party(uow.conn, party_id)
+    return load_party(uow, party_id)

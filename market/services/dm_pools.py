@@ -8,73 +8,54 @@ from datetime import date
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, select
-from sqlalchemy.engine import Connection
-
 from market.adapters.eventstore import utcnow_iso
-from market.adapters.tables import CapUsage, QueueEntry
 from market.domain.events.certificates import QueueAllowed, QueueDeferred, certificate_issued
 from market.domain.programs import Program
 from market.domain.rules import dm_queue
+from market.domain.rules.buckets import cap_id
+from market.domain.rules.certificate_status import certificate_status
 from market.domain.rulesets import Ruleset
 from market.services.actor import AUTHORITY, Actor
-from market.services.certificate_caps import cap_id
-from market.services.certificate_views import certificate_status, load_certificate
-from market.services.uow import UnitOfWork
+from market.services.certificate_views import load_certificate
+from market.services.uow import AbstractUnitOfWork
 
 if TYPE_CHECKING:  # certificates imports this module to issue into a pool
     from market.services.certificates import NewCertificate
-
-caps_t = CapUsage.__table__  # type: ignore[attr-defined]
-queue_t = QueueEntry.__table__  # type: ignore[attr-defined]
 
 
 POOLS = (dm_queue.DM_CBT, dm_queue.DM_GIT_FILM_POOL)
 
 
-def _pool_current_fy(conn: Connection, pool: str) -> int | None:
-    found = conn.execute(
-        select(func.max(caps_t.c.fiscal_year)).where(caps_t.c.bucket == pool)
-    ).scalar()
-    return int(found) if found is not None else None
-
-
-def _pool_state(conn: Connection, pool: str) -> dm_queue.PoolLedger:
-    used = {
-        int(r.fiscal_year): int(r.used_cents)
-        for r in conn.execute(select(caps_t).where(caps_t.c.bucket == pool))
-    }
+def _pool_state(uow: AbstractUnitOfWork, pool: str) -> dm_queue.PoolLedger:
+    used = {int(r["fiscal_year"]): int(r["used_cents"]) for r in uow.caps.of_bucket(pool)}
     queue = tuple(
-        dm_queue.QueueItem(r.id, int(r.remaining_cents), r.received_at)
-        for r in conn.execute(
-            select(queue_t)
-            .where(queue_t.c.pool == pool, queue_t.c.remaining_cents > 0)
-            .order_by(queue_t.c.position)
-        )
+        dm_queue.QueueItem(r["id"], int(r["remaining_cents"]), r["received_at"])
+        for r in uow.queue.waiting(pool)
     )
     return dm_queue.PoolLedger(
-        pool, MappingProxyType(used), queue, rolled_to=_pool_current_fy(conn, pool)
+        pool, MappingProxyType(used), queue, rolled_to=uow.caps.latest_fiscal_year(pool)
     )
 
 
 def roll_pool(
-    uow: UnitOfWork, actor: Actor, pool: str, target_fy: int, ruleset: Ruleset
+    uow: AbstractUnitOfWork, actor: Actor, pool: str, target_fy: int, ruleset: Ruleset
 ) -> list[dict[str, Any]]:
     """July 1 of each FY after the pool's latest one, up to `target_fy`: allow what is
     queued, in order of receipt (DMQ-3). Returns what was allowed."""
-    current = _pool_current_fy(uow.conn, pool)
+    current = uow.caps.latest_fiscal_year(pool)
     done: list[dict[str, Any]] = []
     if current is None or target_fy <= current:
         return done
     cap = dm_queue.pool_cap_cents(pool, ruleset)
     for fy in range(current + 1, target_fy + 1):
-        state = _pool_state(uow.conn, pool)
+        state = _pool_state(uow, pool)
         if not state.queue:
             break
         _, allowed = dm_queue.roll_to(state, fy, ruleset)
         for cert_id, cents, bucket_fy in allowed:
-            cert = load_certificate(uow.conn, cert_id)
-            entry = uow.conn.execute(select(queue_t).where(queue_t.c.id == cert_id)).one()
+            cert = load_certificate(uow, cert_id)
+            entry = uow.queue.get(cert_id)
+            assert entry is not None, f"{cert_id} was allowed from the queue it is not in"
             status = certificate_status(
                 int(cert["allowed_cents"]) + cents,
                 int(cert["balance_cents"]) + cents,
@@ -89,8 +70,8 @@ def roll_pool(
                 allowed_cents=cents,
                 status=status,
                 from_queue=True,
-                queued_cap_id=cap_id(pool, int(entry.origin_fiscal_year)),
-                remaining_cents=int(entry.remaining_cents) - cents,
+                queued_cap_id=cap_id(pool, int(entry["origin_fiscal_year"])),
+                remaining_cents=int(entry["remaining_cents"]) - cents,
                 effective_date=date(bucket_fy - 1, 7, 1).isoformat(),
             )
             uow.append(f"certificate-{cert_id}", event, actor.label)
@@ -106,7 +87,7 @@ def roll_pool(
 
 
 def roll_fiscal_year(
-    uow: UnitOfWork, actor: Actor, fiscal_year: int, ruleset: Ruleset
+    uow: AbstractUnitOfWork, actor: Actor, fiscal_year: int, ruleset: Ruleset
 ) -> dict[str, Any]:
     """The `roll-fiscal-year` command: every pool reaches `fiscal_year`."""
     actor.require(AUTHORITY)
@@ -117,7 +98,7 @@ def roll_fiscal_year(
 
 
 def _issue_dm(
-    uow: UnitOfWork,
+    uow: AbstractUnitOfWork,
     actor: Actor,
     program: Program,
     new: NewCertificate,
@@ -130,7 +111,7 @@ def _issue_dm(
     roll_pool(uow, actor, pool, fy, ruleset)
     cert_id = payload["certificate_id"]
     received_at = utcnow_iso()
-    state = _pool_state(uow.conn, pool)
+    state = _pool_state(uow, pool)
     item = dm_queue.QueueItem(cert_id, new.face_cents, received_at)
     _, allowed, deferred = dm_queue.admit(state, item, fy, ruleset)
     stream = f"certificate-{cert_id}"
@@ -154,9 +135,7 @@ def _issue_dm(
             actor.label,
         )
     if deferred:
-        position = uow.conn.execute(
-            select(func.max(queue_t.c.position)).where(queue_t.c.pool == pool)
-        ).scalar()
+        position = uow.queue.last_position(pool)
         uow.append(
             stream,
             QueueDeferred(
@@ -167,7 +146,7 @@ def _issue_dm(
                 cap_cents=cap,
                 deferred_cents=deferred,
                 received_at=received_at,
-                position=int(position or 0) + 1,
+                position=position + 1,
             ),
             actor.label,
         )

@@ -11,10 +11,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from market.adapters.tables import TransferFunding
 from market.domain.errors import InvalidRequestError
 from market.domain.events.funding import (
     TransferPaymentRecorded,
@@ -26,25 +24,19 @@ from market.domain.values import format_cents
 from market.services import clock
 from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.errors import ConflictError, RuleRefusedError, not_found
+from market.services.reads import Source, repositories
 from market.services.trade_views import load_transfer
-from market.services.uow import UnitOfWork
-
-fundings_t = TransferFunding.__table__  # type: ignore[attr-defined]
+from market.services.uow import AbstractUnitOfWork
 
 MAX_REFERENCE = 200
 
 
-def load_funding(conn: Connection, transfer_id: str) -> dict[str, Any] | None:
-    row = (
-        conn.execute(select(fundings_t).where(fundings_t.c.transfer_id == transfer_id))
-        .mappings()
-        .first()
-    )
-    return dict(row) if row is not None else None
+def load_funding(source: Source, transfer_id: str) -> dict[str, Any] | None:
+    return repositories(source).fundings.get(transfer_id)
 
 
-def funding_view(conn: Connection, transfer: dict[str, Any]) -> dict[str, Any]:
-    f = load_funding(conn, transfer["id"])
+def funding_view(source: Source, transfer: dict[str, Any]) -> dict[str, Any]:
+    f = load_funding(source, transfer["id"])
     paid = int(f["amount_cents"]) if f else 0
     consideration = int(transfer["consideration_cents"])
     return {
@@ -82,14 +74,14 @@ def _parties(t: dict[str, Any]) -> dict[str, str]:
 
 
 def record_payment(
-    uow: UnitOfWork,
+    uow: AbstractUnitOfWork,
     actor: Actor,
     transfer_id: str,
     reference: str,
     amount_cents: int,
     paid_on: date,
 ) -> dict[str, Any]:
-    t = load_transfer(uow.conn, transfer_id)
+    t = load_transfer(uow, transfer_id)
     actor.require_party(t["buyer_party_id"])
     ref = (reference or "").strip()
     if not ref or len(ref) > MAX_REFERENCE or amount_cents <= 0:
@@ -105,7 +97,7 @@ def record_payment(
         )
     if t["status"] == "rejected":
         raise ConflictError(f"Transfer {transfer_id} was rejected.", {"status": "rejected"})
-    if load_funding(uow.conn, transfer_id) is not None:
+    if load_funding(uow, transfer_id) is not None:
         raise ConflictError(
             f"A payment for transfer {transfer_id} is already recorded.",
             {"transfer_id": transfer_id},
@@ -123,15 +115,15 @@ def record_payment(
         actor.label,
         new_stream=True,
     )
-    return funding_view(uow.conn, t)
+    return funding_view(uow, t)
 
 
 def confirm_receipt(
-    uow: UnitOfWork, actor: Actor, transfer_id: str, received_on: date | None
+    uow: AbstractUnitOfWork, actor: Actor, transfer_id: str, received_on: date | None
 ) -> dict[str, Any]:
-    t = load_transfer(uow.conn, transfer_id)
+    t = load_transfer(uow, transfer_id)
     actor.require_party(t["seller_party_id"])
-    f = load_funding(uow.conn, transfer_id)
+    f = load_funding(uow, transfer_id)
     if f is None:
         raise ConflictError(
             "The buyer has not recorded a payment yet.",
@@ -159,15 +151,15 @@ def confirm_receipt(
         ),
         actor.label,
     )
-    return funding_view(uow.conn, t)
+    return funding_view(uow, t)
 
 
-def check_funded(conn: Connection, transfer: dict[str, Any], ruleset: Ruleset) -> None:
+def check_funded(source: Source, transfer: dict[str, Any], ruleset: Ruleset) -> None:
     """With `approval_requires_funding`, refuse approval (422 `funding_not_confirmed`)
     until the seller confirmed receipt of the whole consideration."""
     if not ruleset.approval_requires_funding:
         return
-    view = funding_view(conn, transfer)
+    view = funding_view(source, transfer)
     if not view["funded"]:
         raise RuleRefusedError(
             "funding_not_confirmed",
@@ -178,9 +170,9 @@ def check_funded(conn: Connection, transfer: dict[str, Any], ruleset: Ruleset) -
         )
 
 
-def note_refund_owed(uow: UnitOfWork, actor: Actor, transfer_id: str) -> None:
+def note_refund_owed(uow: AbstractUnitOfWork, actor: Actor, transfer_id: str) -> None:
     """On rejection: a recorded payment is owed back to the buyer in full."""
-    f = load_funding(uow.conn, transfer_id)
+    f = load_funding(uow, transfer_id)
     if f is None:
         return
     uow.append(

@@ -1,7 +1,7 @@
 """Trading halts (PRODUCT.md 8.3): a recapture or invalidity notice on a certificate halts
 it and every certificate derived from it until the notice is lifted.
 
-`check_not_halted(conn, certificate)` is the one guard: listings, offers, offer
+`check_not_halted(uow, certificate)` is the one guard: listings, offers, offer
 acceptance, negotiated transfers, buyer confirmations and approvals call it before
 deciding, and it raises 422 `trading_halted`. It costs one indexed query on
 `certificate_notices` by the lineage's root; only when that lineage has an active notice
@@ -16,65 +16,41 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from market.adapters.queries import Query
-from market.adapters.tables import Certificate, CertificateNotice, Listing
+from market.adapters.tables import CertificateNotice
 from market.domain.errors import InvalidRequestError
 from market.domain.events.halts import CertificateNoticeIssued, CertificateNoticeLifted
 from market.domain.rules import halts
+from market.services import reads
 from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.errors import ConflictError, NotFoundError
 from market.services.numbering import new_id
-from market.services.uow import UnitOfWork
+from market.services.reads import Source
+from market.services.uow import AbstractUnitOfWork
 
 notices_t = CertificateNotice.__table__  # type: ignore[attr-defined]
-certs_t = Certificate.__table__  # type: ignore[attr-defined]
-listings_t = Listing.__table__  # type: ignore[attr-defined]
-
-_ACTIVE_ON_ROOT = Query(
-    select(notices_t.c.id, notices_t.c.certificate_id)
-    .where(notices_t.c.root_id == bindparam("root_id"), notices_t.c.status == "active")
-    .order_by(notices_t.c.id)
-)
-_LINEAGE = Query(
-    select(certs_t.c.id, certs_t.c.parent_id, certs_t.c.holder_party_id).where(
-        certs_t.c.root_id == bindparam("root_id")
-    )
-)
-_CERT = Query(
-    select(certs_t.c.id, certs_t.c.root_id).where(certs_t.c.id == bindparam("certificate_id"))
-)
 
 MAX_REASON = 500
 
 
-def _cert(conn: Connection, certificate: str | Mapping[str, Any]) -> Mapping[str, Any]:
+def _cert(source: Source, certificate: str | Mapping[str, Any]) -> Mapping[str, Any]:
     if not isinstance(certificate, str):
         return certificate
-    row = _CERT.first(conn, {"certificate_id": certificate})
-    if row is None:
-        raise NotFoundError(
-            f"Certificate {certificate} does not exist.", {"certificate_id": certificate}
-        )
-    return row
+    return reads.certificate(source, certificate)
 
 
-def _parents(conn: Connection, root_id: str) -> dict[str, str | None]:
-    return {r["id"]: r["parent_id"] for r in _LINEAGE.rows(conn, {"root_id": root_id})}
-
-
-def halting_notice_ids(conn: Connection, certificate: str | Mapping[str, Any]) -> list[str]:
+def halting_notice_ids(source: Source, certificate: str | Mapping[str, Any]) -> list[str]:
     """The active notices that halt this certificate (empty: it may trade)."""
-    cert = _cert(conn, certificate)
-    active = [
-        (r["id"], r["certificate_id"])
-        for r in _ACTIVE_ON_ROOT.rows(conn, {"root_id": cert["root_id"]})
-    ]
+    repos = reads.repositories(source)
+    cert = _cert(repos, certificate)
+    active = [(r["id"], r["certificate_id"]) for r in repos.notices.active_on_root(cert["root_id"])]
     if not active:
         return []
-    return halts.halting_notices(cert["id"], _parents(conn, cert["root_id"]), active)
+    return halts.halting_notices(
+        cert["id"], repos.certificates.lineage_parents(cert["root_id"]), active
+    )
 
 
 def halted_among(conn: Connection, certs: list[dict[str, Any]]) -> set[str]:
@@ -90,7 +66,8 @@ def halted_among(conn: Connection, certs: list[dict[str, Any]]) -> set[str]:
         )
     ):
         active.setdefault(r.root_id, []).append((r.id, r.certificate_id))
-    parents = {root: _parents(conn, root) for root in active}
+    lineages = reads.repositories(conn).certificates
+    parents = {root: lineages.lineage_parents(root) for root in active}
     return {
         str(c["id"])
         for c in certs
@@ -99,15 +76,15 @@ def halted_among(conn: Connection, certs: list[dict[str, Any]]) -> set[str]:
     }
 
 
-def is_halted(conn: Connection, certificate: str | Mapping[str, Any]) -> bool:
-    return bool(halting_notice_ids(conn, certificate))
+def is_halted(source: Source, certificate: str | Mapping[str, Any]) -> bool:
+    return bool(halting_notice_ids(source, certificate))
 
 
-def check_not_halted(conn: Connection, certificate: str | Mapping[str, Any]) -> None:
+def check_not_halted(source: Source, certificate: str | Mapping[str, Any]) -> None:
     """Refuse (422 `trading_halted`) any trading step in a halted certificate. Takes the
     certificate's id or its row (anything with `id` and `root_id`)."""
-    cert = _cert(conn, certificate)
-    halts.check_not_halted(str(cert["id"]), halting_notice_ids(conn, cert))
+    cert = _cert(source, certificate)
+    halts.check_not_halted(str(cert["id"]), halting_notice_ids(source, cert))
 
 
 def _reason(reason: str) -> str:
@@ -119,15 +96,15 @@ def _reason(reason: str) -> str:
     return text
 
 
-def notice_view(conn: Connection, notice_id: str) -> dict[str, Any]:
-    row = conn.execute(select(notices_t).where(notices_t.c.id == notice_id)).mappings().first()
+def notice_view(source: Source, notice_id: str) -> dict[str, Any]:
+    row = reads.repositories(source).notices.get(notice_id)
     if row is None:
         raise NotFoundError(f"Notice {notice_id} does not exist.", {"notice_id": notice_id})
     return dict(row) | {"halted": row["status"] == "active"}
 
 
 def issue_notice(
-    uow: UnitOfWork, actor: Actor, certificate_id: str, kind: str, reason: str
+    uow: AbstractUnitOfWork, actor: Actor, certificate_id: str, kind: str, reason: str
 ) -> dict[str, Any]:
     """The Authority's notice: halts the certificate and its descendants, suspends their
     open listings."""
@@ -137,19 +114,12 @@ def issue_notice(
             f"kind must be one of {', '.join(halts.NOTICE_KINDS)}.", {"kind": kind}
         )
     text = _reason(reason)
-    cert = _cert(uow.conn, certificate_id)
-    lineage = _LINEAGE.rows(uow.conn, {"root_id": cert["root_id"]})
+    cert = _cert(uow, certificate_id)
+    lineage = uow.certificates.where(root_id=cert["root_id"])
     parents = {r["id"]: r["parent_id"] for r in lineage}
     halted = halts.descendants_or_self(certificate_id, parents)
     holders = sorted({r["holder_party_id"] for r in lineage if r["id"] in set(halted)})
-    suspended = [
-        r.id
-        for r in uow.conn.execute(
-            select(listings_t.c.id)
-            .where(listings_t.c.certificate_id.in_(halted), listings_t.c.status == "open")
-            .order_by(listings_t.c.created_seq)
-        )
-    ]
+    suspended = [r["id"] for r in uow.listings.of_certificates(halted, "open")]
     notice_id = new_id("ntc")
     uow.append(
         f"notice-{notice_id}",
@@ -166,16 +136,16 @@ def issue_notice(
         actor.label,
         new_stream=True,
     )
-    return notice_view(uow.conn, notice_id)
+    return notice_view(uow, notice_id)
 
 
 def lift_notice(
-    uow: UnitOfWork, actor: Actor, certificate_id: str, notice_id: str, reason: str | None
+    uow: AbstractUnitOfWork, actor: Actor, certificate_id: str, notice_id: str, reason: str | None
 ) -> dict[str, Any]:
     """Lift one notice: the suspended listings under it resume unless another notice still
     halts their certificate (a listing its seller withdrew meanwhile stays withdrawn)."""
     actor.require(AUTHORITY)
-    notice = notice_view(uow.conn, notice_id)
+    notice = notice_view(uow, notice_id)
     if notice["certificate_id"] != certificate_id:
         raise NotFoundError(
             f"Certificate {certificate_id} has no notice {notice_id}.",
@@ -186,27 +156,20 @@ def lift_notice(
             f"Notice {notice_id} was already lifted.", {"notice_id": notice_id, "status": "lifted"}
         )
     text = _reason(reason or "lifted")
-    lineage = _LINEAGE.rows(uow.conn, {"root_id": notice["root_id"]})
+    lineage = uow.certificates.where(root_id=notice["root_id"])
     parents = {r["id"]: r["parent_id"] for r in lineage}
     others = [
         (r["id"], r["certificate_id"])
-        for r in _ACTIVE_ON_ROOT.rows(uow.conn, {"root_id": notice["root_id"]})
+        for r in uow.notices.active_on_root(notice["root_id"])
         if r["id"] != notice_id
     ]
     # Every suspended listing under the notice resumes unless another notice still halts
     # it: also one a later notice found suspended already (and so did not list).
     halted_now = halts.descendants_or_self(certificate_id, parents)
     resumed = []
-    for row in uow.conn.execute(
-        select(listings_t.c.id, listings_t.c.certificate_id)
-        .where(
-            listings_t.c.certificate_id.in_(halted_now),
-            listings_t.c.status == "suspended",
-        )
-        .order_by(listings_t.c.created_seq)
-    ):
-        if not halts.halting_notices(row.certificate_id, parents, others):
-            resumed.append(row.id)
+    for row in uow.listings.of_certificates(halted_now, "suspended"):
+        if not halts.halting_notices(row["certificate_id"], parents, others):
+            resumed.append(row["id"])
     uow.append(
         f"notice-{notice_id}",
         CertificateNoticeLifted(
@@ -220,14 +183,15 @@ def lift_notice(
         ),
         actor.label,
     )
-    return notice_view(uow.conn, notice_id)
+    return notice_view(uow, notice_id)
 
 
 def list_notices(conn: Connection, actor: Actor, certificate_id: str) -> list[dict[str, Any]]:
     """Notices on the certificate itself and on its ancestors (what halts or halted it)."""
     actor.require(AUTHORITY, AUDITOR)
     cert = _cert(conn, certificate_id)
-    line = halts.ancestors_or_self(certificate_id, _parents(conn, cert["root_id"]))
+    parents = reads.repositories(conn).certificates.lineage_parents(cert["root_id"])
+    line = halts.ancestors_or_self(certificate_id, parents)
     rows = conn.execute(
         select(notices_t.c.id)
         .where(notices_t.c.certificate_id.in_(line))

@@ -6,7 +6,6 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from market.adapters.tables import Listing
 from market.domain.errors import (
     BelowMinimumConsiderationError,
     InsufficientBalanceError,
@@ -22,12 +21,12 @@ from market.domain.programs import Program
 from market.domain.rules import consideration
 from market.domain.rulesets import Ruleset
 from market.domain.values import format_cents
-from market.services import commitments, halts, sale_windows
+from market.services import commitments, halts, reads, sale_windows
 from market.services.actor import PARTICIPANT, Actor
-from market.services.certificate_views import load_certificate
 from market.services.errors import ConflictError, ForbiddenError, not_found
 from market.services.numbering import new_id
 from market.services.parties import load_party
+from market.services.reads import Source
 from market.services.rule_checks import (
     check_balance,
     check_other_party,
@@ -39,16 +38,14 @@ from market.services.rule_checks import (
 )
 from market.services.trade_lists import listings_page, view_of_listing
 from market.services.trade_views import load_listing, load_offer, offer_view, sold_from_listing
-from market.services.uow import UnitOfWork
-
-listings_t = Listing.__table__  # type: ignore[attr-defined]
+from market.services.uow import AbstractUnitOfWork
 
 
-def listing_view(conn: Connection, listing_id: str, ruleset: Ruleset) -> dict[str, Any]:
-    listing = load_listing(conn, listing_id)
-    cert = load_certificate(conn, listing["certificate_id"])
+def listing_view(source: Source, listing_id: str, ruleset: Ruleset) -> dict[str, Any]:
+    listing = load_listing(source, listing_id)
+    cert = reads.certificate(source, listing["certificate_id"])
     return view_of_listing(
-        listing, cert, sold_from_listing(conn, listing_id), ruleset
+        listing, cert, sold_from_listing(source, listing_id), ruleset
     ) | sale_windows.window_fields(cert, ruleset)
 
 
@@ -66,18 +63,18 @@ def _check_ask(cert: dict[str, Any], amount_cents: int, ask_cents: int, ruleset:
 
 
 def create_listing(
-    uow: UnitOfWork,
+    uow: AbstractUnitOfWork,
     actor: Actor,
     certificate_id: str,
     amount_cents: int,
     ask_cents: int,
     ruleset: Ruleset,
 ) -> dict[str, Any]:
-    cert = load_certificate(uow.conn, certificate_id)
+    cert = reads.certificate(uow, certificate_id)
     actor.require_party(
         cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
     )
-    halts.check_not_halted(uow.conn, cert)  # PRODUCT.md 8.3 trading halts
+    halts.check_not_halted(uow, cert)  # PRODUCT.md 8.3 trading halts
     check_resale(cert, ruleset)
     if amount_cents <= 0 or ask_cents < 0:
         raise InvalidRequestError(
@@ -89,7 +86,7 @@ def create_listing(
     sale_windows.check_sellable(cert, today(), ruleset)
     unreviewed_in_sale(cert, amount_cents, ruleset)
     listing_id = new_id("lst")
-    commitments.check_new_listing(uow.conn, cert, listing_id, amount_cents)
+    commitments.check_new_listing(uow, cert, listing_id, amount_cents)
     uow.append(
         f"listing-{listing_id}",
         ListingCreated(
@@ -102,13 +99,13 @@ def create_listing(
         actor.label,
         new_stream=True,
     )
-    return listing_view(uow.conn, listing_id, ruleset)
+    return listing_view(uow, listing_id, ruleset)
 
 
 def withdraw_listing(
-    uow: UnitOfWork, actor: Actor, listing_id: str, ruleset: Ruleset
+    uow: AbstractUnitOfWork, actor: Actor, listing_id: str, ruleset: Ruleset
 ) -> dict[str, Any]:
-    listing = load_listing(uow.conn, listing_id)
+    listing = load_listing(uow, listing_id)
     actor.require_party(listing["seller_party_id"], not_found("Listing", "listing_id", listing_id))
     # A listing suspended by a trading halt may be withdrawn too (it then stays withdrawn).
     if listing["status"] not in ("open", "suspended"):
@@ -117,7 +114,7 @@ def withdraw_listing(
             {"listing_id": listing_id, "status": listing["status"]},
         )
     uow.append(f"listing-{listing_id}", ListingWithdrawn(listing_id=listing_id), actor.label)
-    return listing_view(uow.conn, listing_id, ruleset)
+    return listing_view(uow, listing_id, ruleset)
 
 
 def list_listings(
@@ -138,21 +135,21 @@ def list_listings(
 
 
 def make_offer(
-    uow: UnitOfWork,
+    uow: AbstractUnitOfWork,
     actor: Actor,
     listing_id: str,
     amount_cents: int,
     price_cents: int,
     ruleset: Ruleset,
 ) -> dict[str, Any]:
-    listing = load_listing(uow.conn, listing_id)
+    listing = load_listing(uow, listing_id)
     actor.require(PARTICIPANT)
     if actor.party_id is None:
         raise ForbiddenError("Your user is not linked to a party, so it cannot buy.", {})
-    buyer = load_party(uow.conn, actor.party_id)
-    cert = load_certificate(uow.conn, listing["certificate_id"])
+    buyer = load_party(uow, actor.party_id)
+    cert = reads.certificate(uow, listing["certificate_id"])
     check_other_party(cert, buyer["id"])
-    halts.check_not_halted(uow.conn, cert)  # PRODUCT.md 8.3 trading halts
+    halts.check_not_halted(uow, cert)  # PRODUCT.md 8.3 trading halts
     if listing["status"] != "open":
         raise ConflictError(
             f"Listing {listing_id} is {listing['status']}, not open.",
@@ -160,16 +157,16 @@ def make_offer(
         )
     if amount_cents <= 0:
         raise InvalidRequestError("amount_cents must be positive.", {"amount_cents": amount_cents})
-    available = int(listing["amount_cents"]) - sold_from_listing(uow.conn, listing_id)
+    available = int(listing["amount_cents"]) - sold_from_listing(uow, listing_id)
     if amount_cents > available:
         raise InsufficientBalanceError(
             f"The listing has {format_cents(available)} available; "
             f"{format_cents(amount_cents)} was offered for.",
             {"listing_id": listing_id, "available_cents": available, "amount_cents": amount_cents},
         )
-    seller = load_party(uow.conn, cert["holder_party_id"])
+    seller = load_party(uow, cert["holder_party_id"])
     checks, failures = rule_checks(
-        uow.conn, cert, seller, buyer, amount_cents, price_cents, ruleset, None
+        uow, cert, seller, buyer, amount_cents, price_cents, ruleset, None
     )
     refuse_if_failed(checks, failures)
     offer_id = new_id("ofr")
@@ -186,11 +183,11 @@ def make_offer(
         ),
         actor.label,
     )
-    return offer_view(uow.conn, offer_id)
+    return offer_view(uow, offer_id)
 
 
-def open_offer_for_seller(uow: UnitOfWork, actor: Actor, offer_id: str) -> dict[str, Any]:
-    offer = load_offer(uow.conn, offer_id)
+def open_offer_for_seller(uow: AbstractUnitOfWork, actor: Actor, offer_id: str) -> dict[str, Any]:
+    offer = load_offer(uow, offer_id)
     actor.require_party(offer["seller_party_id"], not_found("Offer", "offer_id", offer_id))
     if offer["status"] != "open":
         raise ConflictError(
@@ -200,14 +197,14 @@ def open_offer_for_seller(uow: UnitOfWork, actor: Actor, offer_id: str) -> dict[
     return offer
 
 
-def decline_offer(uow: UnitOfWork, actor: Actor, offer_id: str) -> dict[str, Any]:
+def decline_offer(uow: AbstractUnitOfWork, actor: Actor, offer_id: str) -> dict[str, Any]:
     offer = open_offer_for_seller(uow, actor, offer_id)
     uow.append(
         f"listing-{offer['listing_id']}",
         OfferDeclined(offer_id=offer_id, listing_id=offer["listing_id"]),
         actor.label,
     )
-    return offer_view(uow.conn, offer_id)
+    return offer_view(uow, offer_id)
 
 
 # ---- transfers -----------------------------------------------------------------------

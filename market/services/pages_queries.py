@@ -24,9 +24,9 @@ from market.domain.programs import TaxType
 from market.domain.rules.affiliation import OwnershipGraph
 from market.domain.rulesets import Ruleset
 from market.services.actor import AUTHORITY, Actor
+from market.services.certificate_rules import carryover_window
 from market.services.certificate_views import load_certificate
 from market.services.parties import affiliation_view, load_party, ownership_graph
-from market.services.returns import carryover_window
 from market.services.trade_lists import transfers_page
 from market.services.trading import load_transfer, rule_checks
 

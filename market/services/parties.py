@@ -6,11 +6,10 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from market.adapters.queries import Query
-from market.adapters.tables import OwnersAgreement, Ownership, Party
+from market.adapters.tables import Ownership, Party
 from market.domain.errors import InvalidRequestError
 from market.domain.events.parties import (
     OwnersAgreementFiled,
@@ -20,14 +19,15 @@ from market.domain.events.parties import (
 from market.domain.rules import pass_through
 from market.domain.rules.affiliation import OwnershipGraph, Stake, affiliation
 from market.domain.rulesets import Ruleset
+from market.services import reads
 from market.services.actor import AUDITOR, AUTHORITY, Actor
-from market.services.errors import ConflictError, NotFoundError, not_found
+from market.services.errors import ConflictError, not_found
 from market.services.paging import split_page
-from market.services.uow import UnitOfWork
+from market.services.reads import Source, repositories
+from market.services.uow import AbstractUnitOfWork
 
 parties_t = Party.__table__  # type: ignore[attr-defined]
 owners_t = Ownership.__table__  # type: ignore[attr-defined]
-agreements_t = OwnersAgreement.__table__  # type: ignore[attr-defined]
 
 ENTITY_TYPES = (
     "c_corporation",
@@ -40,10 +40,6 @@ ENTITY_TYPES = (
 )
 TAX_TYPES = ("CBT", "GIT", "IPT")
 MAX_BPS = 10_000
-
-_PARTY_BY_ID = Query(select(parties_t).where(parties_t.c.id == bindparam("party_id")))
-_PARTY_BY_TAX_ID = select(parties_t.c.id).where(parties_t.c.tax_id == bindparam("tax_id"))
-_PARTY_PAIR = Query(select(parties_t).where(parties_t.c.id.in_([bindparam("a"), bindparam("b")])))
 
 
 @dataclass(frozen=True)
@@ -59,17 +55,17 @@ class NewParty:
     operating_income_cents_by_year: dict[str, int] | None = None
 
 
-def register_party(uow: UnitOfWork, actor: Actor, new: NewParty) -> dict[str, Any]:
+def register_party(uow: AbstractUnitOfWork, actor: Actor, new: NewParty) -> dict[str, Any]:
     actor.require(AUTHORITY)
     if new.entity_type not in ENTITY_TYPES:
         raise InvalidRequestError(f"Unknown entity type {new.entity_type!r}.", {})
     if not set(new.tax_types) <= set(TAX_TYPES):
         raise InvalidRequestError("Tax types must be among CBT, GIT and IPT.", {})
-    taken = uow.conn.execute(select(parties_t.c.id).where(parties_t.c.tax_id == new.tax_id)).first()
+    taken = uow.parties.by_tax_id(new.tax_id)
     if taken is not None:
         raise ConflictError(
             f"A party with tax id {new.tax_id} is already registered.",
-            {"tax_id": new.tax_id, "party_id": taken.id},
+            {"tax_id": new.tax_id, "party_id": taken["id"]},
         )
     party_id = f"pty_{uuid.uuid4().hex[:20]}"
     registered = PartyRegistered(
@@ -85,11 +81,11 @@ def register_party(uow: UnitOfWork, actor: Actor, new: NewParty) -> dict[str, An
         operating_income_cents_by_year=new.operating_income_cents_by_year or {},
     )
     uow.append(f"party-{party_id}", registered, actor.label, new_stream=True)
-    return load_party(uow.conn, party_id)
+    return load_party(uow, party_id)
 
 
 def record_ownership(
-    uow: UnitOfWork,
+    uow: AbstractUnitOfWork,
     actor: Actor,
     party_id: str,
     owner_party_id: str,
@@ -98,8 +94,8 @@ def record_ownership(
     income_share_bps: int | None = None,
 ) -> dict[str, Any]:
     actor.require(AUTHORITY)
-    load_party(uow.conn, party_id)
-    load_party(uow.conn, owner_party_id)
+    load_party(uow, party_id)
+    load_party(uow, owner_party_id)
     if party_id == owner_party_id:
         raise InvalidRequestError("A party cannot own itself.", {"party_id": party_id})
     shares = {
@@ -110,13 +106,9 @@ def record_ownership(
     for name, bps in shares.items():
         if bps is not None and not 0 <= bps <= MAX_BPS:
             raise InvalidRequestError(f"{name} must be between 0 and 10000.", {name: bps})
-    others = uow.conn.execute(
-        select(owners_t).where(
-            owners_t.c.owned_party_id == party_id, owners_t.c.owner_party_id != owner_party_id
-        )
-    ).all()
+    others = [o for o in uow.parties.owners_of(party_id) if o["owner_party_id"] != owner_party_id]
     for name, bps in shares.items():
-        total = sum(getattr(o, name) or 0 for o in others) + (bps or 0)
+        total = sum(o[name] or 0 for o in others) + (bps or 0)
         if total > MAX_BPS:
             raise InvalidRequestError(
                 f"Stakes in this party would sum to {total} bps of {name[:-4]}, over 10000.",
@@ -130,15 +122,13 @@ def record_ownership(
         income_share_bps=income_share_bps,
     )
     uow.append(f"party-{party_id}", recorded, actor.label)
-    return ownership_view(uow.conn, party_id, owner_party_id)
+    return ownership_view(uow, party_id, owner_party_id)
 
 
-def ownership_view(conn: Connection, party_id: str, owner_party_id: str) -> dict[str, Any]:
-    row = (
-        conn.execute(select(owners_t).where(owners_t.c.id == f"{party_id}:{owner_party_id}"))
-        .mappings()
-        .one()
-    )
+def ownership_view(source: Source, party_id: str, owner_party_id: str) -> dict[str, Any]:
+    row = repositories(source).parties.stake(party_id, owner_party_id)
+    if row is None:
+        raise LookupError(f"ownerships {party_id}:{owner_party_id} was not projected")
     return {
         "party_id": row["owned_party_id"],
         "owner_party_id": row["owner_party_id"],
@@ -156,22 +146,17 @@ class NewOwnersAgreement:
 
 
 def file_owners_agreement(
-    uow: UnitOfWork, actor: Actor, party_id: str, new: NewOwnersAgreement
+    uow: AbstractUnitOfWork, actor: Actor, party_id: str, new: NewOwnersAgreement
 ) -> dict[str, Any]:
     """UTH-14 / AMB-17: the Authority records that a partnership filed an owners' agreement
     with the Director. OWNERS_AGREEMENT_FILED on the party's stream; the latest filing is
     the agreement in force (it names the one it replaces)."""
     actor.require(AUTHORITY)
-    party = load_party(uow.conn, party_id)
+    party = load_party(uow, party_id)
     for owner_id in dict.fromkeys(owner for owner, _ in new.shares):
-        load_party(uow.conn, owner_id)
-    recorded = {
-        r.owner_party_id
-        for r in uow.conn.execute(
-            select(owners_t.c.owner_party_id).where(owners_t.c.owned_party_id == party_id)
-        )
-    }
-    current = owners_agreement(uow.conn, party_id)
+        load_party(uow, owner_id)
+    recorded = {r["owner_party_id"] for r in uow.parties.owners_of(party_id)}
+    current = owners_agreement(uow, party_id)
     shares = pass_through.validate_owners_agreement(
         party_id,
         party["entity_type"],
@@ -190,19 +175,15 @@ def file_owners_agreement(
         replaces_agreement_id=current["agreement_id"] if current is not None else None,
     )
     uow.append(f"party-{party_id}", filed, actor.label)
-    found = owners_agreement(uow.conn, party_id)
+    found = owners_agreement(uow, party_id)
     if found is None:  # the projection handler writes the row on append
         raise LookupError(f"owners_agreements {party_id} was not projected")
     return found | {"replaces_agreement_id": filed.replaces_agreement_id}
 
 
-def owners_agreement(conn: Connection, party_id: str) -> dict[str, Any] | None:
+def owners_agreement(source: Source, party_id: str) -> dict[str, Any] | None:
     """The owners' agreement in force for a partnership, or None if none was filed."""
-    row = (
-        conn.execute(select(agreements_t).where(agreements_t.c.party_id == party_id))
-        .mappings()
-        .first()
-    )
+    row = repositories(source).parties.owners_agreement(party_id)
     if row is None:
         return None
     return {
@@ -215,20 +196,13 @@ def owners_agreement(conn: Connection, party_id: str) -> dict[str, Any] | None:
     }
 
 
-def load_party(conn: Connection, party_id: str) -> dict[str, Any]:
-    row = _PARTY_BY_ID.first(conn, {"party_id": party_id})
-    if row is None:
-        raise NotFoundError(f"Party {party_id} does not exist.", {"party_id": party_id})
-    return row
+def load_party(source: Source, party_id: str) -> dict[str, Any]:
+    return reads.party(source, party_id)
 
 
-def load_party_pair(conn: Connection, a: str, b: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Two parties in one statement (a seller and a buyer), in the order asked."""
-    found = {r["id"]: r for r in _PARTY_PAIR.rows(conn, {"a": a, "b": b})}
-    for party_id in (a, b):
-        if party_id not in found:
-            raise NotFoundError(f"Party {party_id} does not exist.", {"party_id": party_id})
-    return found[a], found[b]
+def load_party_pair(source: Source, a: str, b: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two parties (a seller and a buyer), in the order asked."""
+    return reads.party(source, a), reads.party(source, b)
 
 
 def get_party(conn: Connection, actor: Actor, party_id: str) -> dict[str, Any]:
@@ -262,10 +236,10 @@ def list_parties(
     return split_page(rows, limit, lambda r: str(r["id"]))
 
 
-def ownership_graph(conn: Connection) -> OwnershipGraph:
+def ownership_graph(source: Source) -> OwnershipGraph:
     stakes = [
-        Stake(r.owner_party_id, r.owned_party_id, r.voting_bps, r.value_bps)
-        for r in conn.execute(select(owners_t))
+        Stake(r["owner_party_id"], r["owned_party_id"], r["voting_bps"], r["value_bps"])
+        for r in repositories(source).parties.stakes()
     ]
     return OwnershipGraph.from_stakes(stakes)
 

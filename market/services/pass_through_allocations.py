@@ -6,38 +6,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
-
-from market.adapters.projections.store import require
-from market.adapters.tables import Ownership
 from market.domain.errors import InsufficientBalanceError, InvalidRequestError
 from market.domain.events.certificates import Parent, certificate_issued
 from market.domain.events.returns import PassThroughAllocated
 from market.domain.programs import Program
 from market.domain.rules import pass_through, uth_held_tranches
+from market.domain.rules.certificate_status import certificate_status
 from market.domain.rulesets import Ruleset
 from market.services.actor import AUTHORITY, PARTICIPANT, Actor
+from market.services.certificate_rules import check_not_waived
 from market.services.certificate_views import (
     ACTIVITY_KEY,
     activity_ids_of,
-    certificate_status,
     load_certificate,
     uth_tranches,
 )
 from market.services.errors import RuleRefusedError, not_found
 from market.services.numbering import derived_number, new_id
 from market.services.parties import load_party, owners_agreement
-from market.services.returns import _stream, check_not_waived
-from market.services.uow import UnitOfWork
-
-owners_t = Ownership.__table__  # type: ignore[attr-defined]
-
+from market.services.returns import _stream
+from market.services.uow import AbstractUnitOfWork
 
 PASS_THROUGH_ENTITIES = ("partnership", "s_corporation", "llc")
 
 
 def pass_through_allocate(
-    uow: UnitOfWork,
+    uow: AbstractUnitOfWork,
     actor: Actor,
     certificate_id: str,
     amount_cents: int | None,
@@ -51,14 +45,14 @@ def pass_through_allocate(
     `uth_partnership_basis`)."""
     rules = ruleset
     actor.require(AUTHORITY, PARTICIPANT)
-    cert = load_certificate(uow.conn, certificate_id)
+    cert = load_certificate(uow, certificate_id)
     actor.require_party(
         cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
     )
     # Head first: nothing else changes the row before commit, and the copy follows what
     # this unit of work does to it (each owner's certificate adds to children_count).
-    uow.store.remember("certificates", cert)
-    entity = load_party(uow.conn, cert["holder_party_id"])
+    uow.certificates.remember(cert)
+    entity = load_party(uow, cert["holder_party_id"])
     if entity["entity_type"] not in PASS_THROUGH_ENTITIES:
         raise RuleRefusedError(
             "not_a_pass_through_entity",
@@ -73,21 +67,14 @@ def pass_through_allocate(
             f"{amount} cents cannot be passed through; {balance} cents are usable.",
             {"amount_cents": amount, "balance_cents": balance},
         )
-    edges = [
-        dict(r)
-        for r in uow.conn.execute(
-            select(owners_t)
-            .where(owners_t.c.owned_party_id == entity["id"])
-            .order_by(owners_t.c.owner_party_id)
-        ).mappings()
-    ]
+    edges = sorted(uow.parties.owners_of(entity["id"]), key=lambda e: str(e["owner_party_id"]))
     if not edges:
         raise InvalidRequestError(
             "The entity has no recorded owners to allocate to.", {"party_id": entity["id"]}
         )
     income = {e["owner_party_id"]: int(e["income_share_bps"] or 0) for e in edges}
     value = {e["owner_party_id"]: int(e["value_bps"]) for e in edges}
-    agreement = owners_agreement(uow.conn, entity["id"])
+    agreement = owners_agreement(uow, entity["id"])
     basis = pass_through.allocation_basis(
         Program(cert["program"]), entity["entity_type"], agreement is not None, rules
     )
@@ -137,7 +124,7 @@ def pass_through_allocate(
     stream = _stream(cert["id"])
     uow.append(stream, PassThroughAllocated(**payload), actor.label)
     # PT-1: the owners' certificates carry the entity's creditable activities.
-    inherited = activity_ids_of(uow.conn, cert)
+    inherited = activity_ids_of(uow, cert)
     parent_attributes = {
         k: v for k, v in dict(cert["attributes"] or {}).items() if k != ACTIVITY_KEY
     }
@@ -147,7 +134,7 @@ def pass_through_allocate(
             shares["agreement_share_bps"] = agreed[a["party_id"]]
         owner_cert = certificate_issued(
             certificate_id=a["certificate_id"],
-            number=derived_number(require(uow.store, "certificates", cert["id"]), "P"),
+            number=derived_number(load_certificate(uow, cert["id"]), "P"),
             program=cert["program"],
             holder_party_id=a["party_id"],
             origin="pass_through",

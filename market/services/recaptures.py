@@ -7,13 +7,10 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import Certificate, Recapture
 from market.domain.errors import InvalidRequestError
 from market.domain.events.returns import RecaptureAssessed
 from market.domain.programs import Program, TaxType
+from market.domain.rules.certificate_status import certificate_status
 from market.domain.rules.recapture import (
     check_assessed_on_the_business,
     check_fund_tax_type,
@@ -21,14 +18,12 @@ from market.domain.rules.recapture import (
     recapture_fund,
 )
 from market.services.actor import AUTHORITY, Actor
-from market.services.certificate_views import certificate_status, load_certificate
+from market.services.certificate_views import load_certificate
 from market.services.numbering import new_id
 from market.services.parties import load_party
+from market.services.reads import Source, repositories
 from market.services.trading import load_transfer, today
-from market.services.uow import UnitOfWork
-
-recaptures_t = Recapture.__table__  # type: ignore[attr-defined]
-certs_t = Certificate.__table__  # type: ignore[attr-defined]
+from market.services.uow import AbstractUnitOfWork
 
 
 @dataclass(frozen=True)
@@ -49,13 +44,13 @@ BASES = ("hq_not_maintained", "proceeds_misused", "other")
 
 
 def _check_transfer(
-    conn: Connection, new: NewRecapture, party: dict[str, Any]
+    source: Source, new: NewRecapture, party: dict[str, Any]
 ) -> dict[str, Any] | None:
     """TB-40: a TECH recapture is assessed against the seller, per transfer; for a
     headquarters failure the transfer's own 5-year window must still be open."""
     if new.basis not in BASES:
         raise InvalidRequestError(f"basis must be one of {', '.join(BASES)}.", {})
-    transfer = load_transfer(conn, new.transfer_id) if new.transfer_id else None
+    transfer = load_transfer(source, new.transfer_id) if new.transfer_id else None
     if transfer is not None and (
         transfer["status"] != "approved" or transfer["seller_party_id"] != party["id"]
     ):
@@ -78,16 +73,6 @@ def _check_transfer(
     return transfer
 
 
-def _was_issued_credit(conn: Connection, party_id: str) -> bool:
-    """The party is a business a credit was issued (or allocated) to."""
-    found = conn.execute(
-        select(certs_t.c.id)
-        .where(certs_t.c.original_holder_party_id == party_id, certs_t.c.is_original.is_(True))
-        .limit(1)
-    ).first()
-    return found is not None
-
-
 def _regime(party: dict[str, Any], cert: dict[str, Any] | None, asked: str | None) -> TaxType:
     """The tax side the fund follows: as given, else a TECH seller's regime, else the
     party's (CBT when it files CBT, GIT when it files only GIT)."""
@@ -102,23 +87,22 @@ def _regime(party: dict[str, Any], cert: dict[str, Any] | None, asked: str | Non
     return TaxType.GIT if "GIT" in types else TaxType.IPT
 
 
-def assess_recapture(uow: UnitOfWork, actor: Actor, new: NewRecapture) -> dict[str, Any]:
+def assess_recapture(uow: AbstractUnitOfWork, actor: Actor, new: NewRecapture) -> dict[str, Any]:
     """RECAPTURE_ASSESSED; with a certificate, up to the amount leaves its usable balance."""
     actor.require(AUTHORITY)
-    party = load_party(uow.conn, new.party_id)
+    party = load_party(uow, new.party_id)
     if new.amount_cents <= 0:
         raise InvalidRequestError("amount_cents must be positive.", {})
-    transfer = _check_transfer(uow.conn, new, party)
+    transfer = _check_transfer(uow, new, party)
     cert = None
     if new.certificate_id is not None:
-        cert = load_certificate(uow.conn, new.certificate_id)
+        cert = load_certificate(uow, new.certificate_id)
         check_assessed_on_the_business(
             party["id"], cert["original_holder_party_id"], bool(cert["is_original"])
         )
     else:
-        check_assessed_on_the_business(
-            party["id"], party["id"] if _was_issued_credit(uow.conn, party["id"]) else None, None
-        )
+        issued_to = party["id"] if uow.certificates.has_original_of(party["id"]) else None
+        check_assessed_on_the_business(party["id"], issued_to, None)
     if cert is not None:
         program = Program(cert["program"])
     else:
@@ -158,7 +142,7 @@ def assess_recapture(uow: UnitOfWork, actor: Actor, new: NewRecapture) -> dict[s
         hq_window_end=transfer["hq_window_end"] if transfer else None,
     )
     uow.append(f"recapture-{recapture_id}", assessed, actor.label, new_stream=True)
-    return recapture_view(uow.conn, recapture_id) | {
+    return recapture_view(uow, recapture_id) | {
         "recaptured_from_balance_cents": from_balance,
         "program": program.value,
         "tax_type": regime.value,
@@ -168,6 +152,8 @@ def assess_recapture(uow: UnitOfWork, actor: Actor, new: NewRecapture) -> dict[s
     }
 
 
-def recapture_view(conn: Connection, recapture_id: str) -> dict[str, Any]:
-    row = conn.execute(select(recaptures_t).where(recaptures_t.c.id == recapture_id)).mappings()
-    return dict(row.one())
+def recapture_view(source: Source, recapture_id: str) -> dict[str, Any]:
+    row = repositories(source).recaptures.get(recapture_id)
+    if row is None:
+        raise LookupError(f"recaptures {recapture_id} was not projected")
+    return row

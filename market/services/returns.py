@@ -10,28 +10,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import CreditApplication
 from market.domain.errors import InsufficientBalanceError, InvalidRequestError
 from market.domain.events.returns import CreditApplied
 from market.domain.programs import Program, TaxType, check_tax_type
-from market.domain.rules import credit_use, pass_through, uth_held_tranches
+from market.domain.rules import carryover, credit_use, pass_through, uth_held_tranches
+from market.domain.rules.certificate_status import certificate_status
 from market.domain.rulesets import Ruleset
 from market.services.actor import AUTHORITY, PARTICIPANT, Actor
-from market.services.certificate_views import (
-    certificate_status,
-    load_certificate,
-    uth_tranches,
-)
+from market.services.certificate_rules import carryover_window, check_not_waived
+from market.services.certificate_views import load_certificate, uth_tranches
 from market.services.credit_activities import check_activities_unused
 from market.services.errors import BadRequestError, RuleRefusedError, not_found
 from market.services.numbering import new_id
 from market.services.parties import load_party
-from market.services.uow import UnitOfWork
-
-credit_apps_t = CreditApplication.__table__  # type: ignore[attr-defined]
+from market.services.reads import Source, repositories
+from market.services.uow import AbstractUnitOfWork
 
 
 @dataclass(frozen=True)
@@ -51,29 +44,6 @@ class NewCreditApplication:
 
 def _stream(certificate_id: str) -> str:
     return f"certificate-{certificate_id}"
-
-
-def check_not_waived(cert: dict[str, Any]) -> None:
-    """CMN-4(d): the original holder gave its own claim up (waiver or surrender)."""
-    if cert["is_original"] and cert["holder_party_id"] == cert["original_holder_party_id"]:
-        raise RuleRefusedError(
-            "waived_by_seller",
-            "The original holder waived (or surrendered) its own claim to this credit in "
-            "exchange for the certificate; only a buyer or a pass-through owner may use it.",
-            {"certificate_id": cert["id"], "program": cert["program"]},
-        )
-
-
-def carryover_window(cert: dict[str, Any], tax_type: TaxType, ruleset: Ruleset) -> int | None:
-    """The last tax year the certificate may be used in, or None when no window is stated:
-    TECH NOL amounts (AMB-45) and UTH, whose 20-period clock runs per tranche."""
-    if cert["carryover_last_year"] is not None:
-        return int(cert["carryover_last_year"])
-    program = Program(cert["program"])
-    if program in (Program.TECH, Program.UTH):
-        return None
-    base = cert["credit_year"] if cert["credit_year"] is not None else cert["fiscal_year"]
-    return credit_use.carryover_last_year(program, tax_type, int(base), ruleset)
 
 
 S40_FIGURES = ("entity_income_cents", "category_amounts_cents", "other_categories_net_cents")
@@ -115,17 +85,6 @@ def section_40_cap(
     if holder["entity_type"] == "individual" and holder.get("director_exception"):
         return new.liability_cents  # PT-7 / AMB-53: ratio = 1
     return None
-
-
-def _applied_this_year(conn: Connection, party_id: str, tax_type: str, tax_year: int) -> int:
-    total = conn.execute(
-        select(func.coalesce(func.sum(credit_apps_t.c.applied_cents), 0)).where(
-            credit_apps_t.c.party_id == party_id,
-            credit_apps_t.c.tax_type == tax_type,
-            credit_apps_t.c.tax_year == tax_year,
-        )
-    ).scalar()
-    return int(total or 0)
 
 
 _WITHHELD_WORDS = {
@@ -174,11 +133,11 @@ def _usable_balance(
 
 
 def apply_to_return(
-    uow: UnitOfWork, actor: Actor, ruleset: Ruleset, new: NewCreditApplication
+    uow: AbstractUnitOfWork, actor: Actor, ruleset: Ruleset, new: NewCreditApplication
 ) -> dict[str, Any]:
     """CREDIT_APPLIED: the smallest limit binds; the rest stays on the certificate."""
     actor.require(AUTHORITY, PARTICIPANT)
-    cert = load_certificate(uow.conn, new.certificate_id)
+    cert = load_certificate(uow, new.certificate_id)
     actor.require_party(
         cert["holder_party_id"], not_found("Certificate", "certificate_id", new.certificate_id)
     )
@@ -188,7 +147,7 @@ def apply_to_return(
     except ValueError:
         raise InvalidRequestError("tax_type must be CBT, GIT or IPT.", {}) from None
     check_tax_type(program, tax_type)
-    holder = load_party(uow.conn, cert["holder_party_id"])
+    holder = load_party(uow, cert["holder_party_id"])
     if tax_type.value not in holder["tax_types"]:
         raise RuleRefusedError(
             "tax_type_not_allowed",
@@ -198,7 +157,7 @@ def apply_to_return(
     check_not_waived(cert)
     pass_through.check_direct_git_use(str(holder["entity_type"]), tax_type.value)
     last = carryover_window(cert, tax_type, ruleset)
-    if last is not None and new.tax_year > last:
+    if carryover.is_expired(last, new.tax_year):
         raise RuleRefusedError(
             "carryforward_expired",
             f"This credit could be carried forward to tax year {last} at the latest.",
@@ -219,12 +178,12 @@ def apply_to_return(
     available, withheld = balance, dict[str, tuple[int, list[int]]]()
     if tranches is not None:
         available, withheld = _usable_balance(cert, tranches, balance, new.tax_year)
-    activity_ids = check_activities_unused(uow.conn, cert, holder["id"], ruleset)
+    activity_ids = check_activities_unused(uow, cert, holder["id"], ruleset)
     statutory_minimum = new.statutory_minimum_cents
     if statutory_minimum is None:
         statutory_minimum = ruleset.cbt_statutory_minimum_by_year.get(new.tax_year, 0)
     cap40 = section_40_cap(cert, holder, new, tax_type, ruleset)
-    earlier = _applied_this_year(uow.conn, holder["id"], tax_type.value, new.tax_year)
+    earlier = uow.credit_applications.applied_cents(holder["id"], tax_type.value, new.tax_year)
     other = new.other_credits_cents + earlier
     use = credit_use.apply_credit(
         credit_use.CreditLimitInput(
@@ -274,13 +233,11 @@ def apply_to_return(
             tranches, use.applied_cents, new.tax_year
         )
     uow.append(_stream(cert["id"]), CreditApplied(**payload), actor.label)
-    return load_credit_application(uow.conn, application_id)
+    return load_credit_application(uow, application_id)
 
 
-def load_credit_application(conn: Connection, application_id: str) -> dict[str, Any]:
-    row = (
-        conn.execute(select(credit_apps_t).where(credit_apps_t.c.id == application_id))
-        .mappings()
-        .one()
-    )
-    return dict(row)
+def load_credit_application(source: Source, application_id: str) -> dict[str, Any]:
+    row = repositories(source).credit_applications.get(application_id)
+    if row is None:
+        raise LookupError(f"credit_applications {application_id} was not projected")
+    return row

@@ -15,10 +15,6 @@ from datetime import date
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import TechApplication
 from market.domain.errors import (
     AffiliatedPartiesError,
     DomainError,
@@ -36,9 +32,7 @@ from market.domain.values import fiscal_year_end, format_cents, percent_text
 from market.services import clock, sale_windows
 from market.services.certificate_views import uth_tranches
 from market.services.parties import ownership_graph
-
-tech_apps_t = TechApplication.__table__  # type: ignore[attr-defined]
-
+from market.services.reads import Source, repositories
 
 today = clock.today  # the business date (PRODUCT.md 8.4; CMN-1: New York dates)
 
@@ -97,11 +91,11 @@ def _check_buyer_tax_types(program: Program, buyer: dict[str, Any]) -> str:
 
 
 def _check_affiliation(
-    conn: Connection, program: Program, seller_id: str, buyer_id: str, ruleset: Ruleset
+    source: Source, program: Program, seller_id: str, buyer_id: str, ruleset: Ruleset
 ) -> str:
     if program is not Program.TECH:
         return f"No buyer-seller affiliation bar applies to {program} (BR-10, UTH-25, AMB-11)."
-    result = affiliation(ownership_graph(conn), seller_id, buyer_id, ruleset)
+    result = affiliation(ownership_graph(source), seller_id, buyer_id, ruleset)
     if result.affiliated:
         raise AffiliatedPartiesError(
             "The buyer and the seller are affiliated (TB-20): " + "; ".join(result.reasons),
@@ -110,11 +104,10 @@ def _check_affiliation(
     return "The buyer and the seller are not affiliated (TB-20: no common 5% owner)."
 
 
-def _filed_on(conn: Connection, cert: dict[str, Any]) -> date:
+def _filed_on(source: Source, cert: dict[str, Any]) -> date:
     """The TECH application date behind a certificate, for the June 30 test date."""
-    received = conn.execute(
-        select(tech_apps_t.c.received_on).where(tech_apps_t.c.certificate_id == cert["root_id"])
-    ).scalar()
+    application = repositories(source).tech_applications.of_certificate(cert["root_id"])
+    received = application["received_on"] if application is not None else None
     received = received or (cert.get("attributes") or {}).get("received_on")
     if received:
         return date.fromisoformat(str(received))
@@ -122,7 +115,7 @@ def _filed_on(conn: Connection, cert: dict[str, Any]) -> date:
 
 
 def _check_tech_seller(
-    conn: Connection, cert: dict[str, Any], seller: dict[str, Any], on: date, ruleset: Ruleset
+    source: Source, cert: dict[str, Any], seller: dict[str, Any], on: date, ruleset: Ruleset
 ) -> str:
     missing = [
         name
@@ -139,7 +132,7 @@ def _check_tech_seller(
         us_employees=int(seller["us_employees"]),
         nj_full_time_employees=int(seller["nj_full_time_employees"]),
         formed_on=date.fromisoformat(str(seller["formed_on"])),
-        filed_on=_filed_on(conn, cert),
+        filed_on=_filed_on(source, cert),
         operating_income_cents_by_year={
             int(k): int(v) for k, v in (seller.get("operating_income_cents_by_year") or {}).items()
         },
@@ -162,7 +155,7 @@ def check_resale(cert: dict[str, Any], ruleset: Ruleset) -> None:
 
 
 def rule_checks(
-    conn: Connection,
+    source: Source,
     cert: dict[str, Any],
     seller: dict[str, Any],
     buyer: dict[str, Any],
@@ -172,7 +165,8 @@ def rule_checks(
     exchange_on: date | None,
     use_of_proceeds: Sequence[str] | None = None,
 ) -> tuple[list[dict[str, Any]], list[DomainError]]:
-    """Every rule a transfer must pass, in words; `exchange_on` adds the at-exchange tests,
+    """Every rule a transfer must pass, in words, on the state `source` reads (a unit of
+    work, or a read connection for a preview); `exchange_on` adds the at-exchange tests,
     and `use_of_proceeds` (the transfer's attested uses, at approval and in its preview)
     the BRRAG/TECH attestation check (BR-14, TB-25)."""
     program = Program(cert["program"])
@@ -203,7 +197,7 @@ def rule_checks(
         return _check_buyer_tax_types(program, buyer)
 
     def affiliated() -> str:
-        return _check_affiliation(conn, program, seller["id"], buyer["id"], ruleset)
+        return _check_affiliation(source, program, seller["id"], buyer["id"], ruleset)
 
     def reviewed() -> str:
         unreviewed = unreviewed_in_sale(cert, amount_cents, ruleset)
@@ -247,7 +241,7 @@ def rule_checks(
         on = exchange_on
 
         def eligible() -> str:
-            return _check_tech_seller(conn, cert, seller, on, ruleset)
+            return _check_tech_seller(source, cert, seller, on, ruleset)
 
         steps.append(("seller_eligibility", eligible))
     checks: list[dict[str, Any]] = []

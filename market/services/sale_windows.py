@@ -10,13 +10,13 @@ from typing import Any
 from market.domain.programs import TaxType
 from market.domain.rules import sale_window
 from market.domain.rulesets import Ruleset
+from market.services.certificate_rules import carryover_window
 from market.services.certificate_views import uth_tranches
-from market.services.returns import carryover_window
 
 
 def usable_through(cert: dict[str, Any], ruleset: Ruleset) -> int | None:
     """The last tax year (UTH: tax period) in which the certificate's credit may be used:
-    the window credit applications use (returns.carryover_window), or for UTH the latest
+    the window credit applications use (certificate_rules.carryover_window), or for UTH the latest
     window of an installment still held."""
     tranches = uth_tranches(cert)
     if tranches is not None:

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from market.adapters.tables import CapUsage, TechApplication
+from market.adapters.tables import TechApplication
 from market.domain.errors import (
     CapExceededError,
     InvalidRequestError,
@@ -21,6 +21,7 @@ from market.domain.events.certificates import certificate_issued
 from market.domain.events.tech import FyAllocationRun
 from market.domain.programs import Program, TaxType
 from market.domain.rules import tech_caps, tech_receipt
+from market.domain.rules.buckets import cap_id
 from market.domain.rules.tech_allocation import Applicant, allocate
 from market.domain.rulesets import Ruleset
 from market.domain.values import floor_int
@@ -33,12 +34,11 @@ from market.services.tech_allocation_views import _committed, committed_view
 from market.services.uow import UnitOfWork
 
 apps_t = TechApplication.__table__  # type: ignore[attr-defined]
-caps_t = CapUsage.__table__  # type: ignore[attr-defined]
 
 
 def cap_usage_ids(fiscal_year: int) -> tuple[str, str]:
     """The cap_usage rows F1's caps report reads for TECH."""
-    return f"TECH:{fiscal_year}", f"TECH_ZONE_SET_ASIDE:{fiscal_year}"
+    return cap_id("TECH", fiscal_year), cap_id("TECH_ZONE_SET_ASIDE", fiscal_year)
 
 
 @dataclass(frozen=True)
@@ -190,10 +190,7 @@ def commit_allocation(
             {"fiscal_year": fiscal_year},
         )
     fy_id, zone_id = cap_usage_ids(fiscal_year)
-    already = uow.conn.execute(
-        select(caps_t.c.used_cents).where(caps_t.c.id == fy_id)
-    ).scalar_one_or_none()
-    room = ruleset.tech_fy_cap_cents - int(already or 0)
+    room = ruleset.tech_fy_cap_cents - uow.caps.used_cents(fy_id)
     if plan.total_cents > room:
         raise CapExceededError(
             f"The allocation of {plan.total_cents} cents exceeds the FY {fiscal_year} room.",
@@ -225,7 +222,7 @@ def commit_allocation(
         ],
     )
     uow.append(f"tech-fy-{fiscal_year}", run_event, actor.label)
-    numbers = next_numbers(uow.conn, Program.TECH.value, fiscal_year)
+    numbers = next_numbers(uow, Program.TECH.value, fiscal_year)
     for p in plan.items:
         cert_id = cert_ids.get(p.application["id"])
         if cert_id is None:

@@ -15,16 +15,12 @@ from market.domain.events.certificates import Parent, certificate_issued
 from market.domain.events.trading import TransferApproved, TransferRejected
 from market.domain.programs import Program, buyer_tax_types
 from market.domain.rules import uth_sales
+from market.domain.rules.certificate_status import certificate_status
 from market.domain.rules.recapture import hq_window_end
 from market.domain.rulesets import Ruleset
-from market.services import funding, halts
+from market.services import funding, halts, reads
 from market.services.actor import AUTHORITY, Actor
-from market.services.certificate_views import (
-    activity_ids_of,
-    certificate_status,
-    load_certificate,
-    uth_tranches,
-)
+from market.services.certificate_views import activity_ids_of, uth_tranches
 from market.services.numbering import derived_number, new_id
 from market.services.parties import load_party_pair
 from market.services.rule_checks import (
@@ -39,7 +35,7 @@ from market.services.trade_views import (
     sold_from_listing,
 )
 from market.services.transfers import _pending, _undecided
-from market.services.uow import UnitOfWork
+from market.services.uow import AbstractUnitOfWork
 
 
 def _split_tranches(cert: dict[str, Any], amount_cents: int) -> tuple[list[Any], list[Any]]:
@@ -52,7 +48,7 @@ def _split_tranches(cert: dict[str, Any], amount_cents: int) -> tuple[list[Any],
 
 
 def approve_transfer(
-    uow: UnitOfWork,
+    uow: AbstractUnitOfWork,
     actor: Actor,
     transfer_id: str,
     ruleset: Ruleset,
@@ -65,17 +61,17 @@ def approve_transfer(
     on = exchange_on or today()
     listing: dict[str, Any] | None = None
     if t["offer_id"]:
-        offer = load_offer(uow.conn, t["offer_id"])
-        listing = load_listing(uow.conn, offer["listing_id"])
-    cert = load_certificate(uow.conn, t["certificate_id"])
-    halts.check_not_halted(uow.conn, cert)  # PRODUCT.md 8.3 trading halts
-    funding.check_funded(uow.conn, t, ruleset)  # PRODUCT.md 8.3 closing record
-    uow.store.remember("transfers", t)
-    uow.store.remember("certificates", cert)
-    seller, buyer = load_party_pair(uow.conn, t["seller_party_id"], t["buyer_party_id"])
+        offer = load_offer(uow, t["offer_id"])
+        listing = load_listing(uow, offer["listing_id"])
+    cert = reads.certificate(uow, t["certificate_id"])
+    halts.check_not_halted(uow, cert)  # PRODUCT.md 8.3 trading halts
+    funding.check_funded(uow, t, ruleset)  # PRODUCT.md 8.3 closing record
+    uow.transfers.remember(t)
+    uow.certificates.remember(cert)
+    seller, buyer = load_party_pair(uow, t["seller_party_id"], t["buyer_party_id"])
     amount = int(t["amount_cents"])
     checks, failures = rule_checks(
-        uow.conn,
+        uow,
         cert,
         seller,
         buyer,
@@ -99,7 +95,7 @@ def approve_transfer(
     listing_id, listing_status = None, None
     if listing is not None:
         listing_id = listing["id"]
-        sold = sold_from_listing(uow.conn, listing_id) + amount
+        sold = sold_from_listing(uow, listing_id) + amount
         listing_status = "sold" if sold >= int(listing["amount_cents"]) else listing["status"]
     buyer_cert_id = new_id("crt")
     # Numbered before the first append: the certificate's row lock keeps it unique.
@@ -143,7 +139,7 @@ def approve_transfer(
             credit_year=cert["credit_year"],
             carryover_last_year=cert["carryover_last_year"],
             waiver_statement=cert["waiver_statement"],
-            creditable_activity_ids=activity_ids_of(uow.conn, cert),
+            creditable_activity_ids=activity_ids_of(uow, cert),
             attributes={
                 "transfer_id": transfer_id,
                 "seller_party_id": t["seller_party_id"],
@@ -158,7 +154,9 @@ def approve_transfer(
     return held_transfer_view(uow, transfer_id)
 
 
-def reject_transfer(uow: UnitOfWork, actor: Actor, transfer_id: str, reason: str) -> dict[str, Any]:
+def reject_transfer(
+    uow: AbstractUnitOfWork, actor: Actor, transfer_id: str, reason: str
+) -> dict[str, Any]:
     """The Authority refuses a transfer, before or after the buyer's confirmation."""
     actor.require(AUTHORITY)
     _undecided(uow, transfer_id, ("awaiting_buyer", "pending_approval"))

@@ -20,9 +20,8 @@ from market.domain.events.trading import (
 )
 from market.domain.rules import proceeds
 from market.domain.rulesets import Ruleset
-from market.services import commitments, halts
+from market.services import commitments, halts, reads
 from market.services.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
-from market.services.certificate_views import load_certificate
 from market.services.errors import ConflictError, ForbiddenError, not_found
 from market.services.listings import open_offer_for_seller
 from market.services.numbering import new_id
@@ -41,11 +40,11 @@ from market.services.trade_views import (
     offer_view,
     transfer_view,
 )
-from market.services.uow import UnitOfWork
+from market.services.uow import AbstractUnitOfWork
 
 
 def accept_offer(
-    uow: UnitOfWork,
+    uow: AbstractUnitOfWork,
     actor: Actor,
     offer_id: str,
     ruleset: Ruleset,
@@ -54,16 +53,16 @@ def accept_offer(
     """The seller accepts, optionally attesting the use of the proceeds (BR-14, TB-25)."""
     uses = proceeds.normalize_uses(use_of_proceeds)
     offer = open_offer_for_seller(uow, actor, offer_id)
-    halts.check_not_halted(uow.conn, offer["certificate_id"])  # PRODUCT.md 8.3 trading halts
-    listing = load_listing(uow.conn, offer["listing_id"])
+    halts.check_not_halted(uow, offer["certificate_id"])  # PRODUCT.md 8.3 trading halts
+    listing = load_listing(uow, offer["listing_id"])
     if listing["status"] != "open":
         raise ConflictError(
             f"Listing {listing['id']} is {listing['status']}, not open.",
             {"listing_id": listing["id"], "status": listing["status"]},
         )
-    cert = load_certificate(uow.conn, offer["certificate_id"])
+    cert = reads.certificate(uow, offer["certificate_id"])
     check_balance(cert, int(offer["amount_cents"]))
-    commitments.check_new_transfer(uow.conn, cert, listing["id"], int(offer["amount_cents"]))
+    commitments.check_new_transfer(uow, cert, listing["id"], int(offer["amount_cents"]))
     transfer_id = new_id("trf")
     uow.append(
         f"listing-{listing['id']}",
@@ -83,11 +82,11 @@ def accept_offer(
         ruleset,
         uses,
     )
-    return offer_view(uow.conn, offer_id)
+    return offer_view(uow, offer_id)
 
 
 def _propose(
-    uow: UnitOfWork,
+    uow: AbstractUnitOfWork,
     actor: Actor,
     transfer_id: str,
     cert: dict[str, Any],
@@ -123,7 +122,7 @@ def _propose(
 
 
 def create_transfer(
-    uow: UnitOfWork,
+    uow: AbstractUnitOfWork,
     actor: Actor,
     certificate_id: str,
     buyer_party_id: str,
@@ -138,20 +137,20 @@ def create_transfer(
     attest the use of the proceeds (BR-14, TB-25)."""
     uses = proceeds.normalize_uses(use_of_proceeds)
     # Locked: what the balance is promised to is decided on it (commitments).
-    cert = load_certificate(uow.conn, certificate_id)
+    cert = reads.certificate(uow, certificate_id)
     actor.require_party(
         cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
     )
-    halts.check_not_halted(uow.conn, cert)  # PRODUCT.md 8.3 trading halts
-    seller, buyer = load_party_pair(uow.conn, cert["holder_party_id"], buyer_party_id)
+    halts.check_not_halted(uow, cert)  # PRODUCT.md 8.3 trading halts
+    seller, buyer = load_party_pair(uow, cert["holder_party_id"], buyer_party_id)
     check_other_party(cert, buyer_party_id)
     if amount_cents <= 0:
         raise InvalidRequestError("amount_cents must be positive.", {"amount_cents": amount_cents})
     checks, failures = rule_checks(
-        uow.conn, cert, seller, buyer, amount_cents, consideration_cents, ruleset, None
+        uow, cert, seller, buyer, amount_cents, consideration_cents, ruleset, None
     )
     refuse_if_failed(checks, failures)
-    commitments.check_new_transfer(uow.conn, cert, None, amount_cents)
+    commitments.check_new_transfer(uow, cert, None, amount_cents)
     transfer_id = new_id("trf")
     _propose(
         uow,
@@ -169,8 +168,10 @@ def create_transfer(
     return held_transfer_view(uow, transfer_id)
 
 
-def _undecided(uow: UnitOfWork, transfer_id: str, statuses: tuple[str, ...]) -> dict[str, Any]:
-    t = load_transfer(uow.conn, transfer_id)
+def _undecided(
+    uow: AbstractUnitOfWork, transfer_id: str, statuses: tuple[str, ...]
+) -> dict[str, Any]:
+    t = load_transfer(uow, transfer_id)
     if t["status"] == "awaiting_buyer" and "awaiting_buyer" not in statuses:
         raise ConflictError(
             f"Transfer {transfer_id} is awaiting the buyer's confirmation; the Authority "
@@ -184,36 +185,36 @@ def _undecided(uow: UnitOfWork, transfer_id: str, statuses: tuple[str, ...]) -> 
             {"transfer_id": transfer_id, "status": t["status"]},
         )
     # Until decided, the stream holds TRANSFER_PROPOSED and, once given, TRANSFER_CONFIRMED.
-    uow.events.note_version(f"transfer-{transfer_id}", 1 if t.get("confirmed_seq") is None else 2)
+    uow.note_version(f"transfer-{transfer_id}", 1 if t.get("confirmed_seq") is None else 2)
     return t
 
 
-def _pending(uow: UnitOfWork, transfer_id: str) -> dict[str, Any]:
+def _pending(uow: AbstractUnitOfWork, transfer_id: str) -> dict[str, Any]:
     return _undecided(uow, transfer_id, ("pending_approval",))
 
 
-def _awaiting_this_buyer(uow: UnitOfWork, actor: Actor, transfer_id: str) -> dict[str, Any]:
+def _awaiting_this_buyer(uow: AbstractUnitOfWork, actor: Actor, transfer_id: str) -> dict[str, Any]:
     """The transfer, locked, if the actor is its buyer's user (consent is the buyer's own:
     not even the Authority gives it) and it awaits that buyer."""
-    buyer = load_transfer(uow.conn, transfer_id)["buyer_party_id"]
+    buyer = load_transfer(uow, transfer_id)["buyer_party_id"]
     if actor.role != PARTICIPANT or actor.party_id != buyer:
         raise ForbiddenError("Only the buyer may confirm or decline this transfer.", {})
     t = _undecided(uow, transfer_id, ("awaiting_buyer",))
-    uow.store.remember("transfers", t)
+    uow.transfers.remember(t)
     return t
 
 
 def confirm_transfer(
-    uow: UnitOfWork, actor: Actor, transfer_id: str, ruleset: Ruleset
+    uow: AbstractUnitOfWork, actor: Actor, transfer_id: str, ruleset: Ruleset
 ) -> dict[str, Any]:
     """The buyer consents to a negotiated transfer (PRODUCT.md 8.2): the rules a proposal
     passes are run again on today's state, then it goes to the Authority."""
     t = _awaiting_this_buyer(uow, actor, transfer_id)
-    cert = load_certificate(uow.conn, t["certificate_id"])
-    halts.check_not_halted(uow.conn, cert)  # PRODUCT.md 8.3 trading halts
-    seller, buyer = load_party_pair(uow.conn, t["seller_party_id"], t["buyer_party_id"])
+    cert = reads.certificate(uow, t["certificate_id"])
+    halts.check_not_halted(uow, cert)  # PRODUCT.md 8.3 trading halts
+    seller, buyer = load_party_pair(uow, t["seller_party_id"], t["buyer_party_id"])
     checks, failures = rule_checks(
-        uow.conn,
+        uow,
         cert,
         seller,
         buyer,
@@ -234,7 +235,7 @@ def confirm_transfer(
 
 
 def decline_transfer(
-    uow: UnitOfWork, actor: Actor, transfer_id: str, reason: str | None
+    uow: AbstractUnitOfWork, actor: Actor, transfer_id: str, reason: str | None
 ) -> dict[str, Any]:
     """The buyer refuses a negotiated transfer it has not confirmed (PRODUCT.md 8.2)."""
     t = _awaiting_this_buyer(uow, actor, transfer_id)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from contextlib import ExitStack
 from types import TracebackType
 from typing import Any
@@ -13,10 +15,51 @@ from market.adapters import projections
 from market.adapters.db import WRITE_OPTION, write_lock
 from market.adapters.eventstore import Event, EventStore, insert_many
 from market.adapters.projections import DbStore
+from market.adapters.repositories import Repositories
 from market.domain.events import DomainEvent
 
 
-class UnitOfWork:
+class AbstractUnitOfWork(Repositories, ABC):
+    """What a service may do with a unit of work (cosmicpython `unit_of_work.py`): read
+    through its repositories (`uow.certificates`, `uow.transfers`, ...), append events,
+    commit. `UnitOfWork` runs it on the database; tests/unit/fakes.py's
+    `FakeUnitOfWork` in memory, so the service rules run in milliseconds."""
+
+    appended: list[Event]
+
+    def __enter__(self) -> AbstractUnitOfWork:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.rollback()
+
+    @abstractmethod
+    def append(
+        self, stream: str, event: DomainEvent, actor: str, *, new_stream: bool = False
+    ) -> Event:
+        """Append a typed event and fold it into the projections at once."""
+
+    @abstractmethod
+    def commit(self) -> None: ...
+
+    @abstractmethod
+    def rollback(self) -> None: ...
+
+    def note_version(self, stream: str, version: int) -> None:
+        """The caller knows a stream's current version from state it holds (the head
+        lock): a hint that saves a read (EventStore.note_version)."""
+
+    def read_versions(self, streams: Iterable[str]) -> None:
+        """A hint: the unit of work is about to append to each of these streams
+        (EventStore.read_versions reads their versions in a few queries)."""
+
+
+class UnitOfWork(AbstractUnitOfWork):
     """Write transaction, one writer per ledger at a time: it locks the ledger head first
     (SELECT ... FOR UPDATE on PostgreSQL; on SQLite, BEGIN IMMEDIATE has already taken the
     database's write lock), so every decision made inside it sees the state that its
@@ -53,6 +96,7 @@ class UnitOfWork:
             self._locks.close()
             raise
         self.store = DbStore(self.conn)
+        self.use_store(self.store)
         self.appended = []
         self._at_commit: dict[Table, list[dict[str, Any]]] = {}
         return self
@@ -64,8 +108,7 @@ class UnitOfWork:
         tb: TracebackType | None,
     ) -> None:
         try:
-            if self._tx is not None and self._tx.is_active:
-                self._tx.rollback()
+            self.rollback()
         finally:
             self.conn.close()
             self._tx = None
@@ -90,6 +133,16 @@ class UnitOfWork:
         projections.apply(self.store, stored)
         self.appended.append(stored)
         return stored
+
+    def note_version(self, stream: str, version: int) -> None:
+        self.events.note_version(stream, version)
+
+    def read_versions(self, streams: Iterable[str]) -> None:
+        self.events.read_versions(streams)
+
+    def rollback(self) -> None:
+        if self._tx is not None and self._tx.is_active:
+            self._tx.rollback()
 
     def insert_at_commit(self, table: Table, row: dict[str, Any]) -> None:
         """A row nothing in this unit of work reads back (an Idempotency-Key's stored

@@ -50,27 +50,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import Certificate
+from market.adapters.repositories import Repositories
 from market.domain.errors import InvalidRequestError
 from market.domain.events.uth import UthReviewRecorded
 from market.domain.programs import Program
 from market.domain.rules import uth, uth_held_tranches, uth_review
+from market.domain.rules.buckets import cap_id
+from market.domain.rules.certificate_status import certificate_status
 from market.domain.rulesets import Ruleset
+from market.services import reads
 from market.services.actor import AUTHORITY, Actor
-from market.services.certificate_caps import cap_id, cap_used
-from market.services.certificate_views import (
-    certificate_status,
-    certificate_view,
-    load_certificate,
-    uth_tranches,
-)
+from market.services.certificate_views import certificate_view, uth_tranches
 from market.services.errors import ConflictError
-from market.services.uow import UnitOfWork
-
-certs_t = Certificate.__table__  # type: ignore[attr-defined]
+from market.services.uow import AbstractUnitOfWork
 
 
 class ReviewRequestError(InvalidRequestError):
@@ -80,8 +72,8 @@ class ReviewRequestError(InvalidRequestError):
     status = 400
 
 
-def _original_uth(conn: Connection, certificate_id: str) -> dict[str, Any]:
-    cert = load_certificate(conn, certificate_id)
+def _original_uth(repos: Repositories, certificate_id: str) -> dict[str, Any]:
+    cert = reads.certificate(repos, certificate_id)
     if cert["program"] != Program.UTH.value or cert["origin"] != "issued":
         raise ConflictError(
             "Annual reviews are recorded on the original Urban Transit Hub award (a UTH "
@@ -123,13 +115,10 @@ def _check_transition(tranche: dict[str, Any], finding: str, period: int) -> Non
         )
 
 
-def _descendants(conn: Connection, root_id: str) -> list[dict[str, Any]]:
-    rows = conn.execute(
-        select(certs_t)
-        .where(certs_t.c.root_id == root_id, certs_t.c.id != root_id)
-        .order_by(certs_t.c.issued_seq)
-    ).mappings()
-    return [dict(r) for r in rows]
+def _descendants(repos: Repositories, root_id: str) -> list[dict[str, Any]]:
+    """The certificates derived from an award (bought or passed through), oldest first."""
+    rows = [r for r in repos.certificates.where(root_id=root_id) if r["id"] != root_id]
+    return sorted(rows, key=lambda r: int(r["issued_seq"]))
 
 
 def _buyer_effects(
@@ -193,7 +182,7 @@ def _buyer_effects(
 
 
 def record_review(
-    uow: UnitOfWork,
+    uow: AbstractUnitOfWork,
     actor: Actor,
     certificate_id: str,
     tax_period: int,
@@ -202,7 +191,7 @@ def record_review(
 ) -> dict[str, Any]:
     """UTH_REVIEW_RECORDED on the award's stream; answers with the reviewed certificate."""
     actor.require(AUTHORITY)
-    cert = _original_uth(uow.conn, certificate_id)
+    cert = _original_uth(uow, certificate_id)
     try:
         outcome = uth_review.review_outcome(finding)
     except InvalidRequestError as exc:
@@ -243,11 +232,11 @@ def record_review(
             per_fy[fy] = per_fy.get(fy, 0) + cut
             cuts.append({"period": period, "cut_cents": cut})
 
-    releases = [_release("UTH", fy, cents, uow.conn) for fy, cents in sorted(per_fy.items())]
+    releases = [_release("UTH", fy, cents, uow) for fy, cents in sorted(per_fy.items())]
     if total_cut:
-        releases.append(_release("UTH_CUMULATIVE", 0, total_cut, uow.conn))
+        releases.append(_release("UTH_CUMULATIVE", 0, total_cut, uow))
     buyers = _buyer_effects(
-        _descendants(uow.conn, cert["id"]), periods, finding, outcome, freeze, cert, ruleset
+        _descendants(uow, cert["id"]), periods, finding, outcome, freeze, cert, ruleset
     )
     assessed = [b for b in buyers if outcome in ("reduced", "forfeited")]
     review = UthReviewRecorded(
@@ -281,15 +270,15 @@ def record_review(
         ),
     )
     uow.append(f"certificate-{cert['id']}", review, actor.label)
-    return certificate_view(uow.conn, cert["id"]) | {"review": review.to_payload()}
+    return certificate_view(uow, cert["id"]) | {"review": review.to_payload()}
 
 
-def _release(bucket: str, fiscal_year: int, cents: int, conn: Connection) -> dict[str, Any]:
+def _release(bucket: str, fiscal_year: int, cents: int, repos: Repositories) -> dict[str, Any]:
     """Give back cap room, never more than the row uses."""
     key = cap_id(bucket, fiscal_year)
     return {
         "cap_id": key,
         "bucket": bucket,
         "fiscal_year": fiscal_year,
-        "cents": min(cents, cap_used(conn, key)),
+        "cents": min(cents, repos.caps.used_cents(key)),
     }

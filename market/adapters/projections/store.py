@@ -114,6 +114,9 @@ class MemoryStore:
         self.last_seq: dict[tuple[str, str], int] = {}
         self.seq = 0
 
+    def remember(self, table: str, row: Row) -> None:
+        """Every row here is held already (`DbStore.remember` saves a round trip)."""
+
     def get(self, table: str, key: str) -> Row | None:
         row = self.tables[table].get(key)
         return dict(row) if row is not None else None

@@ -1,0 +1,148 @@
+"""Certificates, the cap usage they charge and the digital media queue (BR-12, UTH-12,
+DMQ-1..3): the reads issuance and its rules need."""
+
+from __future__ import annotations
+
+from sqlalchemy import bindparam, func, select, true
+
+from market.adapters.projections.store import Row
+from market.adapters.queries import Query
+from market.adapters.repositories.base import Repository, SqlMixin
+from market.adapters.tables import CapUsage, Certificate, QueueEntry
+
+certs_t = Certificate.__table__  # type: ignore[attr-defined]
+caps_t = CapUsage.__table__  # type: ignore[attr-defined]
+queue_t = QueueEntry.__table__  # type: ignore[attr-defined]
+
+_ORIGINALS = Query(
+    select(func.count())
+    .select_from(certs_t)
+    .where(
+        certs_t.c.program == bindparam("program"),
+        certs_t.c.fiscal_year == bindparam("fiscal_year"),
+        # `= true`, not `IS TRUE`: PostgreSQL can look equality up in the index
+        # (program, fiscal_year, is_original); it cannot look up IS TRUE.
+        certs_t.c.is_original == true(),
+    )
+)
+_CHILDREN = select(
+    certs_t.c.id,
+    certs_t.c.number,
+    certs_t.c.holder_party_id,
+    certs_t.c.face_cents,
+    certs_t.c.origin,
+    certs_t.c.issued_seq,
+).order_by(certs_t.c.issued_seq)
+_LINEAGE = Query(
+    select(certs_t.c.id, certs_t.c.parent_id).where(certs_t.c.root_id == bindparam("root_id"))
+)
+_LATEST_FY = Query(
+    select(func.max(caps_t.c.fiscal_year)).where(caps_t.c.bucket == bindparam("bucket"))
+)
+_LAST_POSITION = Query(
+    select(func.max(queue_t.c.position)).where(queue_t.c.pool == bindparam("pool"))
+)
+
+
+class CertificateRepository(Repository):
+    table = "certificates"
+
+    def originals_count(self, program: str, fiscal_year: int) -> int:
+        """Original certificates of a program and fiscal year (their numbers are counted)."""
+        return sum(
+            1 for c in self.where(program=program, fiscal_year=fiscal_year) if c["is_original"]
+        )
+
+    def children(self, parent_id: str, after: int | None, limit: int) -> list[Row]:
+        """Up to `limit` certificates derived from this one after `after` (an
+        `issued_seq`), oldest first, as id, number, holder, face, origin and seq."""
+        rows = sorted(self.where(parent_id=parent_id), key=lambda r: int(r["issued_seq"]))
+        kept = [r for r in rows if after is None or int(r["issued_seq"]) > after][:limit]
+        columns = ("id", "number", "holder_party_id", "face_cents", "origin", "issued_seq")
+        return [{c: r[c] for c in columns} for r in kept]
+
+    def lineage_parents(self, root_id: str) -> dict[str, str | None]:
+        """Each certificate of a lineage and its parent."""
+        return {r["id"]: r["parent_id"] for r in self.where(root_id=root_id)}
+
+    def has_original_of(self, party_id: str) -> bool:
+        """Whether a credit was issued (or allocated) to the party."""
+        return bool(self.where(original_holder_party_id=party_id, is_original=True))
+
+    def held_with_balance(self) -> list[Row]:
+        """Certificates bought or passed through (not originals) with a usable balance,
+        oldest first: what a closing carryover window may expire."""
+        rows = [r for r in self.where(is_original=False) if int(r["balance_cents"]) > 0]
+        return sorted(rows, key=lambda r: int(r["issued_seq"]))
+
+
+class SqlCertificateRepository(SqlMixin, CertificateRepository):
+    def originals_count(self, program: str, fiscal_year: int) -> int:
+        found = _ORIGINALS.scalar(self.conn, {"program": program, "fiscal_year": fiscal_year})
+        return int(found or 0)
+
+    def children(self, parent_id: str, after: int | None, limit: int) -> list[Row]:
+        stmt = _CHILDREN.where(certs_t.c.parent_id == parent_id).limit(limit)
+        if after is not None:
+            stmt = stmt.where(certs_t.c.issued_seq > after)
+        return [dict(r) for r in self.conn.execute(stmt).mappings()]
+
+    def lineage_parents(self, root_id: str) -> dict[str, str | None]:
+        return {r["id"]: r["parent_id"] for r in _LINEAGE.rows(self.conn, {"root_id": root_id})}
+
+    def has_original_of(self, party_id: str) -> bool:
+        stmt = (
+            select(certs_t.c.id)
+            .where(certs_t.c.original_holder_party_id == party_id, certs_t.c.is_original.is_(True))
+            .limit(1)
+        )
+        return self.conn.execute(stmt).first() is not None
+
+    def held_with_balance(self) -> list[Row]:
+        stmt = (
+            select(certs_t)
+            .where(certs_t.c.balance_cents > 0, certs_t.c.is_original.is_(False))
+            .order_by(certs_t.c.issued_seq)
+        )
+        return [dict(r) for r in self.conn.execute(stmt).mappings()]
+
+
+class CapRepository(Repository):
+    table = "cap_usage"
+
+    def used_cents(self, cap_id: str) -> int:
+        """Cents a cap row has charged; 0 before its first charge."""
+        row = self.get(cap_id)
+        return int(row["used_cents"]) if row is not None else 0
+
+    def of_bucket(self, bucket: str) -> list[Row]:
+        return self.where(bucket=bucket)
+
+    def latest_fiscal_year(self, bucket: str) -> int | None:
+        years = [int(r["fiscal_year"]) for r in self.of_bucket(bucket)]
+        return max(years) if years else None
+
+
+class SqlCapRepository(SqlMixin, CapRepository):
+    def latest_fiscal_year(self, bucket: str) -> int | None:
+        found = _LATEST_FY.scalar(self.conn, {"bucket": bucket})
+        return int(found) if found is not None else None
+
+
+class QueueRepository(Repository):
+    """The digital media FIFO queue (DMQ-3), one row per certificate deferred."""
+
+    table = "dm_queue"
+
+    def waiting(self, pool: str) -> list[Row]:
+        """Entries of the pool with cents still deferred, in order of receipt."""
+        rows = [r for r in self.where(pool=pool) if int(r["remaining_cents"]) > 0]
+        return sorted(rows, key=lambda r: int(r["position"]))
+
+    def last_position(self, pool: str) -> int:
+        return max((int(r["position"]) for r in self.where(pool=pool)), default=0)
+
+
+class SqlQueueRepository(SqlMixin, QueueRepository):
+    def last_position(self, pool: str) -> int:
+        return int(_LAST_POSITION.scalar(self.conn, {"pool": pool}) or 0)

@@ -1,0 +1,51 @@
+"""Parties and their ownership (TB-20), the notices that halt trading (PRODUCT.md 8.3), a
+transfer's closing record and the TECH applications behind certificates."""
+
+from __future__ import annotations
+
+from market.adapters.projections.store import Row
+from market.adapters.repositories.base import Repository
+
+
+class PartyRepository(Repository):
+    table = "parties"
+
+    def by_tax_id(self, tax_id: str) -> Row | None:
+        found = self.where(tax_id=tax_id)
+        return found[0] if found else None
+
+    def stakes(self) -> list[Row]:
+        """Every recorded ownership stake (the ownership graph's edges)."""
+        return self.store.rows("ownerships")
+
+    def owners_of(self, party_id: str) -> list[Row]:
+        return self.store.rows("ownerships", owned_party_id=party_id)
+
+    def stake(self, party_id: str, owner_party_id: str) -> Row | None:
+        return self.store.get("ownerships", f"{party_id}:{owner_party_id}")
+
+    def owners_agreement(self, party_id: str) -> Row | None:
+        """The owners' agreement in force for a partnership (UTH-14), its latest filing."""
+        return self.store.get("owners_agreements", party_id)
+
+
+class NoticeRepository(Repository):
+    table = "certificate_notices"
+
+    def active_on_root(self, root_id: str) -> list[Row]:
+        """The active notices in a lineage, by id."""
+        return self.where(root_id=root_id, status="active")
+
+
+class FundingRepository(Repository):
+    """A transfer's closing record, by the transfer's id."""
+
+    table = "transfer_fundings"
+
+
+class TechApplicationRepository(Repository):
+    table = "tech_applications"
+
+    def of_certificate(self, certificate_id: str) -> Row | None:
+        found = self.where(certificate_id=certificate_id)
+        return found[0] if found else None

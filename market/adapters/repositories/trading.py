@@ -1,0 +1,93 @@
+"""Listings, offers and transfers: the trading aggregates (PRODUCT.md 8.1, 8.2)."""
+
+from __future__ import annotations
+
+from sqlalchemy import and_, bindparam, func, select
+
+from market.adapters.eventstore import CHUNK
+from market.adapters.projections.store import Row
+from market.adapters.queries import Query
+from market.adapters.repositories.base import Repository, SqlMixin
+from market.adapters.tables import Listing, Offer, Transfer
+
+listings_t = Listing.__table__  # type: ignore[attr-defined]
+offers_t = Offer.__table__  # type: ignore[attr-defined]
+transfers_t = Transfer.__table__  # type: ignore[attr-defined]
+
+UNDECIDED = ("awaiting_buyer", "pending_approval")
+
+_SOLD = Query(
+    select(func.coalesce(func.sum(transfers_t.c.amount_cents), 0))
+    .select_from(transfers_t.join(offers_t, offers_t.c.transfer_id == transfers_t.c.id))
+    .where(offers_t.c.listing_id == bindparam("listing_id"), transfers_t.c.status == "approved")
+)
+_UNDECIDED = Query(
+    select(transfers_t.c.amount_cents, offers_t.c.listing_id)
+    .select_from(transfers_t.outerjoin(offers_t, and_(offers_t.c.id == transfers_t.c.offer_id)))
+    .where(
+        transfers_t.c.certificate_id == bindparam("certificate_id"),
+        transfers_t.c.status.in_(UNDECIDED),
+    )
+)
+
+
+class ListingRepository(Repository):
+    table = "listings"
+
+    def open_of_certificate(self, certificate_id: str) -> list[Row]:
+        return self.where(certificate_id=certificate_id, status="open")
+
+    def of_certificates(self, certificate_ids: list[str], status: str) -> list[Row]:
+        """The listings of these certificates in this status, oldest first."""
+        found = [r for c in certificate_ids for r in self.where(certificate_id=c, status=status)]
+        return sorted(found, key=lambda r: int(r["created_seq"]))
+
+    def sold_cents(self, listing_id: str) -> int:
+        """Cents of the listing's accepted offers whose transfers were approved."""
+        total = 0
+        for offer in self.store.rows("offers", listing_id=listing_id):
+            transfer_id = offer["transfer_id"]
+            transfer = self.store.get("transfers", transfer_id) if transfer_id else None
+            if transfer is not None and transfer["status"] == "approved":
+                total += int(transfer["amount_cents"])
+        return total
+
+
+class SqlListingRepository(SqlMixin, ListingRepository):
+    def of_certificates(self, certificate_ids: list[str], status: str) -> list[Row]:
+        found: list[Row] = []
+        for start in range(0, len(certificate_ids), CHUNK):
+            stmt = select(listings_t).where(
+                listings_t.c.certificate_id.in_(certificate_ids[start : start + CHUNK]),
+                listings_t.c.status == status,
+            )
+            found.extend(dict(r) for r in self.conn.execute(stmt).mappings())
+        return sorted(found, key=lambda r: int(r["created_seq"]))
+
+    def sold_cents(self, listing_id: str) -> int:
+        return int(_SOLD.scalar(self.conn, {"listing_id": listing_id}) or 0)
+
+
+class OfferRepository(Repository):
+    table = "offers"
+
+
+class TransferRepository(Repository):
+    table = "transfers"
+
+    def undecided_of_certificate(self, certificate_id: str) -> list[tuple[int, str | None]]:
+        """(amount, listing of its offer or None) of each transfer of the certificate still
+        awaiting the buyer or the Authority: what the certificate's balance is promised to."""
+        found: list[tuple[int, str | None]] = []
+        for t in self.where(certificate_id=certificate_id):
+            if t["status"] not in UNDECIDED:
+                continue
+            offer = self.store.get("offers", t["offer_id"]) if t["offer_id"] else None
+            found.append((int(t["amount_cents"]), offer["listing_id"] if offer else None))
+        return found
+
+
+class SqlTransferRepository(SqlMixin, TransferRepository):
+    def undecided_of_certificate(self, certificate_id: str) -> list[tuple[int, str | None]]:
+        rows = _UNDECIDED.rows(self.conn, {"certificate_id": certificate_id})
+        return [(int(r["amount_cents"]), r["listing_id"]) for r in rows]

@@ -1,0 +1,126 @@
+"""The SQL repositories and the in-memory ones answer the same for the same events, on
+SQLite and PostgreSQL: a small market is traded through the services on the database,
+its events are folded again into a FakeUnitOfWork, and every repository read a rule uses
+is asked of both."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine
+
+from market.adapters.eventstore import iter_events
+from market.adapters.repositories import Repositories
+from market.domain.events import upcast
+from market.domain.rulesets import A1178
+from market.services import halts
+from market.services.actor import AUTHORITY, PARTICIPANT, Actor
+from market.services.certificates import NewCertificate, issue_certificate
+from market.services.listings import create_listing, make_offer
+from market.services.parties import NewParty, record_ownership, register_party
+from market.services.returns import NewCreditApplication, apply_to_return
+from market.services.transfer_decisions import approve_transfer
+from market.services.transfers import accept_offer, create_transfer
+from market.services.uow import UnitOfWork
+from tests.unit.fakes import FakeUnitOfWork
+
+RULES = A1178
+BOSS = Actor("u_authority", AUTHORITY)
+MILLION = 100_000_000
+
+
+def _as(party_id: str) -> Actor:
+    return Actor(f"u_{party_id}", PARTICIPANT, party_id)
+
+
+def _trade(engine: Engine) -> dict[str, Any]:
+    """Parties with a stake, digital media certificates over the pool (one queued in
+    part), listings, an offer accepted and approved, another accepted and pending, a
+    negotiated transfer waiting for the buyer, a notice halting a certificate, the
+    bought credit used on a return."""
+    ids: dict[str, Any] = {}
+    with UnitOfWork(engine) as uow:
+        for n, name in enumerate(("seller", "buyer", "owner")):
+            new = NewParty(name, f"TX-{n}", "c_corporation", ["CBT", "GIT"])
+            ids[name] = register_party(uow, BOSS, new)["id"]
+        record_ownership(uow, BOSS, ids["seller"], ids["owner"], 2500, 2500)
+        certs = [
+            issue_certificate(
+                uow, BOSS, NewCertificate("DM_CBT", ids["seller"], f, 2014, credit_year=2013), RULES
+            )
+            for f in (3 * MILLION, 3 * MILLION)
+        ]
+        ids["certs"] = [c["id"] for c in certs]
+        uow.commit()
+    seller, buyer = _as(ids["seller"]), _as(ids["buyer"])
+    cert = ids["certs"][0]
+    with UnitOfWork(engine) as uow:
+        ids["sold"] = create_listing(uow, seller, cert, MILLION, MILLION * 3 // 4, RULES)["id"]
+        ids["open"] = create_listing(uow, seller, cert, MILLION // 2, MILLION * 3 // 8, RULES)["id"]
+        offer = make_offer(uow, buyer, ids["sold"], MILLION // 2, MILLION * 3 // 8, RULES)
+        transfer = accept_offer(uow, seller, offer["id"], RULES)["transfer"]
+        approve_transfer(uow, BOSS, transfer["id"], RULES)
+        second = make_offer(uow, buyer, ids["sold"], MILLION // 4, MILLION * 3 // 16, RULES)
+        accept_offer(uow, seller, second["id"], RULES)  # pending the Authority
+        waiting = create_transfer(
+            uow, seller, cert, ids["buyer"], MILLION // 4, MILLION * 3 // 16, None, RULES
+        )
+        ids["waiting"] = waiting["id"]
+        halts.issue_notice(uow, BOSS, ids["certs"][1], "recapture", "Review")
+        uow.commit()
+    with UnitOfWork(engine) as uow:
+        bought = uow.transfers.get(transfer["id"])
+        assert bought is not None
+        cert_id = bought["buyer_certificate_id"]
+        use = NewCreditApplication(cert_id, "CBT", 2014, MILLION, MILLION // 10)
+        apply_to_return(uow, buyer, RULES, use)
+        uow.commit()
+    return ids
+
+
+def _answers(repos: Repositories, ids: dict[str, Any]) -> dict[str, Any]:
+    cert = ids["certs"][0]
+    children = repos.certificates.children(cert, None, 10)
+    return {
+        "sold": [repos.listings.sold_cents(i) for i in (ids["sold"], ids["open"])],
+        "open": [r["id"] for r in repos.listings.open_of_certificate(cert)],
+        "of_certificates": [r["id"] for r in repos.listings.of_certificates(ids["certs"], "open")],
+        "undecided": sorted(repos.transfers.undecided_of_certificate(cert), key=str),
+        "originals": repos.certificates.originals_count("DM_CBT", 2014),
+        "children": children,
+        "children_after": repos.certificates.children(cert, int(children[0]["issued_seq"]), 10),
+        "lineage": repos.certificates.lineage_parents(cert),
+        "latest_fy": [repos.caps.latest_fiscal_year(b) for b in ("DM_CBT", "BRRAG")],
+        "used": repos.caps.used_cents("DM_CBT:2014"),
+        "queue": [r["id"] for r in repos.queue.waiting("DM_CBT")],
+        "last_position": [repos.queue.last_position(p) for p in ("DM_CBT", "DM_GIT_FILM_POOL")],
+        "stakes": repos.parties.stakes(),
+        "owners": repos.parties.owners_of(ids["seller"]),
+        "by_tax_id": repos.parties.by_tax_id("TX-1"),
+        "notices": [r["id"] for r in repos.notices.active_on_root(ids["certs"][1])],
+        "waiting": repos.transfers.get(ids["waiting"]),
+        "issued_to": [repos.certificates.has_original_of(ids[p]) for p in ("seller", "buyer")],
+        "held": [r["id"] for r in repos.certificates.held_with_balance()],
+        "applied": repos.credit_applications.applied_cents(ids["buyer"], "CBT", 2014),
+        "uses": repos.credit_applications.positive_uses_by(frozenset({ids["buyer"]})),
+    }
+
+
+def test_sql_and_memory_repositories_agree_on_the_same_events(engine: Engine) -> None:
+    ids = _trade(engine)
+    fake = FakeUnitOfWork()
+    with engine.connect() as conn, fake:
+        for e in iter_events(conn):
+            fake.append(e.stream, upcast(e.type, e.payload), e.actor)
+        fake.commit()
+    with UnitOfWork(engine) as uow:
+        live = _answers(uow, ids)
+    memory = _answers(fake, ids)
+    assert live == memory
+    # The scenario reached every branch it means to compare.
+    assert live["sold"] == [MILLION // 2, 0]
+    assert live["undecided"] == sorted([(MILLION // 4, ids["sold"]), (MILLION // 4, None)], key=str)
+    assert live["queue"] and live["notices"]
+    assert live["children"] and not live["children_after"]
+    assert live["issued_to"] == [True, False] and len(live["held"]) == 1
+    assert live["applied"] == MILLION // 10 and len(live["uses"]) == 1

@@ -1,0 +1,84 @@
+"""A unit of work in memory (cosmicpython `tests/unit/test_handlers.py`'s FakeUnitOfWork):
+the same repositories over a `MemoryStore`, the same projection handlers folding each
+event as it is appended, and the events kept in a list with their hash chain. Leaving it
+without `commit()` puts the store and the events back as they were at `__enter__`."""
+
+from __future__ import annotations
+
+import copy
+import json
+from types import TracebackType
+from typing import Any
+
+from market.adapters import projections
+from market.adapters.eventstore import (
+    GENESIS_HASH,
+    Event,
+    canonical_json,
+    compute_hash,
+    utcnow_iso,
+)
+from market.adapters.projections import MemoryStore
+from market.domain.events import DomainEvent
+from market.services.uow import AbstractUnitOfWork
+
+
+class FakeUnitOfWork(AbstractUnitOfWork):
+    def __init__(self) -> None:
+        self.store = MemoryStore()
+        self.use_store(self.store)
+        self.events: list[Event] = []  # every committed event, in seq order
+        self.appended = []
+        self.committed = False
+        self._saved: tuple[dict[str, Any], list[Event]] | None = None
+
+    def __enter__(self) -> FakeUnitOfWork:
+        self.appended = []
+        self.committed = False
+        self._saved = (copy.deepcopy(self.store.tables), list(self.events))
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.rollback()
+        self._saved = None
+
+    def append(
+        self, stream: str, event: DomainEvent, actor: str, *, new_stream: bool = False
+    ) -> Event:
+        assert self._saved is not None, "append() outside the unit of work"
+        if not isinstance(event, DomainEvent):
+            raise TypeError(f"append takes a typed event, not {type(event)!r}")
+        type_, payload = event.TYPE, event.to_payload()
+        version = 1 + max((e.version for e in self.events if e.stream == stream), default=0)
+        assert not new_stream or version == 1, f"stream {stream} exists already"
+        seq = len(self.events) + 1
+        prev_hash = self.events[-1].hash if self.events else GENESIS_HASH
+        recorded_at = utcnow_iso()
+        body = json.loads(canonical_json(payload))  # what is hashed is what is stored
+        digest = compute_hash(seq, stream, version, type_, body, actor, recorded_at, prev_hash)
+        stored = Event(seq, stream, version, type_, body, actor, recorded_at, prev_hash, digest)
+        self.store.seq = seq
+        projections.apply(self.store, stored)
+        self.events.append(stored)
+        self.appended.append(stored)
+        return stored
+
+    def commit(self) -> None:
+        assert self._saved is not None, "commit() outside the unit of work"
+        self._saved = (copy.deepcopy(self.store.tables), list(self.events))
+        self.committed = True
+
+    def rollback(self) -> None:
+        if self._saved is not None:
+            tables, events = self._saved
+            self.store.tables = copy.deepcopy(tables)
+            self.events = list(events)
+
+    def types(self) -> list[str]:
+        """The types of the events committed, in order."""
+        return [e.type for e in self.events]
