@@ -1,9 +1,4 @@
-"""The home page: each role lands on its own desk.
-
-The shared plumbing lives in `market.web.base`. The names re-exported below are for page
-modules another engineer is editing now (report_pages, the certificate print page): they
-still import them from here; point them at `market.web.base` once those land.
-"""
+"""The home page: each role lands on its own desk (the shared plumbing is `market.web.base`)."""
 
 from __future__ import annotations
 
@@ -11,7 +6,7 @@ from flask import current_app, redirect, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from market.web.base import ALL_ROLES, actor, bp, engine, roles_required, ruleset
+from market.web.base import bp
 
 HOME_BY_ROLE = {
     "authority": "pages.authority",
@@ -28,6 +23,3 @@ def home() -> ResponseReturnValue:
     if endpoint not in current_app.view_functions:
         endpoint = "pages.ledger"
     return redirect(url_for(endpoint))
-
-
-__all__ = ["ALL_ROLES", "actor", "bp", "engine", "home", "roles_required", "ruleset"]
