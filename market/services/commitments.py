@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, select
+from sqlalchemy import and_, func, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Listing, Offer, Transfer
@@ -30,16 +30,24 @@ def commitments_of(conn: Connection, certificate_id: str) -> Commitments:
     }
     pending: dict[str, int] = {}
     loose = 0
+    # Summed in SQL per listing (a certificate sold in pieces can have thousands of
+    # undecided transfers); an undecided transfer has no decided_seq, so the walk is the
+    # (certificate_id, decided_seq IS NULL) range of ix_transfers_certificate_decided.
     rows = conn.execute(
-        select(transfers_t.c.amount_cents, offers_t.c.listing_id)
+        select(offers_t.c.listing_id, func.sum(transfers_t.c.amount_cents))
         .select_from(transfers_t.outerjoin(offers_t, and_(offers_t.c.id == transfers_t.c.offer_id)))
-        .where(transfers_t.c.certificate_id == certificate_id, transfers_t.c.status.in_(UNDECIDED))
+        .where(
+            transfers_t.c.certificate_id == certificate_id,
+            transfers_t.c.decided_seq.is_(None),
+            transfers_t.c.status.in_(UNDECIDED),
+        )
+        .group_by(offers_t.c.listing_id)
     )
-    for r in rows:
-        if r.listing_id in open_listings:
-            pending[r.listing_id] = pending.get(r.listing_id, 0) + int(r.amount_cents)
+    for listing_id, total in rows:
+        if listing_id in open_listings:
+            pending[listing_id] = int(total)
         else:
-            loose += int(r.amount_cents)
+            loose += int(total)
     listings = {
         lid: (max(0, amount - sold_from_listing(conn, lid)), pending.get(lid, 0))
         for lid, amount in open_listings.items()
