@@ -133,8 +133,11 @@ def _round(
     floors = [q for q, _ in parts]
     leftover = ruleset.tech_fy_cap_cents - sum(floors)
     receipts, ids = keys
+    # Each receipt instant by its rank among the distinct ones: integers compare faster
+    # than aware datetimes, in the same order.
+    rank = {moment: k for k, moment in enumerate(sorted(set(receipts)))}
     candidates = [i for i, (_, r) in enumerate(parts) if r]
-    candidates.sort(key=lambda i: (-parts[i][1], receipts[i], ids[i]))
+    candidates.sort(key=lambda i: (-parts[i][1], rank[receipts[i]], ids[i]))
     for i in candidates[:leftover]:
         floors[i] += 1
     return floors
