@@ -7,6 +7,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from market.adapters.files import write_once
+
 ROOT = Path(__file__).resolve().parent.parent
 # PUBLIC_BASE_URL when none is configured: links built for a browser then use its host.
 DEFAULT_PUBLIC_BASE_URL = "http://127.0.0.1:5000"
@@ -20,19 +22,8 @@ def instance_secret_key(instance_path: str) -> str:
     """A key kept in the instance folder, so every worker and restart signs sessions alike."""
     path = Path(instance_path) / "secret_key"
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # Written whole, then linked into place: workers starting together all read the
-        # same complete key, whichever of them wins the link.
-        tmp = path.with_name(f".secret_key.{os.getpid()}")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(secrets.token_hex(32))
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            pass
-        finally:
-            tmp.unlink()
+        # Written once: workers starting together all read the same complete key.
+        write_once(path, secrets.token_hex(32).encode())
     return path.read_text().strip()
 
 

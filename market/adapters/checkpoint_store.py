@@ -3,8 +3,6 @@ CHECKPOINT_DIR (a place meant to live outside the database)."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
+from market.adapters.files import write_once
 from market.adapters.tables import CheckpointRow
 
 checkpoints_t = CheckpointRow.__table__  # type: ignore[attr-defined]
@@ -59,23 +58,10 @@ def file_name(tree_size: int, root_hash: str) -> str:
 
 
 def write_file(directory: Path, name: str, content: str) -> Path:
-    """Write the file whole (temporary file, fsync, link): a reader never sees half of
-    one, and an existing file of that name is never replaced."""
-    directory.mkdir(parents=True, exist_ok=True)
+    """Write the file once (`files.write_once`): a reader never sees half of one, and an
+    existing file of that name is never replaced."""
     path = directory / name
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{name}.", dir=directory)
-    tmp = Path(tmp_name)
-    os.fchmod(fd, 0o644)  # a checkpoint is public
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(content)
-        f.flush()
-        os.fsync(f.fileno())
-    try:
-        os.link(tmp, path)
-    except FileExistsError:
-        pass
-    finally:
-        tmp.unlink()
+    write_once(path, content.encode("utf-8"), 0o644)  # a checkpoint is public
     return path
 
 

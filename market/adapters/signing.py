@@ -1,14 +1,12 @@
 """The ledger's Ed25519 signing key: one PKCS#8 PEM file (mode 0600), made once.
 
-Like the session key (`config.instance_secret_key`), a new key is written whole to a
-private temporary file and linked into place, so workers starting together all read the
-same complete key, whichever of them wins the link."""
+Like the session key (`config.instance_secret_key`), a new key is written once
+(`adapters.files.write_once`), so workers starting together all read the same complete
+key, whichever of them wins."""
 
 from __future__ import annotations
 
 import base64
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +14,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from market.adapters.files import write_once
 from market.domain.checkpoint_note import key_hash
 
 
@@ -64,25 +63,12 @@ def verify_signature(public_key: bytes, message: bytes, signature: bytes) -> boo
 
 def create_key_file(path: Path) -> None:
     """Write a new key at `path` unless one is there already (never replaced)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     pem = Ed25519PrivateKey.generate().private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption(),
     )
-    # mkstemp: a name of its own per process and thread, created 0600.
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    tmp = Path(name)
-    with os.fdopen(fd, "wb") as f:
-        f.write(pem)
-        f.flush()
-        os.fsync(f.fileno())
-    try:
-        os.link(tmp, path)
-    except FileExistsError:
-        pass
-    finally:
-        tmp.unlink()
+    write_once(path, pem)  # 0600: only this user reads the private key
 
 
 def load_signer(path: Path, name: str, *, create: bool) -> Signer:

@@ -16,9 +16,9 @@ def commitments_of(source: Source, certificate_id: str) -> Commitments:
     }
     pending: dict[str, int] = {}
     loose = 0
-    for amount, listing_id in repos.transfers.undecided_of_certificate(certificate_id):
+    for listing_id, amount in repos.transfers.undecided_by_listing(certificate_id).items():
         if listing_id is not None and listing_id in open_listings:
-            pending[listing_id] = pending.get(listing_id, 0) + amount
+            pending[listing_id] = amount
         else:
             loose += amount
     listings = {

@@ -1,9 +1,10 @@
 """The live TECH cap meter and allocation simulator (PRODUCT.md 8.3; TB-5, TB-11..TB-15).
 
 Before the June 30 deadline, what the applications received so far would get if intake
-closed now: the very plan preview and commit run (`tech_allocations.plan_allocation`, which calls
-`domain.rules.tech_allocation.allocate`), never a second implementation. Once the fiscal
-year is committed it answers with the committed allocation, so the two cannot differ.
+closed now: the domain's rules the preview and commit plan with (`tech_caps` for each
+T_i, `tech_allocation` for the method), read in one joined query (`simulator_plan`) and
+tested equal to `tech_allocations.plan_allocation`. Once the fiscal year is committed it
+answers with the committed allocation, so the two cannot differ.
 
 The Authority and auditors see every row and the meter (requests against the $60M cap and
 the $10M innovation-zone set-aside); a participant sees only its own party's rows and its
@@ -26,41 +27,13 @@ from market.adapters.tables import EventRow, LedgerHead, TechAllocation, TechApp
 from market.domain.events.tech import FyAllocationRun
 from market.domain.rules import tech_caps
 from market.domain.rulesets import Ruleset
-from market.services import clock, tech, tech_allocations
+from market.services import clock, simulator_plan, tech
 from market.services.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
 
 events_t = EventRow.__table__  # type: ignore[attr-defined]
 apps_t = TechApplication.__table__  # type: ignore[attr-defined]
 allocs_t = TechAllocation.__table__  # type: ignore[attr-defined]
 head_t = LedgerHead.__table__  # type: ignore[attr-defined]
-
-
-def _rows(plan: tech_allocations.Plan, lifetime_cap_cents: int) -> list[dict[str, Any]]:
-    """One pass, no helper calls per row: 10,000 rows per request."""
-    approved = plan.lifetime_approved
-    rows = []
-    for p in plan.items:
-        app = p.application
-        used = approved.get(app["party_id"], 0)
-        headroom = lifetime_cap_cents - used if used < lifetime_cap_cents else 0  # TB-5
-        after = headroom - p.allocated_cents
-        rows.append(
-            {
-                "application_id": app["id"],
-                "party_id": app["party_id"],
-                "received_on": app["received_on"],
-                "in_innovation_zone": app["in_innovation_zone"],
-                "requested_cents": app["requested_cents"],
-                "request_cents": p.request_cents,
-                "allocated_cents": p.allocated_cents,
-                "certificate_id": None,
-                "lifetime_approved_cents": used,
-                "lifetime_headroom_cents": headroom,
-                # What would be left once this allocation is made.
-                "headroom_after_cents": after if after > 0 else 0,
-            }
-        )
-    return rows
 
 
 def _committed_rows(conn: Connection, fiscal_year: int) -> tuple[list[dict[str, Any]], bool, int]:
@@ -154,8 +127,8 @@ def _compute(conn: Connection, fiscal_year: int, ruleset: Ruleset, today: date) 
             r["lifetime_approved_cents"] = used
             r["lifetime_headroom_cents"] = r["headroom_after_cents"] = max(0, cap - used)
     else:
-        plan = tech_allocations.plan_allocation(conn, fiscal_year, ruleset)
-        rows, triggered, total = _rows(plan, cap), plan.triggered, plan.total_cents
+        plan = simulator_plan.plan(conn, fiscal_year, ruleset)
+        rows, triggered, total = plan.rows, plan.triggered, plan.total_cents
         approved = plan.lifetime_approved
     deadline = tech_caps.deadline(fiscal_year, ruleset)
     header = {

@@ -12,6 +12,7 @@ from flask.typing import ResponseReturnValue
 from market.domain.programs import Program
 from market.services import (
     certificates,
+    desk_queries,
     list_search,
     pages_queries,
     pickers,
@@ -51,9 +52,14 @@ def render_desk(status: int = 200) -> ResponseReturnValue:
         page = list_search.search_queue(conn, actor(), query)
         # The ownership graph once for the page, not once per pending row.
         pages_queries.with_previews(conn, page.items, ruleset(), on)
-        names = pages_queries.party_names(conn)
         choices = pickers.party_choices(conn)
         certs = pickers.certificate_choices(conn)
+        # The names of the parties shown (queue rows, certificate choices) only.
+        names = desk_queries.names_of(
+            conn,
+            [t[k] for t in page.items for k in ("seller_party_id", "buyer_party_id")]
+            + [c["holder_party_id"] for c in certs],
+        )
     return (
         render_template(
             "authority.html",
@@ -116,7 +122,7 @@ def reject_transfer(transfer_id: str) -> ResponseReturnValue:
     if not confirm.confirmed():
         with ReadOnly(engine()) as conn:
             t = trading.load_transfer(conn, transfer_id)
-            names = pages_queries.party_names(conn)
+            names = desk_queries.names_of(conn, [t["seller_party_id"], t["buyer_party_id"]])
         return confirm.review(
             title="Reject this transfer",
             action=url_for("pages.reject_transfer", transfer_id=transfer_id),

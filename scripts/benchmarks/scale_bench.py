@@ -35,10 +35,14 @@ from market.adapters.db import make_engine
 from market.adapters.migrate import upgrade
 from market.adapters.tables import metadata
 from market.domain.rulesets import get_ruleset
+from market.services import clock
 
 ROOT = Path(__file__).resolve().parents[2]
 GOAL_RATIO = 2.0
 GOAL_RSS_MB = 300.0
+# The business date the ledger is built and read on (PRODUCT.md 8.4): its credits of tax
+# year 2014 are still sellable, as they were when the benchmark's shape was chosen.
+ERA = "2014-12-01"
 
 
 def _percentile(values: list[float], p: float) -> float:
@@ -327,4 +331,6 @@ def cli_rows(big: int, cli: dict[str, dict[str, float]]) -> list[tuple[Any, ...]
 
 if __name__ == "__main__":
     os.environ.setdefault("PYTHONHASHSEED", "0")
+    os.environ.setdefault("MARKET_TODAY", ERA)  # the apps and the CLI processes
+    clock.configure(os.environ["MARKET_TODAY"])  # the builder, which calls the services
     main()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import sys
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from sqlalchemy import Engine
@@ -71,6 +72,10 @@ class Market:
             face_cents=face,
             fiscal_year=self.fiscal_year,
             credit_year=2014,
+            retained_jobs=face // 150_000 + 1,  # BR-6: $1,500 a retained job for one year
+            award_years=1,
+            nj_operations_since=date(2000, 1, 2),  # BR-1: over 10 years in New Jersey
+            cannot_use_before_expiry=True,  # BR-2
         )
         return str(certificates.issue_certificate(uow, EDA, new, self.ruleset)["id"])
 
@@ -106,6 +111,8 @@ def _sell(
 ) -> dict[str, Any]:
     price = amount * m.rng.choice((80, 85, 88, 90, 93)) // 100
     t = trading.create_transfer(uow, who(seller), cert, buyer, amount, price, None, m.ruleset)
+    # A negotiated transfer waits for its buyer's consent before the Authority (PRODUCT.md 8.2).
+    t = trading.confirm_transfer(uow, who(buyer), t["id"], m.ruleset)
     if approve:
         t = trading.approve_transfer(uow, EDA, t["id"], m.ruleset)
         m.held.append((buyer, str(t["buyer_certificate_id"])))

@@ -62,6 +62,7 @@ def seed(engine: object, applicants: int) -> None:
                         seller_tax_regime="CBT",
                         rnd_credit_cents=(50_000 + (i * 7919) % 2_000_000) * 100,
                         in_innovation_zone=i % 10 == 0,
+                        receipt_reason="paper filing (benchmark)",  # TB-6: the Authority's
                     ),
                 )
             uow.commit()
@@ -70,7 +71,7 @@ def seed(engine: object, applicants: int) -> None:
 
 def measure(url: str, applicants: int, runs: int) -> list[float]:
     app = create_app(
-        {"DATABASE_URL": url, "TESTING": True, "SECRET_KEY": "bench", "MARKET_TODAY": "2013-05-01"}
+        {"DATABASE_URL": url, "TESTING": True, "SECRET_KEY": "bench", "MARKET_TODAY": "2013-06-30"}
     )
     engine = app.extensions["market.engine"]
     seed(engine, applicants)

@@ -9,7 +9,8 @@ certificate and one TECH application are made by the services, and their events 
 appended again N times with fresh ids (a bulk copy, so the payloads are the services'
 own). Only the timed command is measured.
 
-Usage: scripts/bench_units [--small N] [--large N] [--backend sqlite|postgresql|both] [--json]
+Usage: scripts/bench_units [--small N] [--large N] [--backend sqlite|postgresql|both]
+[--case expire|tech|both] [--json]
 """
 
 from __future__ import annotations
@@ -139,6 +140,7 @@ def tech_setup(engine: Engine, n: int) -> None:
         allocation_factor="1",
         seller_tax_regime="CBT",
         rnd_credit_cents=5_000_000,
+        receipt_reason="paper filing (benchmark)",  # TB-6: a receipt the Authority records
     )
     template = appended(
         engine,
@@ -185,14 +187,21 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=10_000)
     parser.add_argument("--large", type=int, default=100_000)
     parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument(
+        "--case", choices=["expire", "tech", "both"], default="both", help="which unit of work"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
     linear = args.large / args.small
     rows: list[Any] = []
     cases = [
-        ("expire-carryforwards", expire_setup, expire_run),
-        ("TECH commit", tech_setup, tech_run),
+        case
+        for case in (
+            ("expire-carryforwards", expire_setup, expire_run),
+            ("TECH commit", tech_setup, tech_run),
+        )
+        if args.case == "both" or case[0].lower().startswith(args.case)
     ]
     with tempfile.TemporaryDirectory() as tmp:
         for backend in backends:

@@ -85,7 +85,7 @@ def _answers(repos: Repositories, ids: dict[str, Any]) -> dict[str, Any]:
         "sold": [repos.listings.sold_cents(i) for i in (ids["sold"], ids["open"])],
         "open": [r["id"] for r in repos.listings.open_of_certificate(cert)],
         "of_certificates": [r["id"] for r in repos.listings.of_certificates(ids["certs"], "open")],
-        "undecided": sorted(repos.transfers.undecided_of_certificate(cert), key=str),
+        "undecided": repos.transfers.undecided_by_listing(cert),
         "originals": repos.certificates.originals_count("DM_CBT", 2014),
         "children": children,
         "children_after": repos.certificates.children(cert, int(children[0]["issued_seq"]), 10),

@@ -21,13 +21,18 @@ _SOLD = Query(
     .select_from(transfers_t.join(offers_t, offers_t.c.transfer_id == transfers_t.c.id))
     .where(offers_t.c.listing_id == bindparam("listing_id"), transfers_t.c.status == "approved")
 )
+# Summed in SQL per listing: a certificate sold in pieces can have thousands of undecided
+# transfers. An undecided transfer has no decided_seq, so the walk is the
+# (certificate_id, decided_seq IS NULL) range of ix_transfers_certificate_decided.
 _UNDECIDED = Query(
-    select(transfers_t.c.amount_cents, offers_t.c.listing_id)
+    select(offers_t.c.listing_id, func.sum(transfers_t.c.amount_cents).label("amount_cents"))
     .select_from(transfers_t.outerjoin(offers_t, and_(offers_t.c.id == transfers_t.c.offer_id)))
     .where(
         transfers_t.c.certificate_id == bindparam("certificate_id"),
+        transfers_t.c.decided_seq.is_(None),
         transfers_t.c.status.in_(UNDECIDED),
     )
+    .group_by(offers_t.c.listing_id)
 )
 
 
@@ -75,19 +80,21 @@ class OfferRepository(Repository):
 class TransferRepository(Repository):
     table = "transfers"
 
-    def undecided_of_certificate(self, certificate_id: str) -> list[tuple[int, str | None]]:
-        """(amount, listing of its offer or None) of each transfer of the certificate still
-        awaiting the buyer or the Authority: what the certificate's balance is promised to."""
-        found: list[tuple[int, str | None]] = []
+    def undecided_by_listing(self, certificate_id: str) -> dict[str | None, int]:
+        """The cents of the certificate's transfers still awaiting the buyer or the
+        Authority, summed per listing of their offer (None: a negotiated transfer): what
+        the certificate's balance is promised to."""
+        found: dict[str | None, int] = {}
         for t in self.where(certificate_id=certificate_id):
             if t["status"] not in UNDECIDED:
                 continue
             offer = self.store.get("offers", t["offer_id"]) if t["offer_id"] else None
-            found.append((int(t["amount_cents"]), offer["listing_id"] if offer else None))
+            listing_id = offer["listing_id"] if offer else None
+            found[listing_id] = found.get(listing_id, 0) + int(t["amount_cents"])
         return found
 
 
 class SqlTransferRepository(SqlMixin, TransferRepository):
-    def undecided_of_certificate(self, certificate_id: str) -> list[tuple[int, str | None]]:
+    def undecided_by_listing(self, certificate_id: str) -> dict[str | None, int]:
         rows = _UNDECIDED.rows(self.conn, {"certificate_id": certificate_id})
-        return [(int(r["amount_cents"]), r["listing_id"]) for r in rows]
+        return {r["listing_id"]: int(r["amount_cents"]) for r in rows}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from datetime import date
 
 from market.domain import values
@@ -22,9 +23,28 @@ def lifetime_room_cents(lifetime_approved_cents: int, ruleset: Ruleset) -> int:
 def clip_request(
     requested_cents: int, max_eligible_cents: int, lifetime_approved_cents: int, ruleset: Ruleset
 ) -> int:
-    """T_i = min(requested, max eligible, lifetime room); the allocation's input."""
-    room = lifetime_room_cents(lifetime_approved_cents, ruleset)
+    """T_i = min(requested, max eligible, lifetime room); the allocation's input. (A room
+    below 0 gives 0 as `lifetime_room_cents`'s 0 would: one comparison fewer per row.)"""
+    room = ruleset.tech_lifetime_cap_cents - lifetime_approved_cents
     return max(0, min(requested_cents, max_eligible_cents, room))
+
+
+def clip_in_receipt_order(
+    rows: Iterable[tuple[str, int, int]], lifetime_approved: Mapping[str, int], ruleset: Ruleset
+) -> list[int]:
+    """T_i of one fiscal year's applications (party, requested, max eligible) in receipt
+    order: each clipped by its party's lifetime room as it stands now (TB-5), counting the
+    party's earlier applications of the year at their T_i, so allocations never breach it."""
+    used: dict[str, int] = {}
+    clipped = []
+    for party, requested_cents, max_eligible_cents in rows:
+        before = used.get(party)
+        if before is None:
+            before = lifetime_approved.get(party, 0)
+        t_i = clip_request(requested_cents, max_eligible_cents, before, ruleset)
+        used[party] = before + t_i
+        clipped.append(t_i)
+    return clipped
 
 
 def check_lifetime_cap(lifetime_approved_cents: int, amount_cents: int, ruleset: Ruleset) -> None:

@@ -1,0 +1,34 @@
+"""Files written once: the instance's session key, the ledger's signing key, each signed
+checkpoint note.
+
+The content is written whole to a temporary file of this call's own (mkstemp: a name per
+process and thread), flushed to disk, then linked into place: a reader never sees half a
+file, an existing file is never replaced, and creators racing each other all end up
+reading the one content whose link won.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_once(path: Path, data: bytes, mode: int = 0o600) -> bool:
+    """Create `path` holding `data` with `mode` unless it exists; True if this call made
+    it, False if the file was there already (it is left as it was)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)  # created 0600
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), mode)
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.link(tmp, path)
+    except FileExistsError:
+        return False
+    finally:
+        tmp.unlink()
+    return True

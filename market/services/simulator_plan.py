@@ -1,0 +1,102 @@
+"""The simulator's plan of a fiscal year not yet committed (PRODUCT.md 8.3; TB-5, TB-13..15).
+
+What `tech_allocations.plan_allocation` (the preview's and the commit's plan) gives, read for 10,000
+applicants a request: one joined query (each eligible application with its party's
+lifetime allocations), plain tuples, and the domain's own rules on columns
+(`tech_caps.clip_in_receipt_order` for each T_i, `tech_allocation.allocate_columns` for
+the statute's method), so no object is made per applicant but the answer's own row.
+tests/integration/test_simulator_plan.py holds it equal to the plan on generated intakes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
+
+from market.adapters.tables import TechApplication
+from market.domain.rules import tech_allocation, tech_caps
+from market.domain.rulesets import Ruleset
+
+apps_t = TechApplication.__table__  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class FreshPlan:
+    rows: list[dict[str, Any]]  # the answer's rows, in receipt order
+    lifetime_approved: dict[str, int]  # each applicant party's allocations before this FY
+    triggered: bool
+    total_cents: int
+
+
+def _applications(conn: Connection, fiscal_year: int) -> Sequence[Any]:
+    """The FY's applications in receipt order, each with whether it is eligible and what
+    its party was allocated before (NULL: nothing), as one statement."""
+    used = (
+        select(apps_t.c.party_id, func.sum(apps_t.c.allocated_cents).label("used"))
+        .where(apps_t.c.allocated_cents.is_not(None))
+        .group_by(apps_t.c.party_id)
+        .subquery()
+    )
+    return conn.execute(
+        select(
+            apps_t.c.id,
+            apps_t.c.party_id,
+            apps_t.c.received_on,
+            apps_t.c.received_seq,
+            apps_t.c.in_innovation_zone,
+            apps_t.c.requested_cents,
+            apps_t.c.benefit_cents,
+            used.c.used,
+            apps_t.c.eligible,
+        )
+        .select_from(apps_t.outerjoin(used, used.c.party_id == apps_t.c.party_id))
+        .where(apps_t.c.fiscal_year == fiscal_year)
+        .order_by(apps_t.c.received_seq)
+    ).all()
+
+
+def plan(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> FreshPlan:
+    everyone = _applications(conn, fiscal_year)
+    # Every applicant party's, eligible or not (a participant's own headroom).
+    approved = {r[1]: int(r[7]) for r in everyone if r[7] is not None}
+    found = [r for r in everyone if r[8]]
+    requests = tech_caps.clip_in_receipt_order(
+        ((r[1], int(r[5]), int(r[6])) for r in found), approved, ruleset
+    )
+    triggered, total, cents = tech_allocation.allocate_columns(
+        # The plan's keys: ties on the same day go to the earlier event (CMN-2).
+        [f"{int(r[3]):015d}" for r in found],
+        requests,
+        [bool(r[4]) for r in found],
+        [f"{r[2]}T00:00:00" for r in found],  # the receipt day, as the plan keys it
+        ruleset,
+    )
+    cap = ruleset.tech_lifetime_cap_cents
+    rows = []
+    for (app_id, party, received_on, _, zone, requested, _, prior, _), t_i, allocated in zip(
+        found, requests, cents, strict=True
+    ):
+        used = int(prior) if prior is not None else 0
+        headroom = cap - used if used < cap else 0  # TB-5
+        after = headroom - allocated
+        rows.append(
+            {
+                "application_id": app_id,
+                "party_id": party,
+                "received_on": received_on,
+                "in_innovation_zone": bool(zone),
+                "requested_cents": int(requested),
+                "request_cents": t_i,
+                "allocated_cents": allocated,
+                "certificate_id": None,
+                "lifetime_approved_cents": used,
+                "lifetime_headroom_cents": headroom,
+                # What would be left once this allocation is made.
+                "headroom_after_cents": after if after > 0 else 0,
+            }
+        )
+    return FreshPlan(rows, approved, triggered, total)
