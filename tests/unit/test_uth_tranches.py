@@ -126,6 +126,14 @@ def test_a_pass_through_shares_the_earliest_tranches_exactly() -> None:
         uth_held_tranches.pass_through_tranches(held, {"A": 161})
 
 
+def test_a_one_cent_tranche_goes_to_one_owner_and_the_next_tranche_evens_them_out() -> None:
+    held = [{"period": 2013, "cents": 1}, {"period": 2014, "cents": 100}]
+    entity, owners = uth_held_tranches.pass_through_tranches(held, {"A": 1, "B": 1})
+    assert [t["passed_cents"] for t in entity] == [1, 1]
+    assert sum(t["cents"] for t in owners["A"]) == sum(t["cents"] for t in owners["B"]) == 1
+    assert len(owners["A"]) + len(owners["B"]) == 2  # no owner gets a zero-cent tranche
+
+
 @given(
     tranches=st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=10),
     weights=st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=6),
