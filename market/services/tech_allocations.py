@@ -5,7 +5,7 @@ the certificates (TB-10..TB-15, AMB-32/41; the domain's `tech_allocation`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from fractions import Fraction
 from typing import Any
 
@@ -20,9 +20,8 @@ from market.domain.errors import (
 from market.domain.events.certificates import certificate_issued
 from market.domain.events.tech import FyAllocationRun
 from market.domain.programs import Program, TaxType
-from market.domain.rules import tech_caps, tech_receipt
+from market.domain.rules import tech_caps, tech_plan
 from market.domain.rules.buckets import cap_id
-from market.domain.rules.tech_allocation import Applicant, allocate
 from market.domain.rulesets import Ruleset
 from market.domain.values import floor_int
 from market.services import clock
@@ -59,68 +58,46 @@ class Plan:
     lifetime_approved: dict[str, int] = field(default_factory=dict)
 
 
-# What planning and the commit read of an application (not its JSON reasons and facts).
+# What planning and the commit read of an application (not its JSON reasons and facts);
+# the first seven are `tech_plan.plan_columns`'s row.
 _PLAN_COLUMNS = (
     "id",
     "party_id",
-    "fiscal_year",
+    "requested_cents",
+    "benefit_cents",
+    "in_innovation_zone",
+    "received_at",
     "received_on",
     "received_seq",
+    "fiscal_year",
     "seller_tax_regime",
     "nol_cents",
     "rnd_credit_cents",
-    "in_innovation_zone",
-    "benefit_cents",
-    "requested_cents",
     "eligible",
 )
 
 
 def _plan(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> Plan:
-    """The statute's allocation over the FY's eligible applications, in receipt order.
-
-    T_i is clipped again here by the lifetime room as it stands now (TB-5), counting the
-    party's earlier applications of this FY at their T_i, so allocations never breach it.
-    """
+    """The statute's allocation over the FY's eligible applications, in receipt order
+    (`tech_plan.plan_columns`, the simulator's arithmetic too)."""
     found = conn.execute(
         select(*(apps_t.c[name] for name in _PLAN_COLUMNS))
         .where(apps_t.c.fiscal_year == fiscal_year)
         .order_by(apps_t.c.received_seq)
-    )
-    # Plain tuples zipped with the names once: the simulator plans 10,000 rows per request.
-    rows = [dict(zip(_PLAN_COLUMNS, r, strict=True)) for r in found]
-    eligible = [r for r in rows if r["eligible"]]
+    ).all()
+    eligible = [r for r in found if r[-1]]
     approved = lifetime_approved_by_party(conn, fiscal_year)
-    used: dict[str, int] = {}
-    applicants: list[Applicant] = []
-    requests: dict[str, int] = {}
-    for r in eligible:
-        party = r["party_id"]
-        if party not in used:
-            used[party] = approved.get(party, 0)
-        t_i = tech_caps.clip_request(r["requested_cents"], r["benefit_cents"], used[party], ruleset)
-        used[party] += t_i
-        key = f"{int(r['received_seq']):015d}"  # ties on the same day: earlier event first
-        requests[key] = t_i
-        applicants.append(Applicant(key, t_i, bool(r["in_innovation_zone"]), _receipt_key(r)))
-    result = allocate(applicants, ruleset)
+    columns = tech_plan.plan_columns(eligible, approved, ruleset)
     items = [
-        Planned(r, requests[a.id], result.amounts[a.id])
-        for r, a in zip(eligible, applicants, strict=True)
+        Planned(dict(zip(_PLAN_COLUMNS, r, strict=True)), t_i, allocated)
+        for r, t_i, allocated in zip(eligible, columns.requests, columns.cents, strict=True)
     ]
-    excluded = [r["id"] for r in rows if not r["eligible"]]
-    return Plan(fiscal_year, result.triggered, result.total_cents, items, excluded, approved)
+    excluded = [r[0] for r in found if not r[-1]]
+    return Plan(fiscal_year, columns.triggered, columns.total_cents, items, excluded, approved)
 
 
 # The allocation simulator (services/simulator.py) plans exactly as preview and commit do.
 plan_allocation = _plan
-
-
-def _receipt_key(application: dict[str, Any]) -> str:
-    """CMN-2 ties: receipt order, by the instant (UTC text sorts); before 0010, the day."""
-    if application.get("received_at"):
-        return tech_receipt.utc_key(datetime.fromisoformat(str(application["received_at"])))
-    return f"{application['received_on']}T00:00:00"
 
 
 def _allocations(plan: Plan, certificate_ids: dict[str, str]) -> list[dict[str, Any]]:
