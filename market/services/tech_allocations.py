@@ -9,10 +9,7 @@ from datetime import date
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import TechApplication
+from market.adapters.repositories.tech import PLAN_COLUMNS
 from market.domain.errors import (
     CapExceededError,
     InvalidRequestError,
@@ -28,11 +25,9 @@ from market.services import clock
 from market.services.actor import AUTHORITY, Actor
 from market.services.errors import ConflictError, RuleRefusedError
 from market.services.numbering import new_id, next_numbers
-from market.services.tech import lifetime_approved_by_party
-from market.services.tech_allocation_views import _committed, committed_view
-from market.services.uow import UnitOfWork
-
-apps_t = TechApplication.__table__  # type: ignore[attr-defined]
+from market.services.reads import Source, repositories
+from market.services.tech_allocation_views import committed_view
+from market.services.uow import AbstractUnitOfWork
 
 
 def cap_usage_ids(fiscal_year: int) -> tuple[str, str]:
@@ -58,41 +53,20 @@ class Plan:
     lifetime_approved: dict[str, int] = field(default_factory=dict)
 
 
-# What planning and the commit read of an application (not its JSON reasons and facts);
-# the first seven are `tech_plan.plan_columns`'s row.
-_PLAN_COLUMNS = (
-    "id",
-    "party_id",
-    "requested_cents",
-    "benefit_cents",
-    "in_innovation_zone",
-    "received_at",
-    "received_on",
-    "received_seq",
-    "fiscal_year",
-    "seller_tax_regime",
-    "nol_cents",
-    "rnd_credit_cents",
-    "eligible",
-)
-
-
-def _plan(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> Plan:
+def _plan(source: Source, fiscal_year: int, ruleset: Ruleset) -> Plan:
     """The statute's allocation over the FY's eligible applications, in receipt order
     (`tech_plan.plan_columns`, the simulator's arithmetic too)."""
-    found = conn.execute(
-        select(*(apps_t.c[name] for name in _PLAN_COLUMNS))
-        .where(apps_t.c.fiscal_year == fiscal_year)
-        .order_by(apps_t.c.received_seq)
-    ).all()
-    eligible = [r for r in found if r[-1]]
-    approved = lifetime_approved_by_party(conn, fiscal_year)
-    columns = tech_plan.plan_columns(eligible, approved, ruleset)
+    repos = repositories(source)
+    found = repos.tech_applications.plan_rows(fiscal_year)
+    eligible = [r for r in found if r["eligible"]]
+    approved = repos.tech_applications.lifetime_approved_by_party(fiscal_year)
+    rows = [[r[c] for c in PLAN_COLUMNS] for r in eligible]
+    columns = tech_plan.plan_columns(rows, approved, ruleset)
     items = [
-        Planned(dict(zip(_PLAN_COLUMNS, r, strict=True)), t_i, allocated)
+        Planned(r, t_i, allocated)
         for r, t_i, allocated in zip(eligible, columns.requests, columns.cents, strict=True)
     ]
-    excluded = [r[0] for r in found if not r[-1]]
+    excluded = [r["id"] for r in found if not r["eligible"]]
     return Plan(fiscal_year, columns.triggered, columns.total_cents, items, excluded, approved)
 
 
@@ -123,14 +97,14 @@ def _view(plan: Plan, certificate_ids: dict[str, str]) -> dict[str, Any]:
 
 
 def preview_allocation(
-    conn: Connection, actor: Actor, fiscal_year: int, ruleset: Ruleset
+    source: Source, actor: Actor, fiscal_year: int, ruleset: Ruleset
 ) -> dict[str, Any]:
     """What the statute gives now; once committed, the committed allocation."""
     actor.require(AUTHORITY)
-    done = committed_view(conn, fiscal_year)
+    done = committed_view(source, fiscal_year)
     if done is not None:
         return done
-    return _view(_plan(conn, fiscal_year, ruleset), {}) | {"committed": False}
+    return _view(_plan(source, fiscal_year, ruleset), {}) | {"committed": False}
 
 
 def _split_benefit(allocated: int, application: dict[str, Any]) -> dict[str, int]:
@@ -142,12 +116,16 @@ def _split_benefit(allocated: int, application: dict[str, Any]) -> dict[str, int
 
 
 def commit_allocation(
-    uow: UnitOfWork, actor: Actor, fiscal_year: int, ruleset: Ruleset, today: date | None = None
+    uow: AbstractUnitOfWork,
+    actor: Actor,
+    fiscal_year: int,
+    ruleset: Ruleset,
+    today: date | None = None,
 ) -> dict[str, Any]:
     """Run the allocation once (TB-14, TB-15): FY_ALLOCATION_RUN, then one TECH certificate
     per positive allocation (CERT_ISSUED, origin `allocation`), charging the TECH caps."""
     actor.require(AUTHORITY)
-    if _committed(uow.conn, fiscal_year) is not None:
+    if uow.tech_allocations.of_year(fiscal_year) is not None:
         raise ConflictError(
             f"The FY {fiscal_year} allocation has already been committed.",
             {"fiscal_year": fiscal_year},
@@ -160,7 +138,7 @@ def commit_allocation(
             "the allocation runs after that deadline (TB-14).",
             {"fiscal_year": fiscal_year, "deadline": close.isoformat()},
         )
-    plan = _plan(uow.conn, fiscal_year, ruleset)
+    plan = _plan(uow, fiscal_year, ruleset)
     if not plan.items:
         raise InvalidRequestError(
             f"FY {fiscal_year} has no eligible TECH applications to allocate.",
@@ -231,6 +209,6 @@ def commit_allocation(
             ruleset=ruleset.name,
         )
         uow.append(f"certificate-{cert_id}", cert, actor.label, new_stream=True)
-    view = committed_view(uow.conn, fiscal_year)
+    view = committed_view(uow, fiscal_year)
     assert view is not None
     return view
