@@ -70,6 +70,7 @@ def _intake(engine: Engine) -> list[str]:
 def _answers(repos: Repositories, parties: list[str]) -> dict[str, Any]:
     apps = repos.tech_applications
     return {
+        "applicants": apps.applicant_parties(),
         "lifetime": [apps.lifetime_approved_cents(p) for p in parties],
         "by_party": [apps.lifetime_approved_by_party(fy) for fy in (2013, 2014, 2015)],
         "plan_rows": [apps.plan_rows(fy) for fy in (2013, 2014)],
@@ -93,6 +94,7 @@ def test_sql_and_memory_tech_repositories_agree(engine: Engine) -> None:
     # The scenario reached what it means to compare: FY 2014's request of the first party
     # clipped to its $1M of lifetime room (TB-5), the ineligible seller left out.
     assert live["lifetime"] == [14 * MILLION, 9 * MILLION, 0]
+    assert live["applicants"] == sorted(parties)
     assert [p.request_cents for p in live["plan"].items] == [MILLION, 5 * MILLION]
     assert set(live["by_party"][1]) == set(parties[:2]) and live["by_party"][2] == {}
     assert live["committed"][0] is not None and live["committed"][1] is None

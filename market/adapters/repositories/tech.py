@@ -4,7 +4,7 @@ and the columns its plan reads."""
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import distinct, func, select
 
 from market.adapters.projections.store import Row
 from market.adapters.repositories.base import Repository, SqlMixin
@@ -46,6 +46,10 @@ class TechApplicationRepository(Repository):
         """Applications whose columns equal these values, in receipt-stamp order."""
         return _by_receipt(self.where(**columns))
 
+    def applicant_parties(self) -> list[str]:
+        """Every party that has filed a TECH application (the program's sellers), by id."""
+        return sorted({str(r["party_id"]) for r in self.where()})
+
     def lifetime_approved_cents(self, party_id: str) -> int:
         """AMB-40: the approved (allocated) surrender amounts of the party's applications."""
         rows = self.where(party_id=party_id)
@@ -78,6 +82,10 @@ class TechAllocationRepository(Repository):
 
 
 class SqlTechApplicationRepository(SqlMixin, TechApplicationRepository):
+    def applicant_parties(self) -> list[str]:
+        stmt = select(distinct(apps_t.c.party_id)).order_by(apps_t.c.party_id)
+        return [str(party) for party in self.conn.execute(stmt).scalars()]
+
     def in_receipt_order(self, **columns: object) -> list[Row]:
         stmt = select(apps_t).order_by(apps_t.c.received_seq)
         for name, value in columns.items():
