@@ -19,10 +19,9 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from sqlalchemy import distinct, select
+from sqlalchemy import select
 
 from market.adapters.eventstore import events_t
-from market.adapters.tables import Certificate, TechApplication
 from market.domain.events.deals import ReminderIssued
 from market.domain.rules import tech_caps
 from market.domain.rulesets import Ruleset
@@ -32,8 +31,6 @@ from market.services.pages_queries import carryover_last_year
 from market.services.uow import UnitOfWork
 
 DAYS = (7, 30)
-certs_t = Certificate.__table__  # type: ignore[attr-defined]
-apps_t = TechApplication.__table__  # type: ignore[attr-defined]
 
 
 def expiry_of(last_tax_year: int) -> date:
@@ -50,6 +47,7 @@ def window(due: date, as_of: date) -> int | None:
 
 
 def _issue(uow: UnitOfWork, key: str, reminder: ReminderIssued) -> bool:
+    # Whether a stream exists is the event store's to say, not a projection's.
     stream = f"reminder-{key}"
     found = uow.conn.execute(select(events_t.c.seq).where(events_t.c.stream == stream)).first()
     if found is not None or not reminder.party_ids:
@@ -64,7 +62,7 @@ def issue_due(uow: UnitOfWork, as_of: date, ruleset: Ruleset) -> list[str]:
     deadline = tech_caps.deadline(fy, ruleset)
     days = window(deadline, as_of)
     if days is not None:
-        parties = sorted(r[0] for r in uow.conn.execute(select(distinct(apps_t.c.party_id))))
+        parties = uow.tech_applications.applicant_parties()
         key = f"tech-deadline-{fy}-d{days}"
         if _issue(
             uow,
@@ -83,10 +81,7 @@ def issue_due(uow: UnitOfWork, as_of: date, ruleset: Ruleset) -> list[str]:
             ),
         ):
             issued.append(key)
-    held = uow.conn.execute(
-        select(certs_t).where(certs_t.c.balance_cents > 0, certs_t.c.is_original.is_(False))
-    ).mappings()
-    for cert in [dict(r) for r in held]:
+    for cert in uow.certificates.held_with_balance():
         last = carryover_last_year(cert, ruleset)
         if last is None:
             continue

@@ -2,9 +2,8 @@
 
 What `tech_allocations.plan_allocation` (the preview's and the commit's plan) gives, read for 10,000
 applicants a request: one joined query (each eligible application with its party's
-lifetime allocations), plain tuples, and the domain's own rules on columns
-(`tech_caps.clip_in_receipt_order` for each T_i, `tech_allocation.allocate_columns` for
-the statute's method), so no object is made per applicant but the answer's own row.
+lifetime allocations), plain tuples, and the plan's one arithmetic (`tech_plan.plan_columns`,
+as the preview and the commit), so no object is made per applicant but the answer's row.
 tests/integration/test_simulator_plan.py holds it equal to the plan on generated intakes.
 """
 
@@ -18,7 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import TechApplication
-from market.domain.rules import tech_allocation, tech_caps
+from market.domain.rules import tech_plan
 from market.domain.rulesets import Ruleset
 
 apps_t = TechApplication.__table__  # type: ignore[attr-defined]
@@ -43,13 +42,14 @@ def _applications(conn: Connection, fiscal_year: int) -> Sequence[Any]:
     )
     return conn.execute(
         select(
+            # `tech_plan.plan_columns`'s row first, then what the answer adds.
             apps_t.c.id,
             apps_t.c.party_id,
-            apps_t.c.received_on,
-            apps_t.c.received_seq,
-            apps_t.c.in_innovation_zone,
             apps_t.c.requested_cents,
             apps_t.c.benefit_cents,
+            apps_t.c.in_innovation_zone,
+            apps_t.c.received_at,
+            apps_t.c.received_on,
             used.c.used,
             apps_t.c.eligible,
         )
@@ -64,21 +64,11 @@ def plan(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> FreshPlan:
     # Every applicant party's, eligible or not (a participant's own headroom).
     approved = {r[1]: int(r[7]) for r in everyone if r[7] is not None}
     found = [r for r in everyone if r[8]]
-    requests = tech_caps.clip_in_receipt_order(
-        ((r[1], int(r[5]), int(r[6])) for r in found), approved, ruleset
-    )
-    triggered, total, cents = tech_allocation.allocate_columns(
-        # The plan's keys: ties on the same day go to the earlier event (CMN-2).
-        [f"{int(r[3]):015d}" for r in found],
-        requests,
-        [bool(r[4]) for r in found],
-        [f"{r[2]}T00:00:00" for r in found],  # the receipt day, as the plan keys it
-        ruleset,
-    )
+    columns = tech_plan.plan_columns(found, approved, ruleset)
     cap = ruleset.tech_lifetime_cap_cents
     rows = []
-    for (app_id, party, received_on, _, zone, requested, _, prior, _), t_i, allocated in zip(
-        found, requests, cents, strict=True
+    for (app_id, party, requested, _, zone, _, received_on, prior, _), t_i, allocated in zip(
+        found, columns.requests, columns.cents, strict=True
     ):
         used = int(prior) if prior is not None else 0
         headroom = cap - used if used < cap else 0  # TB-5
@@ -99,4 +89,4 @@ def plan(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> FreshPlan:
                 "headroom_after_cents": after if after > 0 else 0,
             }
         )
-    return FreshPlan(rows, approved, triggered, total)
+    return FreshPlan(rows, approved, columns.triggered, columns.total_cents)

@@ -11,10 +11,6 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import TechApplication
 from market.domain.errors import (
     ApplicationDeadlinePassedError,
     InvalidRequestError,
@@ -30,11 +26,8 @@ from market.services.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
 from market.services.errors import NotFoundError, not_found
 from market.services.numbering import new_id
 from market.services.parties import load_party
-from market.services.tech_allocation_views import _committed
-from market.services.uow import UnitOfWork
-
-apps_t = TechApplication.__table__  # type: ignore[attr-defined]
-
+from market.services.reads import Source, repositories
+from market.services.uow import AbstractUnitOfWork
 
 REGIMES = ("CBT", "GIT")
 
@@ -69,26 +62,15 @@ class NewTechApplication:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def lifetime_approved_cents(conn: Connection, party_id: str) -> int:
+def lifetime_approved_cents(source: Source, party_id: str) -> int:
     """AMB-40: approved (allocated) surrender amounts of the party's applications."""
-    rows = conn.execute(
-        select(apps_t.c.allocated_cents).where(
-            apps_t.c.party_id == party_id, apps_t.c.allocated_cents.is_not(None)
-        )
-    ).all()
-    return sum(int(r.allocated_cents) for r in rows)
+    return repositories(source).tech_applications.lifetime_approved_cents(party_id)
 
 
-def lifetime_approved_by_party(conn: Connection, fiscal_year: int) -> dict[str, int]:
-    """`lifetime_approved_cents` of every party with an application in the fiscal year, in
-    one grouped query (the allocation needs it for each applicant)."""
-    applicants = select(apps_t.c.party_id).where(apps_t.c.fiscal_year == fiscal_year)
-    rows = conn.execute(
-        select(apps_t.c.party_id, func.sum(apps_t.c.allocated_cents))
-        .where(apps_t.c.party_id.in_(applicants), apps_t.c.allocated_cents.is_not(None))
-        .group_by(apps_t.c.party_id)
-    ).all()
-    return {party: int(total or 0) for party, total in rows}
+def lifetime_approved_by_party(source: Source, fiscal_year: int) -> dict[str, int]:
+    """`lifetime_approved_cents` of every party with an application in the fiscal year (in
+    one grouped query on the database: the allocation needs it for each applicant)."""
+    return repositories(source).tech_applications.lifetime_approved_by_party(fiscal_year)
 
 
 def _facts(new: NewTechApplication, party: dict[str, Any], received: date) -> TechFacts:
@@ -130,13 +112,13 @@ def _facts(new: NewTechApplication, party: dict[str, Any], received: date) -> Te
 
 
 def submit_application(
-    uow: UnitOfWork, actor: Actor, ruleset: Ruleset, new: NewTechApplication
+    uow: AbstractUnitOfWork, actor: Actor, ruleset: Ruleset, new: NewTechApplication
 ) -> dict[str, Any]:
     """TB-6 deadline, TB-1..TB-4 eligibility (recorded, not refused), TB-10 value,
     TB-5 lifetime room. Refusals raise before anything is appended."""
     actor.require(AUTHORITY, PARTICIPANT)
     actor.require_party(new.party_id, not_found("Party", "party_id", new.party_id))
-    party = load_party(uow.conn, new.party_id)
+    party = load_party(uow, new.party_id)
     if new.seller_tax_regime not in REGIMES:
         raise InvalidRequestError("seller_tax_regime must be CBT or GIT.", {})
     receipt = tech_receipts.receipt_of(actor, new.received_on, new.receipt_reason)
@@ -144,7 +126,7 @@ def submit_application(
     fiscal_year = tech_caps.application_fiscal_year(received)
     if new.fiscal_year is not None:
         tech_caps.check_deadline(received, new.fiscal_year, ruleset)
-    if _committed(uow.conn, fiscal_year) is not None:
+    if uow.tech_allocations.of_year(fiscal_year) is not None:
         raise ApplicationDeadlinePassedError(
             f"The FY {fiscal_year} allocation has already been committed; its intake is closed.",
             {"fiscal_year": fiscal_year, "received_on": received.isoformat()},
@@ -161,12 +143,12 @@ def submit_application(
     wanted = new.requested_cents if new.requested_cents is not None else benefit
     if wanted <= 0:
         raise InvalidRequestError("requested_cents must be positive.", {})
-    approved = lifetime_approved_cents(uow.conn, new.party_id)
+    approved = uow.tech_applications.lifetime_approved_cents(new.party_id)
     if tech_caps.lifetime_room_cents(approved, ruleset) == 0:
         tech_caps.check_lifetime_cap(approved, wanted, ruleset)
     requested = tech_caps.clip_request(wanted, benefit, approved, ruleset)
     # TB-4(2): a caller's flag, or a profitable controller on record (with its path).
-    parents = tech_parents.parent_findings(uow.conn, new.party_id, received, ruleset)
+    parents = tech_parents.parent_findings(uow, new.party_id, received, ruleset)
     facts = replace(
         _facts(new, party, received),
         parent_positive_noi=new.parent_positive_noi or bool(parents),
@@ -221,11 +203,11 @@ def submit_application(
     )
     uow.append(f"tech-{application_id}", received_event, actor.label, new_stream=True)
     tech_receipts.record_receipt(uow, actor, application_id, receipt)
-    return load_application(uow.conn, application_id)
+    return load_application(uow, application_id)
 
 
-def load_application(conn: Connection, application_id: str) -> dict[str, Any]:
-    row = conn.execute(select(apps_t).where(apps_t.c.id == application_id)).mappings().first()
+def load_application(source: Source, application_id: str) -> dict[str, Any]:
+    row = repositories(source).tech_applications.get(application_id)
     if row is None:
         raise NotFoundError(
             f"TECH application {application_id} does not exist.",
@@ -234,8 +216,8 @@ def load_application(conn: Connection, application_id: str) -> dict[str, Any]:
     return dict(row)
 
 
-def get_application(conn: Connection, actor: Actor, application_id: str) -> dict[str, Any]:
-    row = load_application(conn, application_id)
+def get_application(source: Source, actor: Actor, application_id: str) -> dict[str, Any]:
+    row = load_application(source, application_id)
     actor.require_reader_of(
         row["party_id"], not_found("TECH application", "application_id", application_id)
     )
@@ -243,15 +225,15 @@ def get_application(conn: Connection, actor: Actor, application_id: str) -> dict
 
 
 def list_applications(
-    conn: Connection, actor: Actor, fiscal_year: int | None, party_id: str | None
+    source: Source, actor: Actor, fiscal_year: int | None, party_id: str | None
 ) -> list[dict[str, Any]]:
-    stmt = select(apps_t).order_by(apps_t.c.received_seq)
     if actor.role not in (AUTHORITY, AUDITOR):
         if party_id is not None and party_id != actor.party_id:
             actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
         party_id = actor.party_id or ""
+    where: dict[str, object] = {}
     if party_id is not None:
-        stmt = stmt.where(apps_t.c.party_id == party_id)
+        where["party_id"] = party_id
     if fiscal_year is not None:
-        stmt = stmt.where(apps_t.c.fiscal_year == fiscal_year)
-    return [dict(r) for r in conn.execute(stmt).mappings()]
+        where["fiscal_year"] = fiscal_year
+    return [dict(r) for r in repositories(source).tech_applications.in_receipt_order(**where)]

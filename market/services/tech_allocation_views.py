@@ -4,31 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import TechAllocation, TechApplication
 from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.errors import NotFoundError
-
-apps_t = TechApplication.__table__  # type: ignore[attr-defined]
-allocs_t = TechAllocation.__table__  # type: ignore[attr-defined]
+from market.services.reads import Source, repositories
 
 
-def _committed(conn: Connection, fiscal_year: int) -> dict[str, Any] | None:
-    row = conn.execute(select(allocs_t).where(allocs_t.c.id == str(fiscal_year))).mappings().first()
-    return dict(row) if row is not None else None
-
-
-def committed_view(conn: Connection, fiscal_year: int) -> dict[str, Any] | None:
-    head = _committed(conn, fiscal_year)
+def committed_view(source: Source, fiscal_year: int) -> dict[str, Any] | None:
+    repos = repositories(source)
+    head = repos.tech_allocations.of_year(fiscal_year)
     if head is None:
         return None
-    rows = conn.execute(
-        select(apps_t)
-        .where(apps_t.c.fiscal_year == fiscal_year, apps_t.c.eligible.is_(True))
-        .order_by(apps_t.c.received_seq)
-    ).mappings()
+    rows = repos.tech_applications.in_receipt_order(fiscal_year=fiscal_year, eligible=True)
     return {
         "fiscal_year": fiscal_year,
         "triggered": head["triggered"],
@@ -47,9 +33,9 @@ def committed_view(conn: Connection, fiscal_year: int) -> dict[str, Any] | None:
     }
 
 
-def get_allocation(conn: Connection, actor: Actor, fiscal_year: int) -> dict[str, Any]:
+def get_allocation(source: Source, actor: Actor, fiscal_year: int) -> dict[str, Any]:
     actor.require(AUTHORITY, AUDITOR)
-    done = committed_view(conn, fiscal_year)
+    done = committed_view(source, fiscal_year)
     if done is None:
         raise NotFoundError(
             f"No FY {fiscal_year} allocation has been committed.", {"fiscal_year": fiscal_year}

@@ -5,14 +5,11 @@ the certificates (TB-10..TB-15, AMB-32/41; the domain's `tech_allocation`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import TechApplication
+from market.adapters.repositories.tech import PLAN_COLUMNS
 from market.domain.errors import (
     CapExceededError,
     InvalidRequestError,
@@ -20,20 +17,17 @@ from market.domain.errors import (
 from market.domain.events.certificates import certificate_issued
 from market.domain.events.tech import FyAllocationRun
 from market.domain.programs import Program, TaxType
-from market.domain.rules import tech_caps, tech_receipt
+from market.domain.rules import tech_caps, tech_plan
 from market.domain.rules.buckets import cap_id
-from market.domain.rules.tech_allocation import Applicant, allocate
 from market.domain.rulesets import Ruleset
 from market.domain.values import floor_int
 from market.services import clock
 from market.services.actor import AUTHORITY, Actor
 from market.services.errors import ConflictError, RuleRefusedError
 from market.services.numbering import new_id, next_numbers
-from market.services.tech import lifetime_approved_by_party
-from market.services.tech_allocation_views import _committed, committed_view
-from market.services.uow import UnitOfWork
-
-apps_t = TechApplication.__table__  # type: ignore[attr-defined]
+from market.services.reads import Source, repositories
+from market.services.tech_allocation_views import committed_view
+from market.services.uow import AbstractUnitOfWork
 
 
 def cap_usage_ids(fiscal_year: int) -> tuple[str, str]:
@@ -59,68 +53,25 @@ class Plan:
     lifetime_approved: dict[str, int] = field(default_factory=dict)
 
 
-# What planning and the commit read of an application (not its JSON reasons and facts).
-_PLAN_COLUMNS = (
-    "id",
-    "party_id",
-    "fiscal_year",
-    "received_on",
-    "received_seq",
-    "seller_tax_regime",
-    "nol_cents",
-    "rnd_credit_cents",
-    "in_innovation_zone",
-    "benefit_cents",
-    "requested_cents",
-    "eligible",
-)
-
-
-def _plan(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> Plan:
-    """The statute's allocation over the FY's eligible applications, in receipt order.
-
-    T_i is clipped again here by the lifetime room as it stands now (TB-5), counting the
-    party's earlier applications of this FY at their T_i, so allocations never breach it.
-    """
-    found = conn.execute(
-        select(*(apps_t.c[name] for name in _PLAN_COLUMNS))
-        .where(apps_t.c.fiscal_year == fiscal_year)
-        .order_by(apps_t.c.received_seq)
-    )
-    # Plain tuples zipped with the names once: the simulator plans 10,000 rows per request.
-    rows = [dict(zip(_PLAN_COLUMNS, r, strict=True)) for r in found]
-    eligible = [r for r in rows if r["eligible"]]
-    approved = lifetime_approved_by_party(conn, fiscal_year)
-    used: dict[str, int] = {}
-    applicants: list[Applicant] = []
-    requests: dict[str, int] = {}
-    for r in eligible:
-        party = r["party_id"]
-        if party not in used:
-            used[party] = approved.get(party, 0)
-        t_i = tech_caps.clip_request(r["requested_cents"], r["benefit_cents"], used[party], ruleset)
-        used[party] += t_i
-        key = f"{int(r['received_seq']):015d}"  # ties on the same day: earlier event first
-        requests[key] = t_i
-        applicants.append(Applicant(key, t_i, bool(r["in_innovation_zone"]), _receipt_key(r)))
-    result = allocate(applicants, ruleset)
+def _plan(source: Source, fiscal_year: int, ruleset: Ruleset) -> Plan:
+    """The statute's allocation over the FY's eligible applications, in receipt order
+    (`tech_plan.plan_columns`, the simulator's arithmetic too)."""
+    repos = repositories(source)
+    found = repos.tech_applications.plan_rows(fiscal_year)
+    eligible = [r for r in found if r["eligible"]]
+    approved = repos.tech_applications.lifetime_approved_by_party(fiscal_year)
+    rows = [[r[c] for c in PLAN_COLUMNS] for r in eligible]
+    columns = tech_plan.plan_columns(rows, approved, ruleset)
     items = [
-        Planned(r, requests[a.id], result.amounts[a.id])
-        for r, a in zip(eligible, applicants, strict=True)
+        Planned(r, t_i, allocated)
+        for r, t_i, allocated in zip(eligible, columns.requests, columns.cents, strict=True)
     ]
-    excluded = [r["id"] for r in rows if not r["eligible"]]
-    return Plan(fiscal_year, result.triggered, result.total_cents, items, excluded, approved)
+    excluded = [r["id"] for r in found if not r["eligible"]]
+    return Plan(fiscal_year, columns.triggered, columns.total_cents, items, excluded, approved)
 
 
 # The allocation simulator (services/simulator.py) plans exactly as preview and commit do.
 plan_allocation = _plan
-
-
-def _receipt_key(application: dict[str, Any]) -> str:
-    """CMN-2 ties: receipt order, by the instant (UTC text sorts); before 0010, the day."""
-    if application.get("received_at"):
-        return tech_receipt.utc_key(datetime.fromisoformat(str(application["received_at"])))
-    return f"{application['received_on']}T00:00:00"
 
 
 def _allocations(plan: Plan, certificate_ids: dict[str, str]) -> list[dict[str, Any]]:
@@ -146,14 +97,14 @@ def _view(plan: Plan, certificate_ids: dict[str, str]) -> dict[str, Any]:
 
 
 def preview_allocation(
-    conn: Connection, actor: Actor, fiscal_year: int, ruleset: Ruleset
+    source: Source, actor: Actor, fiscal_year: int, ruleset: Ruleset
 ) -> dict[str, Any]:
     """What the statute gives now; once committed, the committed allocation."""
     actor.require(AUTHORITY)
-    done = committed_view(conn, fiscal_year)
+    done = committed_view(source, fiscal_year)
     if done is not None:
         return done
-    return _view(_plan(conn, fiscal_year, ruleset), {}) | {"committed": False}
+    return _view(_plan(source, fiscal_year, ruleset), {}) | {"committed": False}
 
 
 def _split_benefit(allocated: int, application: dict[str, Any]) -> dict[str, int]:
@@ -165,12 +116,16 @@ def _split_benefit(allocated: int, application: dict[str, Any]) -> dict[str, int
 
 
 def commit_allocation(
-    uow: UnitOfWork, actor: Actor, fiscal_year: int, ruleset: Ruleset, today: date | None = None
+    uow: AbstractUnitOfWork,
+    actor: Actor,
+    fiscal_year: int,
+    ruleset: Ruleset,
+    today: date | None = None,
 ) -> dict[str, Any]:
     """Run the allocation once (TB-14, TB-15): FY_ALLOCATION_RUN, then one TECH certificate
     per positive allocation (CERT_ISSUED, origin `allocation`), charging the TECH caps."""
     actor.require(AUTHORITY)
-    if _committed(uow.conn, fiscal_year) is not None:
+    if uow.tech_allocations.of_year(fiscal_year) is not None:
         raise ConflictError(
             f"The FY {fiscal_year} allocation has already been committed.",
             {"fiscal_year": fiscal_year},
@@ -183,7 +138,7 @@ def commit_allocation(
             "the allocation runs after that deadline (TB-14).",
             {"fiscal_year": fiscal_year, "deadline": close.isoformat()},
         )
-    plan = _plan(uow.conn, fiscal_year, ruleset)
+    plan = _plan(uow, fiscal_year, ruleset)
     if not plan.items:
         raise InvalidRequestError(
             f"FY {fiscal_year} has no eligible TECH applications to allocate.",
@@ -254,6 +209,6 @@ def commit_allocation(
             ruleset=ruleset.name,
         )
         uow.append(f"certificate-{cert_id}", cert, actor.label, new_stream=True)
-    view = committed_view(uow.conn, fiscal_year)
+    view = committed_view(uow, fiscal_year)
     assert view is not None
     return view

@@ -5,36 +5,27 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
 from market.domain.rules.affiliation import holdings
 from market.domain.rules.tech_parent import Owner, ProfitableParent, profitable_parents
 from market.domain.rulesets import Ruleset
-from market.services.parties import ownership_graph, parties_t
+from market.services.parties import ownership_graph
+from market.services.reads import Source, repositories
 
 
 def parent_findings(
-    conn: Connection, party_id: str, filed_on: date, ruleset: Ruleset
+    source: Source, party_id: str, filed_on: date, ruleset: Ruleset
 ) -> list[ProfitableParent]:
-    graph = ownership_graph(conn)
+    graph = ownership_graph(source)
     above = [o for o in holdings(graph, party_id, ruleset.affiliation_max_links) if o != party_id]
-    if not above:
+    parties = repositories(source).parties
+    owners = {}
+    for owner_id in above:
+        r = parties.get(owner_id)
+        if r is not None:
+            income = r["operating_income_cents_by_year"] or {}
+            owners[owner_id] = Owner(
+                r["name"], r["entity_type"], {int(y): int(v) for y, v in income.items()}
+            )
+    if not owners:
         return []
-    rows = conn.execute(
-        select(
-            parties_t.c.id,
-            parties_t.c.name,
-            parties_t.c.entity_type,
-            parties_t.c.operating_income_cents_by_year,
-        ).where(parties_t.c.id.in_(above))
-    )
-    owners = {
-        r.id: Owner(
-            r.name,
-            r.entity_type,
-            {int(y): int(v) for y, v in (r.operating_income_cents_by_year or {}).items()},
-        )
-        for r in rows
-    }
     return profitable_parents(graph, party_id, owners, filed_on, ruleset)

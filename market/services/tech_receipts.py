@@ -19,7 +19,7 @@ from market.domain.rules import tech_receipt
 from market.services import clock
 from market.services.actor import AUTHORITY, Actor
 from market.services.errors import BadRequestError
-from market.services.uow import UnitOfWork
+from market.services.uow import AbstractUnitOfWork
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,9 @@ def receipt_of(
     return Receipt(at, kept)
 
 
-def record_receipt(uow: UnitOfWork, actor: Actor, application_id: str, receipt: Receipt) -> None:
+def record_receipt(
+    uow: AbstractUnitOfWork, actor: Actor, application_id: str, receipt: Receipt
+) -> None:
     """TECH_RECEIPT_RECORDED, for a receipt the Authority recorded (nothing otherwise)."""
     if receipt.reason is None:
         return

@@ -18,12 +18,16 @@ from market.adapters.repositories.parties import (
     FundingRepository,
     NoticeRepository,
     PartyRepository,
-    TechApplicationRepository,
 )
 from market.adapters.repositories.returns import (
     CreditApplicationRepository,
     RecaptureRepository,
     SqlCreditApplicationRepository,
+)
+from market.adapters.repositories.tech import (
+    SqlTechApplicationRepository,
+    TechAllocationRepository,
+    TechApplicationRepository,
 )
 from market.adapters.repositories.trading import (
     ListingRepository,
@@ -47,6 +51,7 @@ class Repositories:
     notices: NoticeRepository
     fundings: FundingRepository
     tech_applications: TechApplicationRepository
+    tech_allocations: TechAllocationRepository
     credit_applications: CreditApplicationRepository
     recaptures: RecaptureRepository
 
@@ -61,7 +66,10 @@ class Repositories:
         self.parties = PartyRepository(store)
         self.notices = NoticeRepository(store)
         self.fundings = FundingRepository(store)
-        self.tech_applications = TechApplicationRepository(store)
+        self.tech_applications = (
+            SqlTechApplicationRepository if sql else TechApplicationRepository
+        )(store)
+        self.tech_allocations = TechAllocationRepository(store)
         self.credit_applications = (
             SqlCreditApplicationRepository if sql else CreditApplicationRepository
         )(store)

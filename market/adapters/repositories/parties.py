@@ -1,5 +1,5 @@
 """Parties and their ownership (TB-20), the notices that halt trading (PRODUCT.md 8.3), a
-transfer's closing record and the TECH applications behind certificates."""
+transfer's closing record."""
 
 from __future__ import annotations
 
@@ -41,11 +41,3 @@ class FundingRepository(Repository):
     """A transfer's closing record, by the transfer's id."""
 
     table = "transfer_fundings"
-
-
-class TechApplicationRepository(Repository):
-    table = "tech_applications"
-
-    def of_certificate(self, certificate_id: str) -> Row | None:
-        found = self.where(certificate_id=certificate_id)
-        return found[0] if found else None
