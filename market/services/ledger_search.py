@@ -4,16 +4,17 @@ place of ids. Reads only."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import String, cast, distinct, select
+from sqlalchemy import String, cast, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.eventstore import event_from_row
 from market.adapters.tables import Certificate, EventRow, Party
+from market.domain.events import event_types as known_event_types
 from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.paging import split_page
 
@@ -55,19 +56,51 @@ def filtered_events(
     return [e.as_dict() for e in kept], nxt
 
 
-def event_types(conn: Connection) -> list[str]:
-    return sorted(r[0] for r in conn.execute(select(distinct(events_t.c.type))))
+def event_types() -> list[str]:
+    """Every type the ledger can hold: the typed event registry's (market.domain.events),
+    not a scan of the events table."""
+    return sorted(known_event_types())
 
 
-def display_names(conn: Connection, certificate_ids: Iterable[str] = ()) -> dict[str, str]:
-    """Party ids to names and the given certificate ids to their numbers."""
-    names = {r.id: r.name for r in conn.execute(select(parties_t.c.id, parties_t.c.name))}
-    wanted = sorted(set(certificate_ids))
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
+def display_names(
+    conn: Connection, events: Iterable[dict[str, Any]], certificate_ids: Iterable[str] = ()
+) -> dict[str, str]:
+    """The names of the parties these events' payloads name and the numbers of the
+    certificates they name (and of `certificate_ids`): what the page's sentences print
+    in place of ids. A sentence looks a name up by a payload value, so every text value in
+    the payloads is a candidate party id; only the parties among them are read."""
+    shown = list(events)
+    names: dict[str, str] = {}
+    for chunk in _chunks(texts_in(shown)):
+        rows = conn.execute(
+            select(parties_t.c.id, parties_t.c.name).where(parties_t.c.id.in_(chunk))
+        )
+        names.update({r.id: r.name for r in rows})
+    for chunk in _chunks(certificate_ids_in(shown) | set(certificate_ids)):
         rows = conn.execute(select(certs_t.c.id, certs_t.c.number).where(certs_t.c.id.in_(chunk)))
         names.update({r.id: r.number for r in rows})
     return names
+
+
+def _chunks(values: set[str], size: int = 500) -> Iterator[list[str]]:
+    wanted = sorted(values)
+    for start in range(0, len(wanted), size):
+        yield wanted[start : start + size]
+
+
+def texts_in(events: Iterable[dict[str, Any]]) -> set[str]:
+    """Every text value anywhere in the events' payloads (nested objects and lists too)."""
+    found: set[str] = set()
+    todo: list[Any] = [e.get("payload") or {} for e in events]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, dict):
+            todo.extend(value.values())
+        elif isinstance(value, list):
+            todo.extend(value)
+    return found
 
 
 CERTIFICATE_KEYS = ("certificate_id", "buyer_certificate_id")

@@ -95,7 +95,7 @@ class UnitOfWork(AbstractUnitOfWork):
             self.conn.close()
             self._locks.close()
             raise
-        self.store = DbStore(self.conn)
+        self.store = DbStore(self.conn, holds_lock=True)
         self.use_store(self.store)
         self.appended = []
         self._at_commit: dict[Table, list[dict[str, Any]]] = {}
@@ -118,8 +118,11 @@ class UnitOfWork(AbstractUnitOfWork):
         self, stream: str, event: DomainEvent, actor: str, *, new_stream: bool = False
     ) -> Event:
         """Append a typed event (market.domain.events); anything else is refused. What is
-        projected is the stored payload read back through `upcast`, so an event that would
-        not read back as itself fails here, before anything is written.
+        projected is the typed event itself: every class reads back from its stored
+        payload as the same event (tests/unit/test_event_round_trip.py proves it for every
+        class, and the fake unit of work checks it for every event the services build), so
+        the payload this unit of work has just encoded is not decoded again here. A
+        payload read from storage (replay, verify, rebuild) still goes through `upcast`.
 
         `new_stream=True` when the stream is named by an id minted in this unit of work:
         its version is 1 without asking (the unique (stream, version) still guards it)."""
@@ -130,7 +133,7 @@ class UnitOfWork(AbstractUnitOfWork):
         stored = self.events.append(
             stream, event.TYPE, event.to_payload(), actor, new_stream=new_stream
         )
-        projections.apply(self.store, stored)
+        projections.apply_typed(self.store, stored.seq, event)
         self.appended.append(stored)
         return stored
 

@@ -39,8 +39,7 @@ def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturn
         holder = load_party(conn, cert["holder_party_id"])
         original = load_party(conn, cert["original_holder_party_id"])
         proven = proofs.covering_checkpoint(conn, cert["history"])
-        ids = ledger_search.certificate_ids_in(cert["history"])
-        names = ledger_search.display_names(conn, ids | {cert["id"]})
+        names = ledger_search.display_names(conn, cert["history"], {cert["id"]})
         issued = ledger_search.issue_record(conn, cert["history"], cert["id"])
     tranches = certificate_views.uth_tranches(cert) or []
     unreviewed = [t["period"] for t in tranches if not t.get("review")]
@@ -87,8 +86,7 @@ def certificate_print(certificate_id: str) -> ResponseReturnValue:
         cert = certificate_views.get_certificate(conn, actor(), certificate_id)
         holder = load_party(conn, cert["holder_party_id"])
         original = load_party(conn, cert["original_holder_party_id"])
-        ids = ledger_search.certificate_ids_in(cert["history"])
-        names = ledger_search.display_names(conn, ids | {cert["id"]})
+        names = ledger_search.display_names(conn, cert["history"], {cert["id"]})
         issued = ledger_search.issue_record(conn, cert["history"], cert["id"])
     url = proof_url(cert["id"])
     return render_template(

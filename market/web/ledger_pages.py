@@ -48,8 +48,8 @@ def ledger_page() -> ResponseReturnValue:
     wanted = _filter(problems)
     with ReadOnly(engine()) as conn:
         items, nxt = ledger_search.filtered_events(conn, actor(), wanted, after, PAGE)
-        names = ledger_search.display_names(conn, ledger_search.certificate_ids_in(items))
-        types = ledger_search.event_types(conn)
+        names = ledger_search.display_names(conn, items)
+        types = ledger_search.event_types()
         party_names = pages_queries.party_names(conn)
     # The incremental check from the last signed checkpoint: never the whole ledger in a
     # request (that is `flask verify`).

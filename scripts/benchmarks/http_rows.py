@@ -24,7 +24,7 @@ def rows_for(
     ]
     return [
         (
-            f"{name}: transfers/s (create + approve)",
+            f"{name}: transfers/s (create, confirm, approve)",
             ours["transfers_per_s"],
             "",
             None,

@@ -1,4 +1,4 @@
-"""scripts/bench_http's set-up: a seller, a buyer, a certificate, two users; gunicorn."""
+"""scripts/bench_http's set-up: a seller, a buyer, a certificate, three users; gunicorn."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import time
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,10 @@ def prepare(url: str, certificates: int = 1) -> dict[str, Any]:
         holder_party_id=seller,
         face_cents=1_900_000_000 // certificates,
         fiscal_year=2013,
+        retained_jobs=1_900_000_000 // certificates // 150_000 + 1,  # BR-6: $1,500 a job-year
+        award_years=1,
+        nj_operations_since=date(2000, 1, 2),  # BR-1: over 10 years in New Jersey
+        cannot_use_before_expiry=True,  # BR-2
     )
     certs = [
         run(engine, lambda uow: issue_certificate(uow, SYSTEM, new, get_ruleset()))["id"]
@@ -58,6 +63,7 @@ def prepare(url: str, certificates: int = 1) -> dict[str, Any]:
     ]
     identity.create_user(engine, "bench-eda@x.org", "authority", "bench-password")
     identity.create_user(engine, "bench-seller@x.org", "participant", "bench-password", seller)
+    identity.create_user(engine, "bench-buyer@x.org", "participant", "bench-password", buyer)
     engine.dispose()
     return {"seller": seller, "buyer": buyer, "certificate_ids": certs}
 

@@ -1,9 +1,13 @@
 -- wrk script for scripts/bench_http: each connection creates a transfer (POST
--- /api/v1/transfers, seller's token, a fresh Idempotency-Key) and the next request on
--- its thread approves one created before (POST /transfers/<id>/approve, EDA's token).
--- Settings come from the environment: BENCH_SELLER, BENCH_EDA, BENCH_BODY.
+-- /api/v1/transfers, seller's token, a fresh Idempotency-Key); a later request on its
+-- thread has the buyer confirm it (POST /transfers/<id>/confirm, buyer's token; PRODUCT.md
+-- 8.2) and the next approves it (POST /transfers/<id>/approve, EDA's token).
+-- Settings come from the environment: BENCH_SELLER, BENCH_EDA, BENCH_BODY, and
+-- BENCH_BUYER (unset for an app without the buyer's step: created goes to approval).
 local seller = "Bearer " .. os.getenv("BENCH_SELLER")
 local eda = "Bearer " .. os.getenv("BENCH_EDA")
+local buyer = os.getenv("BENCH_BUYER")
+if buyer then buyer = "Bearer " .. buyer end
 local body = os.getenv("BENCH_BODY")
 local threads = {}
 local counter = 0
@@ -14,14 +18,19 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
-local created = {}
+local created, confirmed = {}, {}
 sent, bad, approved = 0, 0, 0  -- globals: done() reads them with thread:get
 
 function request()
-  local id = table.remove(created)
+  local id = table.remove(confirmed)
   if id then
     return wrk.format("POST", "/api/v1/transfers/" .. id .. "/approve",
       {["Authorization"] = eda, ["Content-Type"] = "application/json"}, "{}")
+  end
+  id = table.remove(created)
+  if id then
+    return wrk.format("POST", "/api/v1/transfers/" .. id .. "/confirm",
+      {["Authorization"] = buyer, ["Content-Type"] = "application/json"}, "{}")
   end
   sent = sent + 1
   return wrk.format("POST", "/api/v1/transfers",
@@ -32,9 +41,15 @@ end
 function response(status, headers, response_body)
   if status == 201 then
     local id = response_body:match('"id"%s*:%s*"([^"]+)"')
-    if id then table.insert(created, id) else bad = bad + 1 end
+    if not id then bad = bad + 1
+    elseif buyer then table.insert(created, id)
+    else table.insert(confirmed, id) end
   elseif status == 200 then
-    approved = approved + 1
+    local id = response_body:match('"id"%s*:%s*"([^"]+)"')
+    if response_body:match('"status"%s*:%s*"approved"') then approved = approved + 1
+    elseif id and response_body:match('"status"%s*:%s*"pending_approval"') then
+      table.insert(confirmed, id)
+    else bad = bad + 1 end
   else
     bad = bad + 1
   end

@@ -63,7 +63,9 @@ class FakeUnitOfWork(AbstractUnitOfWork):
         digest = compute_hash(seq, stream, version, type_, body, actor, recorded_at, prev_hash)
         stored = Event(seq, stream, version, type_, body, actor, recorded_at, prev_hash, digest)
         self.store.seq = seq
-        projections.apply(self.store, stored)
+        # UnitOfWork.append projects the typed event itself, not its stored payload read
+        # back: here every event a service builds is checked to read back as itself.
+        assert projections.apply(self.store, stored) == event, f"{type_} does not read back"
         self.events.append(stored)
         self.appended.append(stored)
         return stored

@@ -47,6 +47,20 @@ def _get_stmt(table: str) -> Executable:
 
 
 @cache
+def _rows_stmt(table: str, columns: tuple[str, ...], nulls: tuple[str, ...]) -> Executable:
+    """Rows whose `columns` equal their parameters and whose `nulls` are NULL, by key
+    (building `column == value` afresh cost about 120 us a comparison: the halt check's
+    one query was 0.9 ms of every trading request)."""
+    t = _table(table)
+    stmt = select(t)
+    for column in columns:
+        stmt = stmt.where(t.c[column] == bindparam(f"_w_{column}"))
+    for column in nulls:
+        stmt = stmt.where(t.c[column].is_(None))
+    return stmt.order_by(t.c[_pk(t)])
+
+
+@cache
 def _insert_stmt(table: str) -> Executable:
     return _table(table).insert()
 
@@ -64,10 +78,13 @@ class DbStore:
     Rows this transaction holds, because it wrote them or said so with `remember` (it read
     them under the head lock), are kept as a copy that follows every update: a handler or
     a view asking for one again gets it without a round trip. Nothing else can change such
-    a row before commit, so the copy is the row."""
+    a row before commit, so the copy is the row. `holds_lock=True` (the unit of work, which
+    holds the ledger head) remembers every row `get` reads, so a rule check, a view and a
+    handler asking for the same row in one request read it once."""
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, *, holds_lock: bool = False) -> None:
         self.conn = conn
+        self.holds_lock = holds_lock
         self._held: dict[tuple[str, str], Row] = {}
 
     def remember(self, table: str, row: Row) -> None:
@@ -82,7 +99,12 @@ class DbStore:
         if held is not None:
             return held
         found = self.conn.execute(_get_stmt(table), {"_key": key}).mappings().first()
-        return dict(found) if found is not None else None
+        if found is None:
+            return None
+        row = dict(found)
+        if self.holds_lock:
+            self._held[(table, key)] = dict(row)
+        return row
 
     def insert(self, table: str, row: Row) -> None:
         self.conn.execute(_insert_stmt(table), row)
@@ -99,11 +121,10 @@ class DbStore:
             held.update(changes)
 
     def rows(self, table: str, **where: Any) -> list[Row]:
-        t = _table(table)
-        stmt = select(t)
-        for column, value in where.items():
-            stmt = stmt.where(t.c[column] == value)
-        return [dict(r) for r in self.conn.execute(stmt.order_by(t.c[_pk(t)])).mappings()]
+        nulls = tuple(sorted(c for c, v in where.items() if v is None))
+        stmt = _rows_stmt(table, tuple(sorted(c for c in where if c not in nulls)), nulls)
+        params = {f"_w_{c}": v for c, v in where.items() if v is not None}
+        return [dict(r) for r in self.conn.execute(stmt, params).mappings()]
 
 
 class MemoryStore:
