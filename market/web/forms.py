@@ -7,7 +7,8 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from flask import flash, g
+from flask import flash, g, redirect, url_for
+from flask.typing import ResponseReturnValue
 
 from market.domain.errors import DomainError
 from market.web.filters import money
@@ -107,6 +108,21 @@ def attempt(action: Callable[[], Any]) -> tuple[bool, Any, int]:
     except DomainError as e:
         flash(e.message, "error")
         return False, None, e.status
+
+
+def finish(
+    action: Callable[[], Any],
+    message: Callable[[Any], str],
+    render: Callable[[int], ResponseReturnValue],
+    endpoint: str,
+) -> ResponseReturnValue:
+    """A form post's ending: on a refusal the page again with its status (the message is
+    flashed by `attempt`), else the success flashed and a redirect to `endpoint`."""
+    ok, result, status = attempt(action)
+    if not ok:
+        return render(status)
+    flash(message(result), "success")
+    return redirect(url_for(endpoint))
 
 
 def field_errors() -> dict[str, str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
 from market.services import ownership_views, parties, pickers, runner
@@ -59,11 +59,7 @@ def party_admin() -> ResponseReturnValue:
 
 
 def _finish(run: Any, message: Any) -> ResponseReturnValue:
-    ok, result, status = forms.attempt(run)
-    if not ok:
-        return render_parties(status)
-    flash(message(result), "success")
-    return redirect(url_for("pages.party_admin"))
+    return forms.finish(run, message, render_parties, "pages.party_admin")
 
 
 @bp.post("/authority/parties", endpoint="register_party")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
@@ -105,11 +105,7 @@ def seller_page() -> ResponseReturnValue:
 
 
 def _run(action: Any, message: Any) -> ResponseReturnValue:
-    ok, result, status = forms.attempt(action)
-    if not ok:
-        return _render(status)
-    flash(message(result), "success")
-    return redirect(url_for("pages.seller"))
+    return forms.finish(action, message, _render, "pages.seller")
 
 
 @bp.post("/seller/listings", endpoint="create_listing")
