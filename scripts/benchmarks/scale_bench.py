@@ -10,6 +10,7 @@ chunk as fast at every size, the app's traced memory flat); CLI verify, replay a
 export under 300 MB peak RSS at the largest size.
 
 Usage: scripts/bench_scale [--sizes 10000,100000,1000000] [--requests 20] [--dir DIR]
+       scripts/bench_scale --build-only DIR   then   scripts/bench_scale --from DIR
 """
 
 from __future__ import annotations
@@ -18,16 +19,14 @@ import argparse
 import os
 import re
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
-from pathlib import Path
 from typing import Any
 
 import scale_build
 from report import emit
+from scale_files import cli_figures, cli_rows, csv_download
 from sqlalchemy import inspect
 
 from market import create_app
@@ -37,9 +36,7 @@ from market.adapters.tables import metadata
 from market.domain.rulesets import get_ruleset
 from market.services import clock
 
-ROOT = Path(__file__).resolve().parents[2]
 GOAL_RATIO = 2.0
-GOAL_RSS_MB = 300.0
 # The business date the ledger is built and read on (PRODUCT.md 8.4): its credits of tax
 # year 2014 are still sellable, as they were when the benchmark's shape was chosen.
 ERA = "2014-12-01"
@@ -141,46 +138,6 @@ def snapshot(source: str, target: str) -> None:
     dst.close()
 
 
-def csv_download(app: Any) -> dict[str, float]:
-    """The whole transfers.csv once: seconds, rows and the app's peak traced memory."""
-    api = app.test_client()
-    r = api.post(
-        "/api/v1/auth/token", json={"email": "eda@bench", "password": scale_build.PASSWORD}
-    )
-    headers = {"Authorization": f"Bearer {r.get_json()['token']}"}
-    tracemalloc.start()
-    start = time.perf_counter()
-    r = api.get("/api/v1/reports/transfers.csv", headers=headers, buffered=False)
-    lines = 0
-    for chunk in r.response:
-        lines += chunk.count(b"\n") if isinstance(chunk, bytes) else chunk.count("\n")
-    elapsed = time.perf_counter() - start
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    r.close()
-    return {"seconds": elapsed, "rows": lines - 1, "peak_mb": peak / 2**20}
-
-
-def cli_rss(url: str, args: list[str]) -> dict[str, float]:
-    """Peak RSS (MB) and seconds of `flask --app market <args>` in a process of its own."""
-    env = dict(os.environ, DATABASE_URL=url)
-    flask = str(Path(sys.executable).with_name("flask"))
-    start = time.perf_counter()
-    with open(os.devnull, "w") as null:
-        proc = subprocess.Popen(
-            [flask, "--app", "market", *args],
-            env=env,
-            stdout=null,
-            stderr=subprocess.PIPE,
-            cwd=ROOT,
-        )
-        _, status, usage = os.wait4(proc.pid, 0)
-        err = proc.stderr.read().decode() if proc.stderr else ""
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"flask {' '.join(args)} failed: {err[-2000:]}")
-    return {"rss_mb": usage.ru_maxrss / 1024, "seconds": time.perf_counter() - start}
-
-
 def add_missing_indexes(url: str) -> None:
     """A snapshot built before an index of the models was added or changed gets it as the
     models have it now (same revision)."""
@@ -195,17 +152,6 @@ def add_missing_indexes(url: str) -> None:
             if have.get(index.name) != columns:
                 index.create(engine)
     engine.dispose()
-
-
-def cli_figures(url: str) -> dict[str, dict[str, float]]:
-    cli = {
-        "verify": cli_rss(url, ["verify"]),
-        "replay": cli_rss(url, ["replay"]),
-        "export events": cli_rss(url, ["export", "events", "--output", os.devnull]),
-        "export transfers": cli_rss(url, ["export", "transfers", "--output", os.devnull]),
-    }
-    cli["verify after replay"] = cli_rss(url, ["verify"])
-    return cli
 
 
 def grow_snapshots(directory: str, sizes: list[int]) -> None:
@@ -230,12 +176,19 @@ def main() -> None:
     parser.add_argument(
         "--from", dest="source", default=None, help="measure DIR/ledger-<size>.db, built before"
     )
+    parser.add_argument(
+        "--build-only", default=None, help="grow DIR/ledger-<size>.db, keep them and stop"
+    )
     parser.add_argument("--no-cli", action="store_true", help="skip the CLI's memory")
     parser.add_argument("--only", default="", help="measure the targets whose name has this")
     parser.add_argument("--no-csv", action="store_true", help="skip the whole transfers.csv")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
+    if args.build_only:
+        os.makedirs(args.build_only, exist_ok=True)
+        grow_snapshots(args.build_only, sizes)
+        return
     tmp = tempfile.TemporaryDirectory(dir=args.dir)
     if args.source:
         for size in sizes:
@@ -312,21 +265,6 @@ def report_rows(
         )
     )
     return rows + cli_rows(big, cli)
-
-
-def cli_rows(big: int, cli: dict[str, dict[str, float]]) -> list[tuple[Any, ...]]:
-    return [
-        (
-            f"CLI {name} peak RSS MB @ {big:,} ({r['seconds']:.0f} s)",
-            r["rss_mb"],
-            "-",
-            None,
-            None,
-            f"< {GOAL_RSS_MB:g}",
-            r["rss_mb"] < GOAL_RSS_MB,
-        )
-        for name, r in cli.items()
-    ]
 
 
 if __name__ == "__main__":

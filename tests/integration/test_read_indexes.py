@@ -1,5 +1,5 @@
-"""The reads that must not grow with the ledger use the indexes of migration 0012, on
-SQLite and PostgreSQL: the statements a read runs are captured and each is explained
+"""The reads that must not grow with the ledger use the indexes of migrations 0012 and
+0013, on SQLite and PostgreSQL: the statements a read runs are captured and each is explained
 (PostgreSQL with sequential scans discouraged, so an index is taken whenever one serves;
 without the index the plan is a scan and the test fails)."""
 
@@ -11,7 +11,13 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, event
 
-from market.services import certificate_reads, desk_queries, numbering, trade_lists
+from market.services import (
+    certificate_reads,
+    commitments,
+    desk_queries,
+    numbering,
+    trade_lists,
+)
 from market.services.uow import ReadOnly
 
 
@@ -64,6 +70,10 @@ READS: dict[str, tuple[Callable[[Any], object], str]] = {
     "the approval queue walks the pending transfers in order": (
         lambda conn: trade_lists.transfers_page(conn, "pending_approval", None, 25),
         "ix_transfers_status_seq",
+    ),
+    "a new transfer's balance check finds the certificate's open listings": (
+        lambda conn: commitments.commitments_of(conn, "crt_x"),
+        "ix_listings_certificate_status",
     ),
     "holdings page walks the holder's certificates in order": (
         lambda conn: desk_queries.holdings_page(conn, "pty_x"),

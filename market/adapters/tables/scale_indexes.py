@@ -44,6 +44,9 @@ SCALE_INDEXES = (
     ),
     Index("ix_transfers_buyer_seq", _transfers.c.buyer_party_id, _transfers.c.created_seq),
     Index("ix_listings_status_seq", _listings.c.status, _listings.c.created_seq),
+    # A certificate's open listings (every new transfer's balance check, migration 0013):
+    # without it SQLite reads every open listing of the market through the status index.
+    Index("ix_listings_certificate_status", _listings.c.certificate_id, _listings.c.status),
     Index(
         "ix_listings_seller_status_seq",
         _listings.c.seller_party_id,
