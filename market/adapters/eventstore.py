@@ -220,6 +220,12 @@ class EventStore:
             found.update({stream: int(version) for stream, version in rows})
             self._versions.update(found)
 
+    def stream_exists(self, stream: str) -> bool:
+        """Whether the stream has an event, committed or appended in this transaction."""
+        if stream not in self._versions:
+            self._versions[stream] = self.stream_version(stream)
+        return self._versions[stream] > 0
+
     def stream_version(self, stream: str) -> int:
         found = self.conn.execute(_STREAM_VERSION, {"stream": stream}).scalar()
         return int(found or 0)

@@ -15,7 +15,7 @@ from sqlalchemy.engine import Connection
 
 from market.adapters import projections
 from market.adapters.eventstore import GENESIS_HASH, Event, compute_hash, head, iter_events
-from market.adapters.projections.store import MemoryStore, _pk, _table
+from market.adapters.projections.store import MemoryStore, primary_key, projection_table
 from market.adapters.spill_store import SpillStore
 from market.adapters.tables import PROJECTION_TABLES
 
@@ -54,16 +54,16 @@ def replay(conn: Connection, progress: Progress | None = None, batch: int = BATC
     with SpillStore() as store:
         fold(iter_events(conn), progress, store)
         for name in reversed(PROJECTION_TABLES):
-            conn.execute(_table(name).delete())
+            conn.execute(projection_table(name).delete())
         for name in PROJECTION_TABLES:
             rows: list[dict[str, Any]] = []
             for row in store.iter_rows(name):
                 rows.append(row)
                 if len(rows) == batch:
-                    conn.execute(_table(name).insert(), rows)
+                    conn.execute(projection_table(name).insert(), rows)
                     rows = []
             if rows:
-                conn.execute(_table(name).insert(), rows)
+                conn.execute(projection_table(name).insert(), rows)
         return int(store.seq)
 
 
@@ -151,8 +151,8 @@ def _compare_projections(conn: Connection, store: SpillStore, report: VerifyRepo
 
 
 def _first_difference(conn: Connection, store: SpillStore, name: str) -> str | None:
-    table = _table(name)
-    pk = _pk(table)
+    table = projection_table(name)
+    pk = primary_key(table)
     key = table.c[pk]
     seen, last = 0, None
     while True:

@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from market.adapters.projections.store import _defaults, _pk, _table
+from market.adapters.projections.store import primary_key, projection_table, row_defaults
 from market.adapters.tables import PROJECTION_TABLES
 
 Row = dict[str, Any]
@@ -46,7 +46,7 @@ class SpillStore:
         self._dirty: set[Slot] = set()  # cached rows the file does not have as they are
         self._cache: OrderedDict[Slot, list[Any]] = OrderedDict()
         self._cache_rows = cache_rows
-        self._pks = {name: _pk(_table(name)) for name in PROJECTION_TABLES}
+        self._pks = {name: primary_key(projection_table(name)) for name in PROJECTION_TABLES}
         self.seq = 0
         self._inserted = 0
 
@@ -73,7 +73,7 @@ class SpillStore:
             raise KeyError(f"{table} {key} already exists")
         self._inserted += 1
         slot = (table, key)
-        self._put(slot, [dict(_defaults(table) | row), self.seq, self._inserted])
+        self._put(slot, [dict(row_defaults(table) | row), self.seq, self._inserted])
         self._dirty.add(slot)
 
     def update(self, table: str, key: str, changes: Row) -> None:

@@ -14,7 +14,7 @@ from market.domain.rulesets import Ruleset
 from market.services.actor import AUTHORITY, Actor
 from market.services.certificate_rules import carryover_window
 from market.services.certificate_views import uth_tranches
-from market.services.returns import _stream
+from market.services.returns import certificate_stream
 from market.services.uow import AbstractUnitOfWork
 
 
@@ -28,7 +28,7 @@ def expire_carryforwards(
     actor.require(AUTHORITY)
     expired: list[dict[str, Any]] = []
     held = uow.certificates.held_with_balance()
-    uow.read_versions(_stream(c["id"]) for c in held)  # one query per 1,000, not each
+    uow.read_versions(certificate_stream(c["id"]) for c in held)  # one query per 1,000, not each
     for cert in held:
         uow.certificates.remember(cert)  # read under the head lock: no second read
         tax_type = TaxType(sorted(cert["tax_types"])[0])
@@ -62,6 +62,6 @@ def expire_carryforwards(
         }
         if after is not None:
             payload["tax_periods"] = after
-        uow.append(_stream(cert["id"]), CarryforwardExpired(**payload), actor.label)
+        uow.append(certificate_stream(cert["id"]), CarryforwardExpired(**payload), actor.label)
         expired.append(payload)
     return expired

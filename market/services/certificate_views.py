@@ -12,7 +12,7 @@ from sqlalchemy.engine import Connection
 
 from market.adapters.queries import Query
 from market.adapters.tables import Certificate
-from market.domain.events.certificates import ACTIVITY_KEY as ACTIVITY_KEY  # re-exported
+from market.domain.events.certificates import ACTIVITY_KEY
 from market.domain.programs import Program
 from market.services import certificate_reads, halts, reads
 from market.services.actor import Actor

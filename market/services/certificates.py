@@ -32,7 +32,7 @@ from market.domain.rulesets import Ruleset
 from market.services import clock
 from market.services.actor import AUTHORITY, Actor
 from market.services.certificate_views import certificate_view
-from market.services.dm_pools import _issue_dm
+from market.services.dm_pools import issue_dm
 from market.services.errors import BadRequestError
 from market.services.numbering import new_id, next_number
 from market.services.parties import load_party
@@ -140,7 +140,7 @@ def issue_certificate(
     elif program is Program.UTH:
         _issue_uth(uow, actor, new, payload, ruleset)
     else:
-        _issue_dm(uow, actor, program, new, payload, ruleset)
+        issue_dm(uow, actor, program, new, payload, ruleset)
     return certificate_view(uow, cert_id)
 
 

@@ -97,7 +97,7 @@ def roll_fiscal_year(
     return {"fiscal_year": fiscal_year, "allowed": allowed}
 
 
-def _issue_dm(
+def issue_dm(
     uow: AbstractUnitOfWork,
     actor: Actor,
     program: Program,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from market.domain.errors import InsufficientBalanceError, InvalidRequestError
-from market.domain.events.certificates import Parent, certificate_issued
+from market.domain.events.certificates import ACTIVITY_KEY, Parent, certificate_issued
 from market.domain.events.returns import PassThroughAllocated
 from market.domain.programs import Program
 from market.domain.rules import pass_through, uth_held_tranches
@@ -16,7 +16,6 @@ from market.domain.rulesets import Ruleset
 from market.services.actor import AUTHORITY, PARTICIPANT, Actor
 from market.services.certificate_rules import check_not_waived
 from market.services.certificate_views import (
-    ACTIVITY_KEY,
     activity_ids_of,
     load_certificate,
     uth_tranches,
@@ -24,7 +23,7 @@ from market.services.certificate_views import (
 from market.services.errors import RuleRefusedError, not_found
 from market.services.numbering import derived_number, new_id
 from market.services.parties import load_party, owners_agreement
-from market.services.returns import _stream
+from market.services.returns import certificate_stream
 from market.services.uow import AbstractUnitOfWork
 
 PASS_THROUGH_ENTITIES = ("partnership", "s_corporation", "llc")
@@ -121,7 +120,7 @@ def pass_through_allocate(
         payload["tax_periods"], owner_tranches = uth_held_tranches.pass_through_tranches(
             tranches, {a["party_id"]: a["amount_cents"] for a in allocations}
         )
-    stream = _stream(cert["id"])
+    stream = certificate_stream(cert["id"])
     uow.append(stream, PassThroughAllocated(**payload), actor.label)
     # PT-1: the owners' certificates carry the entity's creditable activities.
     inherited = activity_ids_of(uow, cert)
@@ -157,7 +156,8 @@ def pass_through_allocate(
             | shares,
             ruleset=cert["ruleset"],
         )
-        uow.append(_stream(a["certificate_id"]), owner_cert, actor.label, new_stream=True)
+        stream = certificate_stream(a["certificate_id"])
+        uow.append(stream, owner_cert, actor.label, new_stream=True)
     return {
         "certificate_id": cert["id"],
         "amount_cents": amount,

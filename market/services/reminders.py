@@ -19,16 +19,13 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from sqlalchemy import select
-
-from market.adapters.eventstore import events_t
 from market.domain.events.deals import ReminderIssued
 from market.domain.rules import tech_caps
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year, format_cents
 from market.services.actor import SYSTEM
 from market.services.pages_queries import carryover_last_year
-from market.services.uow import UnitOfWork
+from market.services.uow import AbstractUnitOfWork
 
 DAYS = (7, 30)
 
@@ -46,17 +43,15 @@ def window(due: date, as_of: date) -> int | None:
     return None
 
 
-def _issue(uow: UnitOfWork, key: str, reminder: ReminderIssued) -> bool:
-    # Whether a stream exists is the event store's to say, not a projection's.
+def _issue(uow: AbstractUnitOfWork, key: str, reminder: ReminderIssued) -> bool:
     stream = f"reminder-{key}"
-    found = uow.conn.execute(select(events_t.c.seq).where(events_t.c.stream == stream)).first()
-    if found is not None or not reminder.party_ids:
+    if uow.stream_exists(stream) or not reminder.party_ids:
         return False
     uow.append(stream, reminder, SYSTEM.label, new_stream=True)
     return True
 
 
-def issue_due(uow: UnitOfWork, as_of: date, ruleset: Ruleset) -> list[str]:
+def issue_due(uow: AbstractUnitOfWork, as_of: date, ruleset: Ruleset) -> list[str]:
     issued: list[str] = []
     fy = fiscal_year(as_of)
     deadline = tech_caps.deadline(fy, ruleset)

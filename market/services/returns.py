@@ -42,7 +42,7 @@ class NewCreditApplication:
     section_40: dict[str, Any] | None = None
 
 
-def _stream(certificate_id: str) -> str:
+def certificate_stream(certificate_id: str) -> str:
     return f"certificate-{certificate_id}"
 
 
@@ -232,7 +232,7 @@ def apply_to_return(
         payload["tax_periods"] = uth_held_tranches.consume_tranches(
             tranches, use.applied_cents, new.tax_year
         )
-    uow.append(_stream(cert["id"]), CreditApplied(**payload), actor.label)
+    uow.append(certificate_stream(cert["id"]), CreditApplied(**payload), actor.label)
     return load_credit_application(uow, application_id)
 
 

@@ -34,7 +34,7 @@ from market.services.trade_views import (
     load_offer,
     sold_from_listing,
 )
-from market.services.transfers import _pending, _undecided
+from market.services.transfers import pending_transfer, undecided_transfer
 from market.services.uow import AbstractUnitOfWork
 
 
@@ -57,7 +57,7 @@ def approve_transfer(
     """Re-check every rule on the current state; refuse (writing nothing) or approve.
     The unit of work holds the ledger head, so the state read here stays put until commit."""
     actor.require(AUTHORITY)
-    t = _pending(uow, transfer_id)
+    t = pending_transfer(uow, transfer_id)
     on = exchange_on or today()
     listing: dict[str, Any] | None = None
     if t["offer_id"]:
@@ -159,7 +159,7 @@ def reject_transfer(
 ) -> dict[str, Any]:
     """The Authority refuses a transfer, before or after the buyer's confirmation."""
     actor.require(AUTHORITY)
-    _undecided(uow, transfer_id, ("awaiting_buyer", "pending_approval"))
+    undecided_transfer(uow, transfer_id, ("awaiting_buyer", "pending_approval"))
     if not reason.strip():
         raise InvalidRequestError("A rejection needs a reason.", {})
     uow.append(

@@ -168,7 +168,7 @@ def create_transfer(
     return held_transfer_view(uow, transfer_id)
 
 
-def _undecided(
+def undecided_transfer(
     uow: AbstractUnitOfWork, transfer_id: str, statuses: tuple[str, ...]
 ) -> dict[str, Any]:
     t = load_transfer(uow, transfer_id)
@@ -189,8 +189,8 @@ def _undecided(
     return t
 
 
-def _pending(uow: AbstractUnitOfWork, transfer_id: str) -> dict[str, Any]:
-    return _undecided(uow, transfer_id, ("pending_approval",))
+def pending_transfer(uow: AbstractUnitOfWork, transfer_id: str) -> dict[str, Any]:
+    return undecided_transfer(uow, transfer_id, ("pending_approval",))
 
 
 def _awaiting_this_buyer(uow: AbstractUnitOfWork, actor: Actor, transfer_id: str) -> dict[str, Any]:
@@ -199,7 +199,7 @@ def _awaiting_this_buyer(uow: AbstractUnitOfWork, actor: Actor, transfer_id: str
     buyer = load_transfer(uow, transfer_id)["buyer_party_id"]
     if actor.role != PARTICIPANT or actor.party_id != buyer:
         raise ForbiddenError("Only the buyer may confirm or decline this transfer.", {})
-    t = _undecided(uow, transfer_id, ("awaiting_buyer",))
+    t = undecided_transfer(uow, transfer_id, ("awaiting_buyer",))
     uow.transfers.remember(t)
     return t
 

@@ -45,6 +45,10 @@ class AbstractUnitOfWork(Repositories, ABC):
         """Append a typed event and fold it into the projections at once."""
 
     @abstractmethod
+    def stream_exists(self, stream: str) -> bool:
+        """Whether the stream has an event (the event store's to say, not a projection's)."""
+
+    @abstractmethod
     def commit(self) -> None: ...
 
     @abstractmethod
@@ -151,6 +155,9 @@ class UnitOfWork(AbstractUnitOfWork):
         """A row nothing in this unit of work reads back (an Idempotency-Key's stored
         answer), inserted by `commit()` with the events. Its errors are raised there."""
         self._at_commit.setdefault(table, []).append(row)
+
+    def stream_exists(self, stream: str) -> bool:
+        return self.events.stream_exists(stream)
 
     def commit(self) -> None:
         """Insert the events, move the ledger head, insert the rows kept for commit, and

@@ -70,6 +70,9 @@ class FakeUnitOfWork(AbstractUnitOfWork):
         self.appended.append(stored)
         return stored
 
+    def stream_exists(self, stream: str) -> bool:
+        return any(e.stream == stream for e in self.events)
+
     def commit(self) -> None:
         assert self._saved is not None, "commit() outside the unit of work"
         self._saved = (copy.deepcopy(self.store.tables), list(self.events))

@@ -30,11 +30,11 @@ def require(store: Store, table: str, key: str) -> Row:
     return row
 
 
-def _table(name: str) -> Table:
+def projection_table(name: str) -> Table:
     return metadata.tables[name]
 
 
-def _pk(table: Table) -> str:
+def primary_key(table: Table) -> str:
     return next(iter(table.primary_key.columns)).name
 
 
@@ -42,8 +42,8 @@ def _pk(table: Table) -> str:
 # form in its cache without building the statement again.
 @cache
 def _get_stmt(table: str) -> Executable:
-    t = _table(table)
-    return select(t).where(t.c[_pk(t)] == bindparam("_key"))
+    t = projection_table(table)
+    return select(t).where(t.c[primary_key(t)] == bindparam("_key"))
 
 
 @cache
@@ -51,25 +51,25 @@ def _rows_stmt(table: str, columns: tuple[str, ...], nulls: tuple[str, ...]) -> 
     """Rows whose `columns` equal their parameters and whose `nulls` are NULL, by key
     (building `column == value` afresh cost about 120 us a comparison: the halt check's
     one query was 0.9 ms of every trading request)."""
-    t = _table(table)
+    t = projection_table(table)
     stmt = select(t)
     for column in columns:
         stmt = stmt.where(t.c[column] == bindparam(f"_w_{column}"))
     for column in nulls:
         stmt = stmt.where(t.c[column].is_(None))
-    return stmt.order_by(t.c[_pk(t)])
+    return stmt.order_by(t.c[primary_key(t)])
 
 
 @cache
 def _insert_stmt(table: str) -> Executable:
-    return _table(table).insert()
+    return projection_table(table).insert()
 
 
 @cache
 def _update_stmt(table: str, columns: tuple[str, ...]) -> Executable:
-    t = _table(table)
+    t = projection_table(table)
     values: dict[str, Any] = {c: bindparam(f"_v_{c}") for c in columns}
-    return t.update().where(t.c[_pk(t)] == bindparam("_key")).values(values)
+    return t.update().where(t.c[primary_key(t)] == bindparam("_key")).values(values)
 
 
 class DbStore:
@@ -88,7 +88,7 @@ class DbStore:
         self._held: dict[tuple[str, str], Row] = {}
 
     def remember(self, table: str, row: Row) -> None:
-        self._held[(table, row[_pk(_table(table))])] = dict(row)
+        self._held[(table, row[primary_key(projection_table(table))])] = dict(row)
 
     def held(self, table: str, key: str) -> Row | None:
         row = self._held.get((table, key))
@@ -108,7 +108,8 @@ class DbStore:
 
     def insert(self, table: str, row: Row) -> None:
         self.conn.execute(_insert_stmt(table), row)
-        if len(row) == len(_table(table).columns):  # every column given: the copy is the row
+        # every column given: the copy is the row
+        if len(row) == len(projection_table(table).columns):
             self.remember(table, row)
 
     def update(self, table: str, key: str, changes: Row) -> None:
@@ -143,10 +144,10 @@ class MemoryStore:
         return dict(row) if row is not None else None
 
     def insert(self, table: str, row: Row) -> None:
-        key = row[_pk(_table(table))]
+        key = row[primary_key(projection_table(table))]
         if key in self.tables[table]:
             raise KeyError(f"{table} {key} already exists")
-        self.tables[table][key] = dict(_defaults(table) | row)
+        self.tables[table][key] = dict(row_defaults(table) | row)
         self.last_seq[(table, key)] = self.seq
 
     def update(self, table: str, key: str, changes: Row) -> None:
@@ -161,7 +162,7 @@ class MemoryStore:
             for r in self.tables[table].values()
             if all(r.get(c) == v for c, v in where.items())
         ]
-        pk = _pk(_table(table))
+        pk = primary_key(projection_table(table))
         return sorted(found, key=lambda r: r[pk])
 
     def iter_rows(self, table: str) -> Iterator[Row]:
@@ -171,11 +172,11 @@ class MemoryStore:
 _DEFAULTS: dict[str, Row] = {}
 
 
-def _defaults(table: str) -> Row:
+def row_defaults(table: str) -> Row:
     """Column defaults for rows folded in memory, so they compare equal to database rows."""
     if table not in _DEFAULTS:
         values: Row = {}
-        for column in _table(table).columns:
+        for column in projection_table(table).columns:
             default = column.default
             if default is not None and getattr(default, "is_scalar", False):
                 values[column.name] = getattr(default, "arg", None)
