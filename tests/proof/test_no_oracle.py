@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tests.proof.test_roles import Matrix, _sign_in
+from tests.proof.roles_world import Matrix, sign_in
 from tests.proof.world import M, event_count
 
 FAKE = {"crt": "crt_00000000000000000000", "pty": "pty_00000000000000000000"}
@@ -91,7 +91,7 @@ def test_another_partys_records_answer_as_missing_ones(client: Any) -> None:
 
 def test_the_certificate_page_of_another_party_is_the_missing_page(app: Any, client: Any) -> None:
     m = Matrix(client)
-    browser = _sign_in(app, client, m.engine, "other", m.other["id"])
+    browser = sign_in(app, client, m.engine, "other", m.other["id"])
     real, fake = m.cert["id"], _fake(m.cert["id"])
     theirs = browser.get(f"/certificates/{real}")
     missing = browser.get(f"/certificates/{fake}")
