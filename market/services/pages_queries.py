@@ -121,10 +121,6 @@ def pending_count(conn: Connection) -> int:
     return int(found or 0)
 
 
-def party_names(conn: Connection) -> dict[str, str]:
-    return {r.id: r.name for r in conn.execute(select(parties_t.c.id, parties_t.c.name))}
-
-
 def carryover_last_year(cert: dict[str, Any], ruleset: Ruleset) -> int | None:
     """The window returns.expire_carryforwards uses for the certificate."""
     return carryover_window(cert, TaxType(sorted(cert["tax_types"])[0]), ruleset)

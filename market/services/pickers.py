@@ -1,6 +1,11 @@
 """What a person typed into a type-ahead picker, resolved to exactly one party or
 certificate, or refused in words: an irreversible form never guesses which business it
-means. The pickers offer `Name · tax id` and certificate numbers; an id also resolves."""
+means. The pickers offer `Name · tax id` and certificate numbers; an id also resolves.
+
+A page carries only the first CHOICES of each (a market of thousands of parties would
+otherwise put every one of them into every form); the picker asks for the matches of what
+is typed (`/pickers/parties?q=`, market/web/picker_pages.py), and whatever is typed is
+resolved here on submit, listed or not."""
 
 from __future__ import annotations
 
@@ -27,13 +32,36 @@ def _labelled(party: dict[str, Any]) -> dict[str, Any]:
     return party | {"label": party_label(party)}
 
 
-def party_choices(conn: Connection) -> list[dict[str, Any]]:
-    rows = conn.execute(
-        select(
-            parties_t.c.id, parties_t.c.name, parties_t.c.tax_id, parties_t.c.entity_type
-        ).order_by(parties_t.c.name, parties_t.c.tax_id)
-    ).mappings()
-    return [_labelled(dict(r)) for r in rows]
+CHOICES = 50
+
+
+def _contains(typed: str) -> str:
+    escaped = typed.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def party_choices(
+    conn: Connection, typed: str = "", limit: int | None = CHOICES
+) -> list[dict[str, Any]]:
+    """The first `limit` parties by name (all: None) whose name or tax id contains `typed`."""
+    stmt = select(parties_t.c.id, parties_t.c.name, parties_t.c.tax_id, parties_t.c.entity_type)
+    typed = typed.strip()
+    if typed:
+        like = _contains(typed.rsplit(SEPARATOR, 1)[0] if SEPARATOR in typed else typed)
+        stmt = stmt.where(
+            or_(
+                func.lower(parties_t.c.name).like(like, escape="\\"),
+                func.lower(parties_t.c.tax_id).like(like, escape="\\"),
+            )
+        )
+    stmt = stmt.order_by(parties_t.c.name, parties_t.c.tax_id)
+    rows = conn.execute(stmt if limit is None else stmt.limit(limit))
+    return [_labelled(dict(r)) for r in rows.mappings()]
+
+
+def all_parties(conn: Connection) -> list[dict[str, Any]]:
+    """Every party by name (the Authority's party register lists them all)."""
+    return party_choices(conn, limit=None)
 
 
 def resolve_party(conn: Connection, typed: str, what: str = "party") -> dict[str, Any]:
@@ -66,12 +94,14 @@ def resolve_party(conn: Connection, typed: str, what: str = "party") -> dict[str
     return _labelled(dict(rows[0]))
 
 
-def certificate_choices(conn: Connection, limit: int = 2000) -> list[dict[str, Any]]:
-    rows = conn.execute(
-        select(certs_t.c.id, certs_t.c.number, certs_t.c.program, certs_t.c.holder_party_id)
-        .order_by(certs_t.c.number)
-        .limit(limit)
-    ).mappings()
+def certificate_choices(
+    conn: Connection, typed: str = "", limit: int = CHOICES
+) -> list[dict[str, Any]]:
+    """The first `limit` certificates by number whose number starts with `typed`."""
+    stmt = select(certs_t.c.id, certs_t.c.number, certs_t.c.program, certs_t.c.holder_party_id)
+    if typed.strip():
+        stmt = stmt.where(certs_t.c.number.startswith(typed.strip().upper(), autoescape=True))
+    rows = conn.execute(stmt.order_by(certs_t.c.number).limit(limit)).mappings()
     return [dict(r) for r in rows]
 
 

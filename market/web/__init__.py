@@ -55,6 +55,7 @@ def _import_page_modules() -> None:
         pages,
         party_admin_pages,
         password_pages,
+        picker_pages,
         price_tape_pages,
         proof_pages,
         report_pages,

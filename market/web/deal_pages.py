@@ -10,7 +10,7 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
 from market.domain.errors import DomainError
-from market.services import deals, inbox, pages_queries, tech, trading
+from market.services import deal_views, deals, desk_queries, inbox, tech, trading
 from market.services.uow import ReadOnly
 from market.web.base import ALL_ROLES, actor, bp, engine, roles_required, ruleset
 
@@ -43,7 +43,9 @@ def read_notification(notification_id: str) -> ResponseReturnValue:
 def _deals_page(side: str, title: str) -> ResponseReturnValue:
     with ReadOnly(engine()) as conn:
         items, _ = deals.my_deals(conn, actor(), side, None, 500)
-        names = pages_queries.party_names(conn)
+        names = desk_queries.names_of(
+            conn, [d.get(k) for d in items for k in ("seller_party_id", "buyer_party_id")]
+        )
     return render_template("deals.html", items=items, names=names, side=side, title=title)
 
 
@@ -64,20 +66,18 @@ def _deal(kind: str, key: str) -> ResponseReturnValue:
     with ReadOnly(engine()) as conn:
         try:
             if kind == "transfer":
-                from market.services import deal_views
-
                 item = deal_views.transfer_detail(conn, trading.get_transfer(conn, me, key))
             elif kind == "offer":
                 item = deals.get_offer(conn, me, key)
             elif kind == "tech":
-                from market.services import deal_views
-
                 item = deal_views.tech_detail(conn, tech.get_application(conn, me, key))
             else:
                 item = deals.get_credit_application(conn, me, key)
         except DomainError as e:
             abort(404 if e.status in (403, 404) else e.status)
-        names = pages_queries.party_names(conn)
+        names = desk_queries.names_of(
+            conn, [item.get("seller_party_id"), item.get("buyer_party_id")]
+        )
     return render_template("deal.html", kind=kind, item=item, names=names)
 
 

@@ -9,8 +9,10 @@ from typing import Any
 
 from flask import current_app, render_template, request
 from flask.typing import ResponseReturnValue
+from sqlalchemy.engine import Connection
 
-from market.services import ledger, ledger_search, pages_queries, trust_recent
+from market.domain.errors import DomainError
+from market.services import ledger, ledger_search, pickers, trust_recent
 from market.services.checkpoints import TrustSettings
 from market.services.uow import ReadOnly
 from market.web.base import actor, bp, engine, roles_required
@@ -30,10 +32,22 @@ def _day(name: str, problems: dict[str, str]) -> date | None:
         return None
 
 
-def _filter(problems: dict[str, str]) -> ledger_search.EventFilter:
+def _party(conn: Connection, problems: dict[str, str]) -> dict[str, Any] | None:
+    """The party filter: `Name · tax id` from the picker, a tax id or a party id."""
+    typed = (request.args.get("party") or "").strip()
+    if not typed:
+        return None
+    try:
+        return pickers.resolve_party(conn, typed)
+    except DomainError as refused:
+        problems["party"] = refused.message
+        return None
+
+
+def _filter(party: dict[str, Any] | None, problems: dict[str, str]) -> ledger_search.EventFilter:
     return ledger_search.EventFilter(
         event_type=request.args.get("type") or None,
-        party_id=request.args.get("party") or None,
+        party_id=party["id"] if party else None,
         stream=request.args.get("stream") or None,
         recorded_from=_day("from", problems),
         recorded_to=_day("to", problems),
@@ -45,12 +59,13 @@ def _filter(problems: dict[str, str]) -> ledger_search.EventFilter:
 def ledger_page() -> ResponseReturnValue:
     after = max(0, request.args.get("after", 0, type=int))
     problems: dict[str, str] = {}
-    wanted = _filter(problems)
     with ReadOnly(engine()) as conn:
+        party = _party(conn, problems)
+        wanted = _filter(party, problems)
         items, nxt = ledger_search.filtered_events(conn, actor(), wanted, after, PAGE)
         names = ledger_search.display_names(conn, items)
         types = ledger_search.event_types()
-        party_names = pages_queries.party_names(conn)
+        choices = pickers.party_choices(conn)
     # The incremental check from the last signed checkpoint: never the whole ledger in a
     # request (that is `flask verify`).
     report = (
@@ -81,7 +96,8 @@ def ledger_page() -> ResponseReturnValue:
         sentence=sentence,
         types=types,
         type_in_words=type_in_words,
-        parties=sorted(party_names.items(), key=lambda x: x[1]),
+        party=party,
+        choices=choices,
         args=kept,
         problems=problems,
     ), 400 if problems else 200

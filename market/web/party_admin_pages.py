@@ -24,7 +24,7 @@ ENTITY_WORDS = {t: t.replace("_", " ") for t in parties.ENTITY_TYPES}
 def render_parties(status: int = 200) -> ResponseReturnValue:
     q = (request.args.get("q") or "").strip().lower()
     with ReadOnly(engine()) as conn:
-        choices = pickers.party_choices(conn)
+        choices = pickers.all_parties(conn)
         edges = ownership_views.ownership_edges(conn)
         agreements = ownership_views.agreements_in_force(conn)
     names = {p["id"]: p["name"] for p in choices}

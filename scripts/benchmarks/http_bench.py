@@ -11,7 +11,7 @@ of CPU per request, which held bare Flask to a fraction of what it serves.
 in the same run, on its own database, for a before/after on the same machine load.
 
 Usage: scripts/bench_http [--seconds S] [--connections N] [--backend sqlite|postgresql|both]
-                          [--before DIR] [--json]
+                          [--before DIR] [--workers 2] [--threads 2] [--json]
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 
 import thin_app
 from http_rows import rows_for
-from http_setup import ROOT, prepare, serve, token
+from http_setup import GUNICORN, ROOT, prepare, serve, token
 from procstat import cpu_by_pid, cpu_spent, postgres_pids, workers
 from report import emit
 from sqlalchemy import create_engine, text
@@ -192,9 +192,12 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--certificates", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers, every server")
+    parser.add_argument("--threads", type=int, default=2, help="threads per worker")
     parser.add_argument("--before", type=Path, help="also measure the app tree in this folder")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    GUNICORN.update(workers=args.workers, threads=args.threads)
     # The certificates are of fiscal year 2013: the business date is their era, so the
     # carryforward window is open (for the set-up here and for every app served).
     os.environ.setdefault("MARKET_TODAY", ERA)

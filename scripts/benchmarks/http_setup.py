@@ -23,18 +23,24 @@ from market.services.parties import NewParty, register_party
 from market.services.runner import run
 
 ROOT = Path(__file__).resolve().parents[2]
-GUNICORN = [
-    "--workers",
-    "2",
-    "--worker-class",
-    "gthread",
-    "--threads",
-    "2",
-    "--keep-alive",
-    "30",
-    "--log-level",
-    "warning",
-]
+# Every server of a run (bare Flask, the thin write, the app) is served the same way;
+# scripts/bench_http's --workers and --threads set these.
+GUNICORN = {"workers": 2, "threads": 2}
+
+
+def gunicorn_args() -> list[str]:
+    return [
+        "--workers",
+        str(GUNICORN["workers"]),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        str(GUNICORN["threads"]),
+        "--keep-alive",
+        "30",
+        "--log-level",
+        "warning",
+    ]
 
 
 def prepare(url: str, certificates: int = 1) -> dict[str, Any]:
@@ -81,7 +87,13 @@ def free_port() -> int:
 def serve(app_spec: str, env: dict[str, str], cwd: str) -> Server:
     port = free_port()
     proc = Server(
-        [str(ROOT / ".venv/bin/gunicorn"), *GUNICORN, "--bind", f"127.0.0.1:{port}", app_spec],
+        [
+            str(ROOT / ".venv/bin/gunicorn"),
+            *gunicorn_args(),
+            "--bind",
+            f"127.0.0.1:{port}",
+            app_spec,
+        ],
         env=env,
         cwd=cwd,
         start_new_session=True,

@@ -29,7 +29,7 @@ EDA = Actor(user_id="bench-eda", role=AUTHORITY)
 PASSWORD = "bench-password"
 HOT_FACE = 1_900_000_000  # $19M: BRRAG's $20M FY cap leaves room for nothing else that FY
 FACE = 5_000_000  # $50,000 per ordinary certificate
-FIRST_FY, LAST_FY = 2013, 2099
+FIRST_FY, LAST_FY = 2013, 2300  # 1M events use about 120 fiscal years of BRRAG cap
 PER_FY = 390  # $19.5M of $50k certificates under BRRAG's $20M FY cap
 
 

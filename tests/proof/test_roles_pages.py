@@ -53,6 +53,8 @@ PAGES: dict[str, dict[str, int]] = {
     "/monitor/covenants": AUDIT,
     "/authority/parties": AUTHORITY_ONLY,
     "/authority/users": AUTHORITY_ONLY,
+    "/pickers/parties": AUDIT,  # the type-ahead's matches: the desks' and the ledger's
+    "/pickers/certificates": AUTHORITY_ONLY,
 }
 # Page templates' placeholders and the URL rule variables they stand for.
 PLACEHOLDERS = {

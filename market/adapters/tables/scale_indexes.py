@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlalchemy import Index
 
 from market.adapters.tables.certificates import Certificate
+from market.adapters.tables.parties import Party
 from market.adapters.tables.returns import CreditApplication
 from market.adapters.tables.trading import Listing, Offer, Transfer
 
@@ -18,6 +19,7 @@ _transfers = Transfer.__table__  # type: ignore[attr-defined]
 _listings = Listing.__table__  # type: ignore[attr-defined]
 _offers = Offer.__table__  # type: ignore[attr-defined]
 _credit_apps = CreditApplication.__table__  # type: ignore[attr-defined]
+_parties = Party.__table__  # type: ignore[attr-defined]
 SCALE_INDEXES = (
     Index(
         "ix_certificates_numbering", _certs.c.program, _certs.c.fiscal_year, _certs.c.is_original
@@ -44,6 +46,18 @@ SCALE_INDEXES = (
     ),
     Index("ix_transfers_buyer_seq", _transfers.c.buyer_party_id, _transfers.c.created_seq),
     Index("ix_listings_status_seq", _listings.c.status, _listings.c.created_seq),
+    # The pickers' first parties by name (migration 0013), read in order, not sorted.
+    Index("ix_parties_name", _parties.c.name, _parties.c.tax_id),
+    # Transfers of one program, for the report's and the queue's program filter (0013).
+    Index("ix_transfers_program_status", _transfers.c.program, _transfers.c.status),
+    # A buyer's transfers in one status, in order (the buyer's desk asks for those
+    # awaiting its consent: 0013); ix_transfers_buyer_seq walked every one of them.
+    Index(
+        "ix_transfers_buyer_status_seq",
+        _transfers.c.buyer_party_id,
+        _transfers.c.status,
+        _transfers.c.created_seq,
+    ),
     # A certificate's open listings (every new transfer's balance check, migration 0013):
     # without it SQLite reads every open listing of the market through the status index.
     Index("ix_listings_certificate_status", _listings.c.certificate_id, _listings.c.status),
