@@ -48,14 +48,12 @@ def halting_notice_ids(source: Source, certificate: str | Mapping[str, Any]) -> 
     active = [(r["id"], r["certificate_id"]) for r in repos.notices.active_on_root(cert["root_id"])]
     if not active:
         return []
-    return halts.halting_notices(
-        cert["id"], repos.certificates.lineage_parents(cert["root_id"]), active
-    )
+    return halts.halting_notices(cert["id"], repos.certificates.ancestry(cert["id"]), active)
 
 
 def halted_among(conn: Connection, certs: list[dict[str, Any]]) -> set[str]:
     """Which of these certificates are halted: one query for all their lineages' notices,
-    and the parent links only of a lineage that has an active one."""
+    and the ancestry only of a certificate whose lineage has an active one."""
     roots = sorted({str(c["root_id"]) for c in certs})
     if not roots:
         return set()
@@ -67,12 +65,11 @@ def halted_among(conn: Connection, certs: list[dict[str, Any]]) -> set[str]:
     ):
         active.setdefault(r.root_id, []).append((r.id, r.certificate_id))
     lineages = reads.repositories(conn).certificates
-    parents = {root: lineages.lineage_parents(root) for root in active}
     return {
         str(c["id"])
         for c in certs
         if c["root_id"] in active
-        and halts.halting_notices(c["id"], parents[c["root_id"]], active[c["root_id"]])
+        and halts.halting_notices(c["id"], lineages.ancestry(c["id"]), active[c["root_id"]])
     }
 
 
@@ -190,8 +187,8 @@ def list_notices(conn: Connection, actor: Actor, certificate_id: str) -> list[di
     """Notices on the certificate itself and on its ancestors (what halts or halted it)."""
     actor.require(AUTHORITY, AUDITOR)
     cert = _cert(conn, certificate_id)
-    parents = reads.repositories(conn).certificates.lineage_parents(cert["root_id"])
-    line = halts.ancestors_or_self(certificate_id, parents)
+    parents = reads.repositories(conn).certificates.ancestry(cert["id"])
+    line = halts.ancestors_or_self(cert["id"], parents)
     rows = conn.execute(
         select(notices_t.c.id)
         .where(notices_t.c.certificate_id.in_(line))

@@ -89,7 +89,7 @@ def _answers(repos: Repositories, ids: dict[str, Any]) -> dict[str, Any]:
         "originals": repos.certificates.originals_count("DM_CBT", 2014),
         "children": children,
         "children_after": repos.certificates.children(cert, int(children[0]["issued_seq"]), 10),
-        "lineage": repos.certificates.lineage_parents(cert),
+        "ancestry": [repos.certificates.ancestry(c) for c in (cert, children[0]["id"])],
         "latest_fy": [repos.caps.latest_fiscal_year(b) for b in ("DM_CBT", "BRRAG")],
         "used": repos.caps.used_cents("DM_CBT:2014"),
         "queue": [r["id"] for r in repos.queue.waiting("DM_CBT")],
