@@ -32,6 +32,7 @@ from sqlalchemy import Engine, create_engine, text
 
 from market.adapters.db import make_engine
 from market.adapters.migrate import upgrade
+from market.domain.events import upcast
 from market.domain.rulesets import A1178
 from market.services import tech, tech_allocations
 from market.services.actor import SYSTEM
@@ -86,7 +87,7 @@ def copies(
         with UnitOfWork(engine) as uow:
             for i in range(start, min(start + BATCH, n)):
                 for stream, type_, payload in make(i):
-                    uow.append(stream, type_, payload, SYSTEM.label, new_stream=True)
+                    uow.append(stream, upcast(type_, payload), SYSTEM.label, new_stream=True)
             uow.commit()
 
 
@@ -105,7 +106,14 @@ def party(i: int) -> NewParty:
 def expire_setup(engine: Engine, n: int) -> None:
     holder = run(engine, lambda uow: register_party(uow, SYSTEM, party(0)))["id"]
     new = NewCertificate(
-        program="BRRAG", holder_party_id=holder, face_cents=1_000, fiscal_year=2013
+        program="BRRAG",
+        holder_party_id=holder,
+        face_cents=1_000,
+        fiscal_year=2013,
+        retained_jobs=1,  # BR-6: $1,500 a retained job for one year covers $10
+        award_years=1,
+        nj_operations_since=date(2000, 1, 2),  # BR-1: over 10 years in New Jersey
+        cannot_use_before_expiry=True,  # BR-2
     )
     template = appended(
         engine, lambda uow: issue_certificate(uow, SYSTEM, new, A1178), "CERT_ISSUED"
