@@ -59,6 +59,10 @@ def my_deals(
     if after is not None:
         offers = offers.where(offers_t.c.created_seq < after)
         direct = direct.where(transfers_t.c.created_seq < after)
+    # The newest limit + 1 of each kind (a walk down its party index): the page's rows
+    # are among them, however many deals the party has made.
+    offers = offers.order_by(offers_t.c.created_seq.desc()).limit(limit + 1)
+    direct = direct.order_by(transfers_t.c.created_seq.desc()).limit(limit + 1)
     rows = [("offer", r.id, int(r.seq)) for r in conn.execute(offers)]
     rows += [("transfer", r.id, int(r.seq)) for r in conn.execute(direct)]
     rows.sort(key=lambda r: -r[2])

@@ -40,13 +40,19 @@ def read_notification(notification_id: str) -> ResponseReturnValue:
     return redirect(url_for("pages.notifications"))
 
 
+DEALS_PER_PAGE = 50
+
+
 def _deals_page(side: str, title: str) -> ResponseReturnValue:
+    after = request.args.get("after", type=int)
     with ReadOnly(engine()) as conn:
-        items, _ = deals.my_deals(conn, actor(), side, None, 500)
+        items, nxt = deals.my_deals(conn, actor(), side, after, DEALS_PER_PAGE)
         names = desk_queries.names_of(
             conn, [d.get(k) for d in items for k in ("seller_party_id", "buyer_party_id")]
         )
-    return render_template("deals.html", items=items, names=names, side=side, title=title)
+    return render_template(
+        "deals.html", items=items, names=names, side=side, title=title, next=nxt, after=after
+    )
 
 
 @bp.get("/deals/buying", endpoint="my_purchases")

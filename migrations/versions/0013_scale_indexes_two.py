@@ -5,7 +5,8 @@ check read every open listing of the market: 1.0 ms at 150,000 events and growin
 parties by name (the pickers' first fifty, read in order instead of sorting them all);
 the transfers of one program by status (the report's and the queue's program filter); a
 buyer's transfers in one status in order (the buyer's desk: those awaiting its consent,
-which walked every transfer of the buyer)
+which walked every transfer of the buyer); a seller's transfers newest first (its deals
+page read every deal it had made and kept 500)
 
 Revision ID: 0013
 Revises: 0012
@@ -26,6 +27,7 @@ INDEXES = [
     ("parties", "ix_parties_name", ["name", "tax_id"]),
     ("transfers", "ix_transfers_program_status", ["program", "status"]),
     ("transfers", "ix_transfers_buyer_status_seq", ["buyer_party_id", "status", "created_seq"]),
+    ("transfers", "ix_transfers_seller_seq", ["seller_party_id", "created_seq"]),
 ]
 
 

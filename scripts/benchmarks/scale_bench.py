@@ -73,6 +73,7 @@ def _targets(app: Any, hot_cert: str) -> list[tuple[str, Any, str]]:
         ("page /market", clients["buyer"], "/market"),
         ("page /seller", clients["seller"], "/seller"),
         ("page /buyer", clients["buyer"], "/buyer"),
+        ("page /deals/selling", clients["seller"], "/deals/selling"),
         ("page /authority", clients["eda"], "/authority"),
         ("page /certificates/<long lineage>", clients["eda"], f"/certificates/{hot_cert}"),
         ("page /reports/transfers", clients["eda"], "/reports/transfers"),

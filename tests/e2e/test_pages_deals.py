@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.e2e.test_pages_support import browser, make_market, post_form
+from tests.e2e.test_pages_support import M, browser, make_market, post_form
 
 
 def test_a_rejected_transfer_shows_its_reason_on_both_sides_pages(app: Any) -> None:
@@ -46,3 +46,21 @@ def test_the_header_counts_unread_notices_and_reading_clears_them(app: Any) -> N
     assert (
         post_form(other, "/notifications", f"/notifications/{ids[0]}/read", {}).status_code == 404
     )
+
+
+def test_my_sales_pages_older_deals_instead_of_stopping(app: Any, monkeypatch: Any) -> None:
+    from market.web import deal_pages
+
+    monkeypatch.setattr(deal_pages, "DEALS_PER_PAGE", 2)
+    m = make_market(app)
+    listing = m.listing()
+    offers = [m.offer(listing["id"], amount=M // 10, price=8 * M // 100) for _ in range(3)]
+    seller = browser(app, "participant", m.seller["id"])
+    first = seller.get("/deals/selling").get_data(as_text=True)
+    shown = re.findall(r'id="deal-(ofr_[0-9a-f]+)"', first)
+    assert shown == [offers[2]["id"], offers[1]["id"]]  # newest first
+    older = re.search(r'href="(/deals/selling\?after=\d+)">Older deals', first)
+    assert older is not None
+    second = seller.get(older.group(1)).get_data(as_text=True)
+    assert re.findall(r'id="deal-(ofr_[0-9a-f]+)"', second) == [offers[0]["id"]]
+    assert "Older deals" not in second

@@ -58,6 +58,8 @@ SCALE_INDEXES = (
         _transfers.c.status,
         _transfers.c.created_seq,
     ),
+    # A seller's transfers newest first (its deals page, 0013).
+    Index("ix_transfers_seller_seq", _transfers.c.seller_party_id, _transfers.c.created_seq),
     # A certificate's open listings (every new transfer's balance check, migration 0013):
     # without it SQLite reads every open listing of the market through the status index.
     Index("ix_listings_certificate_status", _listings.c.certificate_id, _listings.c.status),
