@@ -83,7 +83,22 @@ def _who(conn: Connection, events: list[Event]) -> dict[str, str]:
         if ids
         else {}
     )
-    names = {r.id: r.name for r in conn.execute(select(parties_t.c.id, parties_t.c.name))}
+    acted_for = {
+        lab.partition(":")[2].partition("@")[2] or users.get(lab.partition(":")[2], ("", None))[1]
+        for lab in labels
+    }
+    wanted = sorted(p for p in acted_for if p)
+    # The names of the parties acted for only (it read every party's, for every deal).
+    names = (
+        {
+            r.id: r.name
+            for r in conn.execute(
+                select(parties_t.c.id, parties_t.c.name).where(parties_t.c.id.in_(wanted))
+            )
+        }
+        if wanted
+        else {}
+    )
     out: dict[str, str] = {}
     for lab in labels:
         user_id, _, party = lab.partition(":")[2].partition("@")
