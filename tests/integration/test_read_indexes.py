@@ -14,10 +14,12 @@ from sqlalchemy import Engine, event
 from market.services import (
     certificate_reads,
     commitments,
+    deals,
     desk_queries,
     numbering,
     trade_lists,
 )
+from market.services.actor import PARTICIPANT, Actor
 from market.services.uow import ReadOnly
 
 
@@ -74,6 +76,10 @@ READS: dict[str, tuple[Callable[[Any], object], str]] = {
     "a new transfer's balance check finds the certificate's open listings": (
         lambda conn: commitments.commitments_of(conn, "crt_x"),
         "ix_listings_certificate_status",
+    ),
+    "a seller's deals page walks its negotiated transfers newest first": (
+        lambda conn: deals.my_deals(conn, Actor("u", PARTICIPANT, "pty_x"), "seller", None, 50),
+        "ix_transfers_seller_direct_seq",
     ),
     "holdings page walks the holder's certificates in order": (
         lambda conn: desk_queries.holdings_page(conn, "pty_x"),

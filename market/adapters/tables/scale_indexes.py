@@ -58,8 +58,15 @@ SCALE_INDEXES = (
         _transfers.c.status,
         _transfers.c.created_seq,
     ),
-    # A seller's transfers newest first (its deals page, 0013).
-    Index("ix_transfers_seller_seq", _transfers.c.seller_party_id, _transfers.c.created_seq),
+    # A seller's negotiated transfers (no offer) newest first: its deals page (0013).
+    # Partial, so no other read of a seller's transfers is planned onto it.
+    Index(
+        "ix_transfers_seller_direct_seq",
+        _transfers.c.seller_party_id,
+        _transfers.c.created_seq,
+        sqlite_where=_transfers.c.offer_id.is_(None),
+        postgresql_where=_transfers.c.offer_id.is_(None),
+    ),
     # A certificate's open listings (every new transfer's balance check, migration 0013):
     # without it SQLite reads every open listing of the market through the status index.
     Index("ix_listings_certificate_status", _listings.c.certificate_id, _listings.c.status),
