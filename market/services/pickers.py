@@ -44,24 +44,36 @@ def party_choices(
     conn: Connection, typed: str = "", limit: int | None = CHOICES
 ) -> list[dict[str, Any]]:
     """The first `limit` parties by name (all: None) whose name or tax id contains `typed`."""
-    stmt = select(parties_t.c.id, parties_t.c.name, parties_t.c.tax_id, parties_t.c.entity_type)
-    typed = typed.strip()
-    if typed:
-        like = _contains(typed.rsplit(SEPARATOR, 1)[0] if SEPARATOR in typed else typed)
-        stmt = stmt.where(
-            or_(
-                func.lower(parties_t.c.name).like(like, escape="\\"),
-                func.lower(parties_t.c.tax_id).like(like, escape="\\"),
-            )
-        )
-    stmt = stmt.order_by(parties_t.c.name, parties_t.c.tax_id)
+    stmt = _matching(typed).order_by(parties_t.c.name, parties_t.c.tax_id)
     rows = conn.execute(stmt if limit is None else stmt.limit(limit))
     return [_labelled(dict(r)) for r in rows.mappings()]
 
 
-def all_parties(conn: Connection) -> list[dict[str, Any]]:
-    """Every party by name (the Authority's party register lists them all)."""
-    return party_choices(conn, limit=None)
+def _matching(typed: str) -> Any:
+    stmt = select(parties_t.c.id, parties_t.c.name, parties_t.c.tax_id, parties_t.c.entity_type)
+    typed = typed.strip()
+    if not typed:
+        return stmt
+    like = _contains(typed.rsplit(SEPARATOR, 1)[0] if SEPARATOR in typed else typed)
+    return stmt.where(
+        or_(
+            func.lower(parties_t.c.name).like(like, escape="\\"),
+            func.lower(parties_t.c.tax_id).like(like, escape="\\"),
+        )
+    )
+
+
+def party_count(conn: Connection, typed: str = "") -> int:
+    """How many parties `party_choices(conn, typed)` would list without a limit."""
+    inner = _matching(typed).subquery()
+    return int(conn.execute(select(func.count()).select_from(inner)).scalar() or 0)
+
+
+def party_page(conn: Connection, typed: str, page: int, per_page: int) -> list[dict[str, Any]]:
+    """Page `page` (from 1) of the parties matching `typed`, by name."""
+    stmt = _matching(typed).order_by(parties_t.c.name, parties_t.c.tax_id)
+    rows = conn.execute(stmt.offset((page - 1) * per_page).limit(per_page))
+    return [_labelled(dict(r)) for r in rows.mappings()]
 
 
 def resolve_party(conn: Connection, typed: str, what: str = "party") -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any
 from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
-from market.services import ownership_views, parties, pickers, runner
+from market.services import desk_queries, ownership_views, parties, pickers, runner
 from market.services.uow import ReadOnly
 from market.validation import OwnerIn, OwnersAgreementIn, PartyFields
 from market.web import forms
@@ -18,24 +18,36 @@ from market.web.base import actor, bp, engine, roles_required
 from market.web.fields import Fields
 
 AGREEMENT_ROWS = 6
+PER_PAGE = 50  # registered parties a page, by name
 ENTITY_WORDS = {t: t.replace("_", " ") for t in parties.ENTITY_TYPES}
 
 
 def render_parties(status: int = 200) -> ResponseReturnValue:
-    q = (request.args.get("q") or "").strip().lower()
+    q = (request.args.get("q") or "").strip()[:100]
     with ReadOnly(engine()) as conn:
-        choices = pickers.all_parties(conn)
+        total = pickers.party_count(conn)
+        matching = pickers.party_count(conn, q) if q else total
+        pages = max(1, -(-matching // PER_PAGE))
+        page = max(1, min(request.args.get("page", 1, type=int), pages))
+        shown = pickers.party_page(conn, q, page, PER_PAGE)
+        choices = pickers.party_choices(conn)
         edges = ownership_views.ownership_edges(conn)
         agreements = ownership_views.agreements_in_force(conn)
-    names = {p["id"]: p["name"] for p in choices}
-    shown = [p for p in choices if not q or q in p["label"].lower()]
+        # The names the ownership web shows: its parties' only, not every party's.
+        names = desk_queries.names_of(
+            conn, [e[k] for e in edges for k in ("owner_party_id", "owned_party_id")]
+        )
     return (
         render_template(
             "party_admin.html",
             parties=shown,
             choices=choices,
-            total=len(choices),
-            q=request.args.get("q", ""),
+            total=total,
+            matching=matching,
+            page=page,
+            pages=pages,
+            first=(page - 1) * PER_PAGE + 1,
+            q=q,
             names=names,
             edges=edges,
             trees=sorted(

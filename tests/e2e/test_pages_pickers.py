@@ -41,9 +41,10 @@ def test_a_form_carries_the_first_parties_only_and_the_picker_address(app: Any) 
         create_party(m.api, m.eda, name=f"Zeta Holdings {n}")
     with ReadOnly(app.extensions["market.engine"]) as conn:
         first = pickers.party_choices(conn, limit=2)
-        everyone = pickers.all_parties(conn)
+        last = pickers.party_page(conn, "", 3, 2)
+        zetas = pickers.party_count(conn, "zeta"), pickers.party_count(conn)
     assert [p["name"] for p in first] == ["Camden Robotics", "Newark Insurance Holdings"]
-    assert len(everyone) == 5 and everyone[-1]["name"] == "Zeta Holdings 2"
+    assert [p["name"] for p in last] == ["Zeta Holdings 2"] and zetas == (3, 5)
     page = browser(app, "authority").get("/authority").get_data(as_text=True)
     datalist = re.search(r'<datalist id="party-choices"[^>]*>(.*?)</datalist>', page, re.S)
     assert datalist and 'data-choices-url="/pickers/parties"' in datalist.group(0)
@@ -66,3 +67,21 @@ def test_the_ledger_refuses_a_party_it_cannot_find_and_says_why(app: Any) -> Non
     assert r.status_code == 400
     page = r.get_data(as_text=True)
     assert "No party matches “Nobody Such”" in page and 'aria-invalid="true"' in page
+
+
+def test_the_party_register_pages_the_parties_in_sql(app: Any, monkeypatch: Any) -> None:
+    from market.web import party_admin_pages
+
+    monkeypatch.setattr(party_admin_pages, "PER_PAGE", 2)
+    m = make_market(app)
+    for n in range(3):
+        create_party(m.api, m.eda, name=f"Zeta Holdings {n}")
+    eda = browser(app, "authority")
+    first = eda.get("/authority/parties").get_data(as_text=True)
+    assert "1–2 of 5 parties" in first and "Page 1 of 3" in first
+    assert "Camden Robotics" in first and "Zeta Holdings 0</td>" not in first
+    third = eda.get("/authority/parties?page=3").get_data(as_text=True)
+    assert "5–5 of 5 parties" in third and "Zeta Holdings 2</td>" in third
+    found = eda.get("/authority/parties?q=zeta&page=2").get_data(as_text=True)
+    assert "3–3 of 3 parties matching “zeta” (5 in all)" in found
+    assert "Zeta Holdings 2</td>" in found and "Camden Robotics</td>" not in found
