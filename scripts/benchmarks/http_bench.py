@@ -114,7 +114,9 @@ def bench_app(
 ) -> dict[str, Any]:
     setup = prepare(url, certificates)
     env = os.environ | {"DATABASE_URL": url, "SECRET_KEY": "bench", "PYTHONPATH": str(tree)}
-    proc = serve("market:create_app()", env, str(tree))
+    # The server entry point where the tree has one (market/wsgi.py), as scripts/run serves it.
+    entry = "market.wsgi:app" if (tree / "market" / "wsgi.py").exists() else "market:create_app()"
+    proc = serve(entry, env, str(tree))
     try:
         wrk_env = {
             "BENCH_SELLER": token(proc.port, "bench-seller@x.org"),

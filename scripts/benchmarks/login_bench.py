@@ -123,7 +123,7 @@ def serve(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
             "warning",
             "--bind",
             f"127.0.0.1:{port}",
-            "market:create_app()",
+            "market.wsgi:app",
         ],
         env=env,
         cwd=str(ROOT),

@@ -16,6 +16,7 @@ Usage: scripts/bench_scale [--sizes 10000,100000,1000000] [--requests 20] [--dir
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import sqlite3
@@ -203,6 +204,7 @@ def main() -> None:
         )
         for size in sizes
     }
+    gc.freeze()  # as market/wsgi.py does once a server process has started
     results = measure(apps, args.requests, args.only)
     largest = f"sqlite:///{tmp.name}/ledger-{sizes[-1]}.db"
     csv = {} if args.no_csv else {size: csv_download(app) for size, app in apps.items()}
