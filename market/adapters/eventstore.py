@@ -4,8 +4,7 @@ Each event's `hash` is SHA-256 over a canonical JSON encoding of every other fie
 `prev_hash` included, so changing any byte of any event breaks the chain from there on.
 Appends are serialised by the single `ledger_head` row (locked for the whole write
 transaction), which makes `seq` gap-free and makes commits happen in `seq` order:
-a reader tailing `seq` can never see N+1 before N is visible.
-"""
+a reader tailing `seq` can never see N+1 before N is visible."""
 
 from __future__ import annotations
 
@@ -205,9 +204,8 @@ class EventStore:
         self._versions[stream] = version
 
     def read_versions(self, streams: Iterable[str]) -> None:
-        """Read the current version of each of these streams not known yet, CHUNK at a time
-        in one grouped query, for a unit of work about to append to each of many streams
-        (instead of one query per stream at its first append)."""
+        """The versions of these streams not known yet, in grouped queries of CHUNK, for a
+        unit of work about to append to many (not a query per stream at its first)."""
         wanted = sorted({s for s in streams if s not in self._versions})
         for start in range(0, len(wanted), CHUNK):
             chunk = wanted[start : start + CHUNK]
