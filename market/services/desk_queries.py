@@ -22,20 +22,28 @@ credit_apps_t = CreditApplication.__table__  # type: ignore[attr-defined]
 PAGE = 50
 
 
+CHUNK = 500  # ids per IN list: far below either driver's bind-parameter limit
+
+
+def _lookup(conn: Connection, column: Any, ids: Iterable[str | None]) -> dict[str, str]:
+    """`column` of the rows whose id is among `ids` (its table's id -> value), in
+    IN lists of CHUNK: the names or numbers of the rows a page shows, never a whole table."""
+    wanted = sorted({i for i in ids if i})
+    found: dict[str, str] = {}
+    for start in range(0, len(wanted), CHUNK):
+        chunk = wanted[start : start + CHUNK]
+        id_column = column.table.c.id
+        rows = conn.execute(select(id_column, column).where(id_column.in_(chunk)))
+        found.update({str(r[0]): str(r[1]) for r in rows})
+    return found
+
+
 def names_of(conn: Connection, party_ids: Iterable[str | None]) -> dict[str, str]:
-    ids = sorted({p for p in party_ids if p})
-    if not ids:
-        return {}
-    stmt = select(parties_t.c.id, parties_t.c.name).where(parties_t.c.id.in_(ids))
-    return {r.id: r.name for r in conn.execute(stmt)}
+    return _lookup(conn, parties_t.c.name, party_ids)
 
 
 def numbers_of(conn: Connection, certificate_ids: Iterable[str | None]) -> dict[str, str]:
-    ids = sorted({c for c in certificate_ids if c})
-    if not ids:
-        return {}
-    stmt = select(certs_t.c.id, certs_t.c.number).where(certs_t.c.id.in_(ids))
-    return {r.id: r.number for r in conn.execute(stmt)}
+    return _lookup(conn, certs_t.c.number, certificate_ids)
 
 
 def paid_summary(conn: Connection, seller_party_id: str) -> tuple[int, int]:

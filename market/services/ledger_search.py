@@ -4,7 +4,7 @@ place of ids. Reads only."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -13,14 +13,13 @@ from sqlalchemy import String, cast, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.eventstore import event_from_row
-from market.adapters.tables import Certificate, EventRow, Party
+from market.adapters.tables import EventRow
 from market.domain.events import event_types as known_event_types
+from market.services import desk_queries
 from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.paging import split_page
 
 events_t = EventRow.__table__  # type: ignore[attr-defined]
-certs_t = Certificate.__table__  # type: ignore[attr-defined]
-parties_t = Party.__table__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -70,22 +69,8 @@ def display_names(
     in place of ids. A sentence looks a name up by a payload value, so every text value in
     the payloads is a candidate party id; only the parties among them are read."""
     shown = list(events)
-    names: dict[str, str] = {}
-    for chunk in _chunks(texts_in(shown)):
-        rows = conn.execute(
-            select(parties_t.c.id, parties_t.c.name).where(parties_t.c.id.in_(chunk))
-        )
-        names.update({r.id: r.name for r in rows})
-    for chunk in _chunks(certificate_ids_in(shown) | set(certificate_ids)):
-        rows = conn.execute(select(certs_t.c.id, certs_t.c.number).where(certs_t.c.id.in_(chunk)))
-        names.update({r.id: r.number for r in rows})
-    return names
-
-
-def _chunks(values: set[str], size: int = 500) -> Iterator[list[str]]:
-    wanted = sorted(values)
-    for start in range(0, len(wanted), size):
-        yield wanted[start : start + size]
+    numbers = desk_queries.numbers_of(conn, certificate_ids_in(shown) | set(certificate_ids))
+    return desk_queries.names_of(conn, texts_in(shown)) | numbers
 
 
 def texts_in(events: Iterable[dict[str, Any]]) -> set[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Numeric, Select, cast, func, or_, select
+from sqlalchemy import Numeric, Select, cast, or_, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Certificate, Listing, Party, Transfer
@@ -16,6 +16,7 @@ from market.domain.rulesets import Ruleset
 from market.services import exports
 from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.listings import listing_view
+from market.services.paging import numbered_page
 from market.services.trade_views import transfer_view
 
 listings_t = Listing.__table__  # type: ignore[attr-defined]
@@ -46,19 +47,12 @@ class Page:
     pages: int
 
 
-def _like(q: str) -> str:
-    return "%" + q.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
 def _page(
     conn: Connection, stmt: Select[Any], query: ListQuery, key: Any
 ) -> tuple[list[str], int, int, int]:
-    total = int(conn.execute(select(func.count()).select_from(stmt.subquery())).scalar() or 0)
     per = max(1, min(query.per_page, MAX_PER_PAGE))
-    pages = max(1, -(-total // per))
-    page = max(1, min(query.page, pages))
-    ids = [r[0] for r in conn.execute(stmt.order_by(*key).offset((page - 1) * per).limit(per))]
-    return ids, total, page, pages
+    rows, total, page, pages = numbered_page(conn, stmt, key, query.page, per)
+    return [r["id"] for r in rows], total, page, pages
 
 
 def _ratio(num: Any, den: Any) -> Any:
@@ -89,12 +83,9 @@ def search_listings(conn: Connection, query: ListQuery, ruleset: Ruleset) -> Pag
     if query.program:
         stmt = stmt.where(c.program == query.program)
     if query.q.strip():
-        like = _like(query.q.strip())
+        q = query.q.strip()
         stmt = stmt.where(
-            or_(
-                func.lower(c.number).like(like, escape="\\"),
-                func.lower(p.name).like(like, escape="\\"),
-            )
+            or_(c.number.icontains(q, autoescape=True), p.name.icontains(q, autoescape=True))
         )
     keys = {
         "oldest": (ls.created_seq,),
@@ -131,14 +122,9 @@ def _transfers(query: ListQuery) -> tuple[Select[Any], dict[str, Any]]:
             .join(seller, seller.c.id == t.seller_party_id)
             .join(buyer, buyer.c.id == t.buyer_party_id)
         )
-        like = _like(query.q.strip())
-        stmt = stmt.where(
-            or_(
-                func.lower(c.number).like(like, escape="\\"),
-                func.lower(seller.c.name).like(like, escape="\\"),
-                func.lower(buyer.c.name).like(like, escape="\\"),
-            )
-        )
+        q = query.q.strip()
+        searched = (c.number, seller.c.name, buyer.c.name)
+        stmt = stmt.where(or_(*(col.icontains(q, autoescape=True) for col in searched)))
     price = _ratio(t.consideration_cents, t.amount_cents)
     keys = {
         "oldest": (t.created_seq,),

@@ -19,14 +19,14 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from market.adapters.eventstore import Event
-from market.adapters.tables import Certificate, Offer, Party, Transfer
+from market.adapters.tables import Certificate, Offer, Transfer
 from market.domain.values import format_cents
+from market.services import desk_queries
 
 AUTHORITY = "@authority"  # "concerned" marker: every Authority user
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
 offers_t = Offer.__table__  # type: ignore[attr-defined]
-parties_t = Party.__table__  # type: ignore[attr-defined]
 transfers_t = Transfer.__table__  # type: ignore[attr-defined]
 
 Who = Callable[[dict[str, Any]], Iterable[str | None]]
@@ -221,13 +221,6 @@ class _Facts(dict[str, Any]):
         return "(unknown)"
 
 
-def _party_names(conn: Connection, ids: set[str]) -> dict[str, str]:
-    if not ids:
-        return {}
-    rows = conn.execute(select(parties_t.c.id, parties_t.c.name).where(parties_t.c.id.in_(ids)))
-    return {r.id: r.name for r in rows}
-
-
 def _row(conn: Connection, table: Any, key: str | None) -> dict[str, Any]:
     if not key:
         return {}
@@ -261,7 +254,7 @@ def facts(conn: Connection, event: Event, *, in_words: bool = True) -> dict[str,
     reasons = f.get("reasons") or ([p["reason"]] if p.get("reason") else [])
     f["reason"] = "; ".join(str(r) for r in reasons) or "none given"
     party_keys = [k for k in f if k.endswith("party_id") and isinstance(f[k], str)]
-    names = _party_names(conn, {f[k] for k in party_keys})
+    names = desk_queries.names_of(conn, {f[k] for k in party_keys})
     for k in party_keys:
         f[k[: -len("_id")]] = names.get(f[k], f[k])
     for k, v in list(f.items()):

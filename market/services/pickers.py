@@ -17,6 +17,7 @@ from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Certificate, Party
 from market.domain.errors import InvalidRequestError
+from market.services.paging import numbered_page
 
 parties_t = Party.__table__  # type: ignore[attr-defined]
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
@@ -33,19 +34,12 @@ def _labelled(party: dict[str, Any]) -> dict[str, Any]:
 
 
 CHOICES = 50
+BY_NAME = (parties_t.c.name, parties_t.c.tax_id)
 
 
-def _contains(typed: str) -> str:
-    escaped = typed.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
-def party_choices(
-    conn: Connection, typed: str = "", limit: int | None = CHOICES
-) -> list[dict[str, Any]]:
-    """The first `limit` parties by name (all: None) whose name or tax id contains `typed`."""
-    stmt = _matching(typed).order_by(parties_t.c.name, parties_t.c.tax_id)
-    rows = conn.execute(stmt if limit is None else stmt.limit(limit))
+def party_choices(conn: Connection, typed: str = "", limit: int = CHOICES) -> list[dict[str, Any]]:
+    """The first `limit` parties by name whose name or tax id contains `typed`."""
+    rows = conn.execute(_matching(typed).order_by(*BY_NAME).limit(limit))
     return [_labelled(dict(r)) for r in rows.mappings()]
 
 
@@ -54,11 +48,11 @@ def _matching(typed: str) -> Any:
     typed = typed.strip()
     if not typed:
         return stmt
-    like = _contains(typed.rsplit(SEPARATOR, 1)[0] if SEPARATOR in typed else typed)
+    text = typed.rsplit(SEPARATOR, 1)[0] if SEPARATOR in typed else typed
     return stmt.where(
         or_(
-            func.lower(parties_t.c.name).like(like, escape="\\"),
-            func.lower(parties_t.c.tax_id).like(like, escape="\\"),
+            parties_t.c.name.icontains(text, autoescape=True),
+            parties_t.c.tax_id.icontains(text, autoescape=True),
         )
     )
 
@@ -69,11 +63,13 @@ def party_count(conn: Connection, typed: str = "") -> int:
     return int(conn.execute(select(func.count()).select_from(inner)).scalar() or 0)
 
 
-def party_page(conn: Connection, typed: str, page: int, per_page: int) -> list[dict[str, Any]]:
-    """Page `page` (from 1) of the parties matching `typed`, by name."""
-    stmt = _matching(typed).order_by(parties_t.c.name, parties_t.c.tax_id)
-    rows = conn.execute(stmt.offset((page - 1) * per_page).limit(per_page))
-    return [_labelled(dict(r)) for r in rows.mappings()]
+def party_page(
+    conn: Connection, typed: str, page: int, per_page: int
+) -> tuple[list[dict[str, Any]], int, int, int]:
+    """(page `page` of the parties matching `typed` by name, how many match, the page
+    shown, pages in all): paging.numbered_page's."""
+    rows, matching, page, pages = numbered_page(conn, _matching(typed), BY_NAME, page, per_page)
+    return [_labelled(r) for r in rows], matching, page, pages
 
 
 def resolve_party(conn: Connection, typed: str, what: str = "party") -> dict[str, Any]:

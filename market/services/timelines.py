@@ -15,10 +15,9 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from market.adapters.eventstore import Event, event_from_row, events_t
-from market.adapters.tables import Party, User
-from market.services import notices
+from market.adapters.tables import User
+from market.services import desk_queries, notices
 
-parties_t = Party.__table__  # type: ignore[attr-defined]
 users_t = User.__table__  # type: ignore[attr-defined]
 
 STATUS = {
@@ -87,18 +86,8 @@ def _who(conn: Connection, events: list[Event]) -> dict[str, str]:
         lab.partition(":")[2].partition("@")[2] or users.get(lab.partition(":")[2], ("", None))[1]
         for lab in labels
     }
-    wanted = sorted(p for p in acted_for if p)
     # The names of the parties acted for only (it read every party's, for every deal).
-    names = (
-        {
-            r.id: r.name
-            for r in conn.execute(
-                select(parties_t.c.id, parties_t.c.name).where(parties_t.c.id.in_(wanted))
-            )
-        }
-        if wanted
-        else {}
-    )
+    names = desk_queries.names_of(conn, acted_for)
     out: dict[str, str] = {}
     for lab in labels:
         user_id, _, party = lab.partition(":")[2].partition("@")

@@ -25,11 +25,9 @@ ENTITY_WORDS = {t: t.replace("_", " ") for t in parties.ENTITY_TYPES}
 def render_parties(status: int = 200) -> ResponseReturnValue:
     q = (request.args.get("q") or "").strip()[:100]
     with ReadOnly(engine()) as conn:
-        total = pickers.party_count(conn)
-        matching = pickers.party_count(conn, q) if q else total
-        pages = max(1, -(-matching // PER_PAGE))
-        page = max(1, min(request.args.get("page", 1, type=int), pages))
-        shown = pickers.party_page(conn, q, page, PER_PAGE)
+        asked = request.args.get("page", 1, type=int)
+        shown, matching, page, pages = pickers.party_page(conn, q, asked, PER_PAGE)
+        total = pickers.party_count(conn) if q else matching
         choices = pickers.party_choices(conn)
         edges = ownership_views.ownership_edges(conn)
         agreements = ownership_views.agreements_in_force(conn)

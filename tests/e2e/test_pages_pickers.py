@@ -41,10 +41,12 @@ def test_a_form_carries_the_first_parties_only_and_the_picker_address(app: Any) 
         create_party(m.api, m.eda, name=f"Zeta Holdings {n}")
     with ReadOnly(app.extensions["market.engine"]) as conn:
         first = pickers.party_choices(conn, limit=2)
-        last = pickers.party_page(conn, "", 3, 2)
+        last, matching, page, pages = pickers.party_page(conn, "", 3, 2)
+        past_the_end = pickers.party_page(conn, "", 9, 2)[2]
         zetas = pickers.party_count(conn, "zeta"), pickers.party_count(conn)
     assert [p["name"] for p in first] == ["Camden Robotics", "Newark Insurance Holdings"]
     assert [p["name"] for p in last] == ["Zeta Holdings 2"] and zetas == (3, 5)
+    assert (matching, page, pages, past_the_end) == (5, 3, 3, 3)
     page = browser(app, "authority").get("/authority").get_data(as_text=True)
     datalist = re.search(r'<datalist id="party-choices"[^>]*>(.*?)</datalist>', page, re.S)
     assert datalist and 'data-choices-url="/pickers/parties"' in datalist.group(0)
