@@ -9,9 +9,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from market.adapters.eventstore import iter_events
 from market.adapters.repositories import Repositories
-from market.domain.events import upcast
 from market.domain.rulesets import A1178
 from market.services import halts
 from market.services.actor import AUTHORITY, PARTICIPANT, Actor
@@ -22,7 +20,7 @@ from market.services.returns import NewCreditApplication, apply_to_return
 from market.services.transfer_decisions import approve_transfer
 from market.services.transfers import accept_offer, create_transfer
 from market.services.uow import UnitOfWork
-from tests.unit.fakes import FakeUnitOfWork
+from tests.unit.fakes import fake_from_ledger
 
 RULES = A1178
 BOSS = Actor("u_authority", AUTHORITY)
@@ -108,11 +106,7 @@ def _answers(repos: Repositories, ids: dict[str, Any]) -> dict[str, Any]:
 
 def test_sql_and_memory_repositories_agree_on_the_same_events(engine: Engine) -> None:
     ids = _trade(engine)
-    fake = FakeUnitOfWork()
-    with engine.connect() as conn, fake:
-        for e in iter_events(conn):
-            fake.append(e.stream, upcast(e.type, e.payload), e.actor)
-        fake.commit()
+    fake = fake_from_ledger(engine)
     with UnitOfWork(engine) as uow:
         live = _answers(uow, ids)
     memory = _answers(fake, ids)

@@ -9,16 +9,14 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from market.adapters.eventstore import iter_events
 from market.adapters.repositories import Repositories
-from market.domain.events import upcast
 from market.domain.rulesets import A1178
 from market.services.actor import AUTHORITY, Actor
 from market.services.parties import NewParty, register_party
 from market.services.tech import NewTechApplication, submit_application
 from market.services.tech_allocations import commit_allocation, plan_allocation
 from market.services.uow import UnitOfWork
-from tests.unit.fakes import FakeUnitOfWork
+from tests.unit.fakes import fake_from_ledger
 
 RULES = A1178
 BOSS = Actor("u_authority", AUTHORITY)
@@ -83,11 +81,7 @@ def _answers(repos: Repositories, parties: list[str]) -> dict[str, Any]:
 
 def test_sql_and_memory_tech_repositories_agree(engine: Engine) -> None:
     parties = _intake(engine)
-    fake = FakeUnitOfWork()
-    with engine.connect() as conn, fake:
-        for e in iter_events(conn):
-            fake.append(e.stream, upcast(e.type, e.payload), e.actor)
-        fake.commit()
+    fake = fake_from_ledger(engine)
     with UnitOfWork(engine) as uow:
         live = _answers(uow, parties)
     assert live == _answers(fake, parties)

@@ -10,16 +10,19 @@ import json
 from types import TracebackType
 from typing import Any
 
+from sqlalchemy import Engine
+
 from market.adapters import projections
 from market.adapters.eventstore import (
     GENESIS_HASH,
     Event,
     canonical_json,
     compute_hash,
+    iter_events,
     utcnow_iso,
 )
 from market.adapters.projections import MemoryStore
-from market.domain.events import DomainEvent
+from market.domain.events import DomainEvent, upcast
 from market.services.uow import AbstractUnitOfWork
 
 
@@ -87,3 +90,14 @@ class FakeUnitOfWork(AbstractUnitOfWork):
     def types(self) -> list[str]:
         """The types of the events committed, in order."""
         return [e.type for e in self.events]
+
+
+def fake_from_ledger(engine: Engine) -> FakeUnitOfWork:
+    """A fake unit of work holding every event of the database's ledger, appended again
+    in seq order through its payloads' upcast (as the agreement tests compare them)."""
+    fake = FakeUnitOfWork()
+    with engine.connect() as conn, fake:
+        for e in iter_events(conn):
+            fake.append(e.stream, upcast(e.type, e.payload), e.actor)
+        fake.commit()
+    return fake
