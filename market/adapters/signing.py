@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from market.adapters.files import write_once
-from market.domain.checkpoint_note import key_hash
+from market.domain.checkpoint_note import key_hash, verifier_key
 
 
 class KeyFileError(Exception):
@@ -47,7 +47,13 @@ class Signer:
             "algorithm": "ed25519",
             "public_key": base64.b64encode(self.public_bytes).decode(),
             "name": self.name,
+            # C2SP signed-note verifier key, as Go's note.NewVerifier reads it (PRODUCT.md 9.3)
+            "verifier_key": self.verifier_key,
         }
+
+    @property
+    def verifier_key(self) -> str:
+        return verifier_key(self.name, self.public_bytes)
 
     def sign(self, message: bytes) -> bytes:
         return self.private_key.sign(message)

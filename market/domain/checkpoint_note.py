@@ -16,6 +16,7 @@ import hashlib
 from dataclasses import dataclass
 
 ED25519 = b"\x01"
+COSIGNATURE_V1 = b"\x04"  # C2SP tlog-cosignature: Ed25519 over a timestamped message
 DASH = "\u2014"  # the em dash that starts a signature line
 
 
@@ -41,8 +42,50 @@ class Signature:
     signature: bytes
 
 
-def key_hash(name: str, public_key: bytes) -> bytes:
-    return hashlib.sha256(name.encode() + b"\n" + ED25519 + public_key).digest()[:4]
+def key_hash(name: str, public_key: bytes, key_type: bytes = ED25519) -> bytes:
+    return hashlib.sha256(name.encode() + b"\n" + key_type + public_key).digest()[:4]
+
+
+@dataclass(frozen=True)
+class VerifierKey:
+    """A C2SP signed-note verifier key: `name+hex(key hash)+base64(type || public key)`,
+    the form Go's `note.NewVerifier` accepts."""
+
+    name: str
+    key_type: bytes
+    public_key: bytes
+
+    @property
+    def key_hash(self) -> bytes:
+        return key_hash(self.name, self.public_key, self.key_type)
+
+    @property
+    def text(self) -> str:
+        blob = base64.b64encode(self.key_type + self.public_key).decode()
+        return f"{self.name}+{self.key_hash.hex()}+{blob}"
+
+
+def verifier_key(name: str, public_key: bytes, key_type: bytes = ED25519) -> str:
+    return VerifierKey(name, key_type, public_key).text
+
+
+def parse_verifier_key(text: str) -> VerifierKey:
+    """NoteError unless `text` is a well-formed Ed25519 or cosignature/v1 verifier key."""
+    name, sep1, rest = text.strip().partition("+")
+    hash_hex, sep2, blob = rest.partition("+")
+    if not (sep1 and sep2) or not name or any(c in name for c in " +\n\t"):
+        raise NoteError(f"not a verifier key (name+hash+key): {text[:80]!r}")
+    try:
+        raw = base64.b64decode(blob, validate=True)
+        claimed = bytes.fromhex(hash_hex)
+    except (binascii.Error, ValueError) as e:
+        raise NoteError(f"the verifier key {name!r} is not hex and base64") from e
+    if len(raw) != 33 or raw[:1] not in (ED25519, COSIGNATURE_V1) or len(claimed) != 4:
+        raise NoteError(f"the verifier key {name!r} is not an Ed25519 key")
+    found = VerifierKey(name, raw[:1], raw[1:])
+    if found.key_hash != claimed:
+        raise NoteError(f"the verifier key {name!r} has a wrong key hash")
+    return found
 
 
 def parse_note(text: str) -> Note:
