@@ -32,7 +32,7 @@ from market.domain.checkpoint_note import (
     signed_text,
 )
 from market.domain.errors import DomainError
-from market.services import clock, published
+from market.services import clock, key_rotation, published
 from market.services.errors import ConflictError
 from market.services.paging import split_page
 from market.services.uow import ReadOnly
@@ -90,14 +90,18 @@ def signer(settings: TrustSettings) -> Signer:
 
 
 def trusted_keys(settings: TrustSettings) -> list[VerifierKey]:
-    """The pinned keys (TRUSTED_LOG_KEYS), else the key file's; a malformed line is a
+    """The pinned keys (TRUSTED_LOG_KEYS, else the key file's) and those the published
+    rotation statements link to them (`key_rotation`); a malformed line is a
     configuration error."""
     try:
         if settings.trusted_log_keys:
-            return published.trusted_keys(settings.trusted_log_keys, None)
-        return [parse_verifier_key(signer(settings).verifier_key)]
+            pinned = published.trusted_keys(settings.trusted_log_keys, None)
+        else:
+            pinned = [parse_verifier_key(signer(settings).verifier_key)]
     except NoteError as e:
         raise SigningKeyNotTrustedError(f"TRUSTED_LOG_KEYS: {e}.", {}) from e
+    rotations, _ = key_rotation.read_all(settings.checkpoint_dir, settings.origin)
+    return key_rotation.linked(pinned, rotations)
 
 
 def public_key(settings: TrustSettings) -> dict[str, str]:

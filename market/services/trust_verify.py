@@ -22,7 +22,7 @@ from sqlalchemy.engine import Connection
 from market.adapters import merkle_store
 from market.adapters.eventstore import events_t
 from market.domain import merkle
-from market.services import published
+from market.services import key_rotation, published
 from market.services.checkpoints import TrustSettings, trusted_keys
 from market.services.uow import ReadOnly
 
@@ -72,6 +72,7 @@ def check_checkpoints(engine: Engine, settings: TrustSettings) -> CheckpointRepo
     with ReadOnly(engine) as conn:
         record = published.gather(conn, settings.checkpoint_dir, settings.origin, keys)
         report.problems += record.all_problems + published.forks(record)
+        report.problems += key_rotation.read_all(settings.checkpoint_dir, settings.origin)[1]
         report.untrusted += record.untrusted
         trusted = record.checkpoints
         by_size = record.by_size()

@@ -247,3 +247,46 @@ def test_a_merkle_row_past_the_head_does_not_stop_checkpoints(
     r = _checkpoint(client, w)
     assert r.status_code == 201, r.json
     assert r.json["tree_size"] == head_seq
+
+
+def test_a_rotation_signed_by_the_old_key_keeps_every_checkpoint_trusted(
+    app: Any, client: Any, owner: Engine, tmp_path: Path
+) -> None:
+    w = build(client, owner)
+    old_vkey = client.get("/api/v1/ledger/public-key").json["verifier_key"]
+    assert _checkpoint(client, w).status_code == 201
+    new_file = tmp_path / "next_key"
+    runner = app.test_cli_runner()
+    out = runner.invoke(args=["rotate-key", "--new-key-file", str(new_file)])
+    assert out.exit_code == 0, out.output
+    statements = list(_settings(app).checkpoint_dir.glob("key-rotation-*.note"))
+    assert len(statements) == 1 and "key rotation" in statements[0].read_text()
+    # The old key stays pinned; the new one is trusted through the statement.
+    app.config["TRUSTED_LOG_KEYS"] = old_vkey
+    app.config["SIGNING_KEY_FILE"] = str(new_file)
+    create_party(client, w.authority, name="After The Rotation")
+    r = _checkpoint(client, w)
+    assert r.status_code == 201, r.json
+    assert r.json["key_id"] == load_signer(new_file, _settings(app).origin, create=False).key_id
+    assert runner.invoke(args=["verify"]).exit_code == 0
+    assert client.get("/api/v1/ledger/verify", headers=w.auditor).json["ok"] is True
+
+
+def test_a_rotation_the_old_key_did_not_sign_links_nothing(
+    app: Any, client: Any, owner: Engine, tmp_path: Path
+) -> None:
+    w = build(client, owner)
+    old_vkey = client.get("/api/v1/ledger/public-key").json["verifier_key"]
+    assert _checkpoint(client, w).status_code == 201
+    s = _settings(app)
+    new = load_signer(tmp_path / "attacker", s.origin, create=True)
+    body = f"{s.origin}\nkey rotation\nold {old_vkey}\nnew {new.verifier_key}\nfrom 1\n"
+    forged = signed_text(body, [Signature(new.name, new.key_hash, new.sign(body.encode()))])
+    (s.checkpoint_dir / "key-rotation-000000000001-forged.note").write_text(forged)
+    app.config["TRUSTED_LOG_KEYS"] = old_vkey
+    app.config["SIGNING_KEY_FILE"] = str(tmp_path / "attacker")
+    create_party(client, w.authority, name="Attacker's Party")
+    r = _checkpoint(client, w)
+    assert r.status_code == 503 and r.json["error"]["code"] == "signing_key_not_trusted"
+    out = app.test_cli_runner().invoke(args=["verify"])
+    assert out.exit_code != 0 and "is not signed by" in out.output
