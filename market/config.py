@@ -42,6 +42,9 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "SIGNING_KEY_FILE": os.environ.get("SIGNING_KEY_FILE") or None,
         "CHECKPOINT_DIR": os.environ.get("CHECKPOINT_DIR") or None,
         "CHECKPOINT_ORIGIN": os.environ.get("CHECKPOINT_ORIGIN") or None,
+        # C2SP verifier keys whose checkpoints count, one a line (PRODUCT.md 9.3); unset:
+        # the key in SIGNING_KEY_FILE. A checkpoint of our origin under another key fails.
+        "TRUSTED_LOG_KEYS": os.environ.get("TRUSTED_LOG_KEYS") or "",
         **security_settings(),
         # Deals (issue 18): e-mail, webhooks and the worker (README, "Deals people can follow").
         "SMTP_HOST": os.environ.get("SMTP_HOST") or None,  # None: e-mail is off

@@ -30,6 +30,11 @@ def latest(conn: Connection) -> dict[str, Any] | None:
     return None if row is None else dict(row)
 
 
+def newest_first(conn: Connection, limit: int) -> list[dict[str, Any]]:
+    stmt = select(checkpoints_t).order_by(checkpoints_t.c.tree_size.desc()).limit(limit)
+    return [dict(r) for r in conn.execute(stmt).mappings()]
+
+
 def covering(conn: Connection, seq: int) -> dict[str, Any] | None:
     """The latest checkpoint, if its tree includes `seq`."""
     found = latest(conn)
@@ -46,8 +51,11 @@ def page(conn: Connection, after: int, limit: int) -> list[dict[str, Any]]:
     return [dict(r) for r in conn.execute(stmt).mappings()]
 
 
-def iter_all(conn: Connection) -> Iterator[dict[str, Any]]:
-    after = 0
+def sizes(conn: Connection) -> list[int]:
+    return [int(n) for n in conn.execute(select(checkpoints_t.c.tree_size)).scalars()]
+
+
+def iter_all(conn: Connection, after: int = 0) -> Iterator[dict[str, Any]]:
     while rows := page(conn, after, 1000):
         yield from rows
         after = rows[-1]["tree_size"]
@@ -65,11 +73,23 @@ def write_file(directory: Path, name: str, content: str) -> Path:
     return path
 
 
-def read_files(directory: Path) -> Iterator[tuple[Path, str | None, str | None]]:
-    """(path, text, error) for every checkpoint file, oldest name first."""
-    if not directory.is_dir():
-        return
-    for path in sorted(directory.glob(f"*{SUFFIX}")):
+def named_size(path: Path) -> int | None:
+    """The tree size a file's name claims (None for a name not of `file_name`'s form)."""
+    head = path.name.split("-", 1)[0]
+    return int(head) if len(head) == 12 and head.isdigit() else None
+
+
+def file_paths(directory: Path) -> list[Path]:
+    return sorted(directory.glob(f"*{SUFFIX}")) if directory.is_dir() else []
+
+
+def read_files(directory: Path, min_size: int = 0) -> Iterator[tuple[Path, str | None, str | None]]:
+    """(path, text, error) for every checkpoint file, oldest name first; with `min_size`,
+    files whose names claim a smaller tree are passed over (a name of another form never)."""
+    for path in file_paths(directory):
+        claimed = named_size(path)
+        if claimed is not None and claimed < min_size:
+            continue
         try:
             yield path, path.read_text(encoding="utf-8"), None
         except (OSError, UnicodeDecodeError) as e:

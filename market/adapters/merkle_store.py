@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from sqlalchemy import Engine, and_, func, or_, select, text
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from market.adapters.db import WRITE_OPTION, is_sqlite
 from market.adapters.eventstore import GENESIS_HASH, compute_hash, head, iter_events
@@ -49,8 +50,27 @@ def trust_transaction(engine: Engine) -> Iterator[Connection]:
 
 
 def stored_size(conn: Connection) -> int:
-    last = conn.execute(select(func.max(nodes_t.c.idx)).where(nodes_t.c.level == 0)).scalar()
+    """Leaves stored for events that exist: a row past the ledger head (written by hand;
+    the service only adds leaves for events it has read) is not part of the tree."""
+    head_seq = head(conn)[0]
+    last = conn.execute(
+        select(func.max(nodes_t.c.idx)).where(nodes_t.c.level == 0, nodes_t.c.idx < head_seq)
+    ).scalar()
     return 0 if last is None else int(last) + 1
+
+
+def _insert(conn: Connection, rows: list[dict[str, object]]) -> None:
+    try:
+        with conn.begin_nested():
+            conn.execute(nodes_t.insert(), rows)
+    except IntegrityError as e:
+        first = rows[0]
+        raise TreeContradiction(
+            int(str(first["idx"])) + 1,
+            "merkle_nodes already holds a subtree the tree had not reached (a row written "
+            f"by hand, near level {first['level']} index {first['idx']}); the schema owner "
+            "must remove it",
+        ) from e
 
 
 class NodeReader:
@@ -143,10 +163,10 @@ def extend(conn: Connection, upto: int | None = None, limit: int | None = None) 
         for level, index, h in frontier.append(merkle.leaf_hash(digest)):
             rows.append({"level": level, "idx": index, "hash": h})
         if len(rows) >= 5000:
-            conn.execute(nodes_t.insert(), rows)
+            _insert(conn, rows)
             rows = []
     if rows:
-        conn.execute(nodes_t.insert(), rows)
+        _insert(conn, rows)
     if frontier.size != target:
         raise TreeContradiction(
             frontier.size + 1, f"the ledger has events only to seq {frontier.size}, not {target}"

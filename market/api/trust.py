@@ -64,7 +64,7 @@ def public_key() -> ResponseReturnValue:
 @blp.alt_response(200, schema=CheckpointOut)
 def latest() -> ResponseReturnValue:
     """The latest signed checkpoint (anyone)."""
-    found = checkpoints.latest(engine())
+    found = checkpoints.latest(engine(), settings())
     if found is None:
         raise NotFoundError("No checkpoint has been made yet.", {})
     return jsonify(found)
@@ -76,7 +76,7 @@ def latest() -> ResponseReturnValue:
 @blp.alt_response(200, schema=page_of(CheckpointOut, "CheckpointPage"))
 def list_checkpoints(args: dict[str, Any]) -> ResponseReturnValue:
     """Every signed checkpoint, smallest tree first (anyone); `next` is the `after` cursor."""
-    items, nxt = checkpoints.checkpoints_page(engine(), args["after"], args["limit"])
+    items, nxt = checkpoints.checkpoints_page(engine(), settings(), args["after"], args["limit"])
     return jsonify({"items": items, "next": nxt})
 
 

@@ -13,8 +13,9 @@ from sqlalchemy import Engine
 
 from market.adapters import backup, roles
 from market.adapters.db import make_engine
+from market.adapters.signing import KeyFileError, load_signer
 from market.domain.errors import DomainError
-from market.services import checkpoints, trust_verify
+from market.services import checkpoints, key_rotation, trust_verify
 from market.services.checkpoints import TrustSettings
 
 
@@ -65,6 +66,30 @@ def check_against_checkpoints() -> trust_verify.CheckpointReport:
         return report
 
 
+@click.command("rotate-key")
+@click.option(
+    "--new-key-file",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The new Ed25519 key (made there, mode 0600, if it does not exist).",
+)
+@with_appcontext
+def rotate_key(new_key_file: Path) -> None:
+    """Publish a rotation statement signed by the current key and the new one into
+    CHECKPOINT_DIR; then point SIGNING_KEY_FILE at the new key."""
+    s = settings()
+    try:
+        made, _ = checkpoints.make_checkpoint(engine(), s)
+        old = checkpoints.signer(s)
+        new = load_signer(new_key_file, s.origin, create=True)
+        path = key_rotation.publish(s.checkpoint_dir, s.origin, old, new, made["tree_size"])
+    except (DomainError, KeyFileError, ValueError) as e:
+        raise click.ClickException(str(getattr(e, "message", e))) from e
+    click.echo(f"published {path}")
+    click.echo(f"new verifier key: {new.verifier_key}")
+    click.echo(f"now set SIGNING_KEY_FILE={new_key_file} (and TRUSTED_LOG_KEYS may stay as is)")
+
+
 @click.command("create-runtime-role")
 @click.option("--name", required=True, help="The role the service will connect as.")
 @click.option("--password", default=None, help="Its password (omit for peer/cert auth).")
@@ -108,5 +133,5 @@ def register(app: Flask) -> None:
     db = app.cli.commands["db"]  # the migrations group, registered first
     assert isinstance(db, click.Group)
     db.add_command(create_runtime_role)
-    for command in (checkpoint, backup_command, restore_command):
+    for command in (checkpoint, rotate_key, backup_command, restore_command):
         app.cli.add_command(command)

@@ -49,7 +49,19 @@ def tick(as_of: str | None) -> None:
     checkpoint if the ledger grew."""
     day = date.fromisoformat(as_of) if as_of else clock.today()
     rules = get_ruleset(current_app.config["RULESET"])
-    click.echo(json.dumps(ticks.tick(_engine(), rules, day, _trust()), indent=2))
+    done = ticks.tick(_engine(), rules, day, _trust())
+    click.echo(json.dumps(done, indent=2))
+    refused = refusal(done)
+    if refused:
+        raise click.ClickException(refused)
+
+
+def refusal(done: dict[str, Any]) -> str | None:
+    """The loud line for a checkpoint the tick refused to sign, if it did."""
+    made = done.get("steps", {}).get("checkpoint")
+    if isinstance(made, dict) and "refused" in made:
+        return f"CHECKPOINT REFUSED ({made['refused']}): {made['message']}"
+    return None
 
 
 @click.command("worker")
@@ -74,7 +86,9 @@ def worker(poll: float, tick_every: float) -> None:
     while not stopping:
         try:
             if tick_every > 0 and time.monotonic() >= next_tick:
-                ticks.tick(engine, rules, clock.today(), _trust())
+                refused = refusal(ticks.tick(engine, rules, clock.today(), _trust()))
+                if refused:
+                    click.echo(f"worker: {refused}", err=True)
                 next_tick = time.monotonic() + tick_every
             done = passes.run_pass()
         except Exception as exc:  # a database outage must not end the worker

@@ -118,8 +118,9 @@ def signed_text(note: str, signatures: list[Signature]) -> str:
     return note + "\n" + "".join(lines)
 
 
-def parse_signed(text: str) -> tuple[str, list[Signature]]:
-    """The note text and its signatures; NoteError if the envelope is malformed."""
+def parse_signed(text: str, *, checkpoint: bool = True) -> tuple[str, list[Signature]]:
+    """The note text and its signatures; NoteError if the envelope is malformed (or, with
+    `checkpoint`, the body is not a checkpoint)."""
     note, sep, block = text.rpartition("\n\n")
     if not sep:
         raise NoteError("no empty line separates the note from its signatures")
@@ -138,5 +139,6 @@ def parse_signed(text: str) -> tuple[str, list[Signature]]:
         if len(raw) < 5:
             raise NoteError(f"the signature of {parts[1]!r} is too short")
         signatures.append(Signature(parts[1], raw[:4], raw[4:]))
-    parse_note(note)
+    if checkpoint:
+        parse_note(note)
     return note, signatures

@@ -24,6 +24,7 @@ from market.services.checkpoints import (
     REQUEST_BACKLOG,
     TrustSettings,
     as_public,
+    latest_row,
     make_checkpoint,
 )
 from market.services.errors import ConflictError, NotFoundError
@@ -63,9 +64,17 @@ def _ensure_tree(engine: Engine, size: int) -> None:
 
 
 def _default_size(engine: Engine) -> int:
+    """The latest stored checkpoint's size, if the tree has its root there (a row written
+    by hand is never built on); else the ledger head."""
     with ReadOnly(engine) as conn:
-        last = checkpoint_store.latest(conn)
-        return int(last["tree_size"]) if last else head(conn)[0]
+        head_seq, stored = head(conn)[0], merkle_store.stored_size(conn)
+        for row in checkpoint_store.newest_first(conn, 10):
+            size = int(row["tree_size"])
+            if size <= min(head_seq, stored) and (
+                merkle_store.stored_root(conn, size).hex() == row["root_hash"]
+            ):
+                return size
+        return head_seq
 
 
 def inclusion(engine: Engine, actor: Actor, seq: int, tree_size: int | None) -> dict[str, Any]:
@@ -143,7 +152,9 @@ def certificate_bundle(
         seqs = [e["seq"] for e in certificate_views.certificate_history(conn, certificate_id)]
         rows = conn.execute(select(events_t).where(events_t.c.seq.in_(seqs)).order_by("seq"))
         events = [event_from_row(r).as_dict() for r in rows]
-        checkpoint = checkpoint_store.covering(conn, max(seqs, default=1))
+        checkpoint = latest_row(conn, settings)
+        if checkpoint is not None and checkpoint["tree_size"] < max(seqs, default=1):
+            checkpoint = None
     if checkpoint is None:
         made, _ = make_checkpoint(engine, settings, max_backlog=REQUEST_BACKLOG)
     else:
@@ -171,7 +182,11 @@ def certificate_bundle(
     }
 
 
-def covering_checkpoint(conn: Connection, history: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The latest checkpoint if it includes every event of `history` (for the page)."""
-    row = checkpoint_store.covering(conn, max((e["seq"] for e in history), default=1))
-    return None if row is None else as_public(row)
+def covering_checkpoint(
+    conn: Connection, settings: TrustSettings, history: list[dict[str, Any]]
+) -> dict[str, Any] | None:
+    """The latest checkpoint a trusted key signed, if it includes every event of `history`
+    (for the page)."""
+    row = latest_row(conn, settings)
+    covered = row is not None and row["tree_size"] >= max((e["seq"] for e in history), default=1)
+    return as_public(row) if covered else None

@@ -10,6 +10,7 @@ machines (cron every minute is safe); a lease left by a killed tick lapses after
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from market.adapters.tables import TickRun, WorkerLease
+from market.domain.errors import DomainError
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year
 from market.services import checkpoints, clock, dm_pools, reminders
@@ -29,6 +31,8 @@ from market.services.delivery import iso, now_iso
 from market.services.fanout import write_transaction
 from market.services.runner import run
 from market.services.uow import UnitOfWork
+
+log = logging.getLogger(__name__)
 
 runs_t = TickRun.__table__  # type: ignore[attr-defined]
 leases_t = WorkerLease.__table__  # type: ignore[attr-defined]
@@ -93,6 +97,19 @@ def _give_back(engine: Engine, holder: str) -> None:
         )
 
 
+def _checkpoint(engine: Engine, trust: checkpoints.TrustSettings) -> Any:
+    """A checkpoint if the ledger grew; a refusal (the ledger contradicts what was
+    published, the key is not trusted) is reported, never signed over and never hidden."""
+    try:
+        made = checkpoints.checkpoint_due(engine, trust)
+    except DomainError as e:
+        log.error("tick: checkpoint REFUSED (%s): %s", e.code, e.message)
+        return {"refused": e.code, "message": e.message}
+    if made is None:
+        return "ledger unchanged"
+    return {"tree_size": made["tree_size"], "root_hash": made["root_hash"]}
+
+
 def tick(
     engine: Engine,
     ruleset: Ruleset,
@@ -129,12 +146,7 @@ def tick(
                 )
             out[name] = result
         if trust is not None:
-            made = checkpoints.checkpoint_due(engine, trust)
-            out["checkpoint"] = (
-                {"tree_size": made["tree_size"], "root_hash": made["root_hash"]}
-                if made
-                else "ledger unchanged"
-            )
+            out["checkpoint"] = _checkpoint(engine, trust)
     finally:
         _give_back(engine, holder)
     return {"as_of": day.isoformat(), "skipped": None, "steps": out}

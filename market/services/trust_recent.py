@@ -13,52 +13,58 @@ the full `flask verify` does.
 
 from __future__ import annotations
 
-import base64
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
-from market.adapters import checkpoint_store, merkle_store
+from market.adapters import merkle_store
 from market.adapters.eventstore import GENESIS_HASH, compute_hash, head, iter_events
 from market.domain import merkle
-from market.domain.checkpoint_note import NoteError, Signature, parse_signed
+from market.services import published
 from market.services.actor import AUDITOR, AUTHORITY, Actor
-from market.services.checkpoints import REQUEST_BACKLOG, TrustSettings, signer
-from market.services.trust_verify import CheckpointReport, Trusted, judge
+from market.services.checkpoints import REQUEST_BACKLOG, TrustSettings, trusted_keys
+from market.services.trust_verify import CheckpointReport
 from market.services.uow import ReadOnly
+
+CHECK_BUDGET = 2_000  # published checkpoints compared with the tree in one request
+_AGREED: set[tuple[int, bytes]] = set()  # (size, root) found equal to the stored tree
 
 
 def verify_recent(engine: Engine, settings: TrustSettings) -> dict[str, Any]:
-    """Fast: the last trusted checkpoint (file or stored) against the stored tree, and the
-    events after it against the chain; the full check is `flask verify`."""
+    """Fast: every published checkpoint (files and rows, pinned keys) against the stored
+    tree and each other, then the events after the last one against the chain; the full
+    check is `flask verify`."""
     report = CheckpointReport()
+    keys = trusted_keys(settings)
     with ReadOnly(engine) as conn:
-        anchor = _latest_trusted(conn, settings, report)
+        record = published.gather(conn, settings.checkpoint_dir, settings.origin, keys)
+        report.problems += record.all_problems + published.forks(record)
+        report.untrusted += record.untrusted
+        anchor = max(record.checkpoints, key=lambda p: p.note.tree_size, default=None)
         head_seq, head_hash = head(conn)
         out: dict[str, Any] = {
             "mode": "incremental",
             "events": head_seq,
             "head_hash": head_hash,
             "checkpoint": None,
+            "checkpoints": _check_all(conn, record, head_seq, report),
         }
         # Before the first checkpoint: the whole chain, or its last REQUEST_BACKLOG events
         # (their links to one another) when it is longer than a request should read.
         start = max(1, head_seq - REQUEST_BACKLOG + 1)
         prev: str | None = GENESIS_HASH if start == 1 else None
-        bad = None
+        bad = _first_bad(report, record, head_seq)
         if anchor is not None:
             size = anchor.note.tree_size
             out["checkpoint"] = {
-                "name": anchor.name,
+                "name": anchor.source,
                 "tree_size": size,
                 "root_hash": anchor.note.root.hex(),
             }
-            bad = _check_anchor(conn, anchor, head_seq, report)
             start, prev = size, None
         checked = 0
-        if bad is None:
+        if bad is None and (anchor is None or anchor.note.tree_size <= head_seq):
             checked, bad, last = _check_chain(conn, anchor, start, prev, report)
             if bad is None and head_seq > 0 and last != head_hash:
                 report.problems.append(
@@ -67,9 +73,10 @@ def verify_recent(engine: Engine, settings: TrustSettings) -> dict[str, Any]:
                 bad = head_seq
     if anchor is not None:
         checked_what = [
-            "the last checkpoint's signature by the ledger key",
-            "the stored Merkle tree has the checkpoint's root at its size",
-            "the event at the checkpoint's size is the leaf it signed",
+            "every published checkpoint's signature by a trusted key (TRUSTED_LOG_KEYS), "
+            "files in CHECKPOINT_DIR and stored rows alike; no two of one size disagree",
+            "the stored Merkle tree has each checkpoint's root at its size",
+            "the event at the last checkpoint's size is the leaf it signed",
             "every later event's hash and link to its predecessor, up to the head",
         ]
     elif start == 1:
@@ -90,8 +97,52 @@ def verify_recent(engine: Engine, settings: TrustSettings) -> dict[str, Any]:
     return out
 
 
+def _first_bad(report: CheckpointReport, record: published.Record, head_seq: int) -> int | None:
+    if not report.problems:
+        return None
+    sizes = [p.note.tree_size for p in record.checkpoints]
+    return min([*sizes, head_seq + 1]) if sizes else head_seq + 1
+
+
+def _check_all(
+    conn: Connection, record: published.Record, head_seq: int, report: CheckpointReport
+) -> dict[str, int]:
+    """Each published (size, root) against the stored tree: an equal root at every size
+    means every pair is consistent. A pair once found equal stays so (both are append-only
+    and signed), so each process checks it once; at most CHECK_BUDGET new ones a request."""
+    stored = merkle_store.stored_size(conn)
+    distinct = {(p.note.tree_size, p.note.root): p for p in record.checkpoints}
+    pending = 0
+    budget = CHECK_BUDGET
+    newest = max((size for size, _ in distinct), default=0)  # never taken from the memo
+    for (size, root), p in sorted(distinct.items(), reverse=True):
+        if size > head_seq or size > stored:
+            report.problems.append(
+                f"checkpoint {p.source}: signed a ledger of {size} events; "
+                f"the ledger has {head_seq} and its tree {stored}"
+            )
+        elif (size, root) in _AGREED and size != newest:
+            continue
+        elif budget == 0:
+            pending += 1
+        elif merkle_store.stored_root(conn, size) != root:
+            budget -= 1
+            report.problems.append(
+                f"checkpoint {p.source}: the stored Merkle tree has another root at size "
+                f"{size} (history was rewritten)"
+            )
+        else:
+            budget -= 1
+            _AGREED.add((size, root))
+    return {"published": len(record.checkpoints), "distinct": len(distinct), "pending": pending}
+
+
 def _check_chain(
-    conn: Connection, anchor: Trusted | None, start: int, prev: str | None, report: CheckpointReport
+    conn: Connection,
+    anchor: published.Published | None,
+    start: int,
+    prev: str | None,
+    report: CheckpointReport,
 ) -> tuple[int, int | None, str | None]:
     """Events from `start` to the head: (how many, first bad seq, the last hash). With an
     anchor, the event at `start` must be the leaf its checkpoint signed."""
@@ -102,7 +153,7 @@ def _check_chain(
             leaf = merkle_store.NodeReader(conn).run(lambda n: n(0, start - 1))
             if merkle.leaf_hash(bytes.fromhex(e.hash)) != leaf:
                 report.problems.append(
-                    f"seq {e.seq} is not the event checkpoint {anchor.name} signed"
+                    f"seq {e.seq} is not the event checkpoint {anchor.source} signed"
                 )
                 return checked, e.seq, prev
         elif e.seq != start + checked - 1 or (prev is not None and e.prev_hash != prev):
@@ -115,50 +166,6 @@ def _check_chain(
             return checked, e.seq, prev
         prev = e.hash
     return checked, None, prev
-
-
-def _latest_trusted(
-    conn: Connection, settings: TrustSettings, report: CheckpointReport
-) -> Trusted | None:
-    """The largest checkpoint we signed: the newest file or the newest stored row."""
-    s = signer(settings)
-    key = (s.name, s.public_bytes)
-    found: list[Trusted] = []
-    files = sorted(Path(p) for p, _, _ in checkpoint_store.read_files(settings.checkpoint_dir))
-    if files:
-        try:
-            note, sigs = parse_signed(files[-1].read_text(encoding="utf-8"))
-            if (t := judge(str(files[-1]), note, sigs, key, report)) is not None:
-                found.append(t)
-        except (OSError, UnicodeDecodeError, NoteError) as e:
-            report.problems.append(f"checkpoint {files[-1]}: not a valid signed note ({e})")
-    row = checkpoint_store.latest(conn)
-    if row is not None:
-        sig = Signature(s.name, bytes.fromhex(row["key_id"]), base64.b64decode(row["signature"]))
-        if t := judge(f"stored checkpoint {row['tree_size']}", row["note"], [sig], key, report):
-            found.append(t)
-    return max(found, key=lambda t: t.note.tree_size, default=None)
-
-
-def _check_anchor(
-    conn: Connection, anchor: Trusted, head_seq: int, report: CheckpointReport
-) -> int | None:
-    size = anchor.note.tree_size
-    if head_seq < size:
-        report.problems.append(
-            f"checkpoint {anchor.name}: signed a ledger of {size} events; "
-            f"the ledger has only {head_seq}"
-        )
-        return head_seq + 1
-    if (
-        merkle_store.stored_size(conn) < size
-        or merkle_store.stored_root(conn, size) != anchor.note.root
-    ):
-        report.problems.append(
-            f"checkpoint {anchor.name}: the stored Merkle tree lacks its root at size {size}"
-        )
-        return size
-    return None
 
 
 def verify_recent_for(engine: Engine, actor: Actor, settings: TrustSettings) -> dict[str, Any]:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import render_template, request
+from flask import current_app, render_template, request
 from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
 from market.services import certificate_views, ledger_search, proofs, sale_windows
 from market.services.actor import AUTHORITY
+from market.services.checkpoints import TrustSettings
 from market.services.parties import load_party
 from market.services.uow import ReadOnly
 from market.web.base import actor, bp, engine, roles_required, ruleset
@@ -38,7 +39,8 @@ def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturn
         )
         holder = load_party(conn, cert["holder_party_id"])
         original = load_party(conn, cert["original_holder_party_id"])
-        proven = proofs.covering_checkpoint(conn, cert["history"])
+        trust = TrustSettings.from_config(current_app.config, current_app.instance_path)
+        proven = proofs.covering_checkpoint(conn, trust, cert["history"])
         names = ledger_search.display_names(conn, cert["history"], {cert["id"]})
         issued = ledger_search.issue_record(conn, cert["history"], cert["id"])
     tranches = certificate_views.uth_tranches(cert) or []

@@ -73,16 +73,27 @@ def test_verify_reports_foreign_and_malformed_checkpoint_files(app: Any) -> None
     runner = app.test_cli_runner()
     assert runner.invoke(args=["checkpoint"]).exit_code == 0
     directory = _settings(app).checkpoint_dir
-    # Signed by someone else's key: reported, not trusted, not a failure.
+    # Another log's checkpoint (another origin, another key): reported, ignored.
     other = Ed25519PrivateKey.generate()
     raw = other.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    elsewhere = "example.org/another-log"
+    theirs = Note(elsewhere, 1, b"\x07" * 32).text
+    sig = Signature(elsewhere, key_hash(elsewhere, raw), other.sign(theirs.encode()))
+    (directory / "000000000001-foreign.checkpoint").write_text(signed_text(theirs, [sig]))
+    out = runner.invoke(args=["verify"])
+    assert out.exit_code == 0, out.output
+    assert "another log's (example.org/another-log), ignored" in out.output
+    # Our origin under a key nobody pinned (issue 23: a new key must not disarm the old
+    # checkpoints, nor an unknown one add its own): a failure, naming the key.
     origin = "nj-transfer-certificates/ledger"
     note = Note(origin, 1, b"\x07" * 32).text
     sig = Signature(origin, key_hash(origin, raw), other.sign(note.encode()))
-    (directory / "000000000001-foreign.checkpoint").write_text(signed_text(note, [sig]))
+    unknown = directory / "000000000001-unknown.checkpoint"
+    unknown.write_text(signed_text(note, [sig]))
     out = runner.invoke(args=["verify"])
-    assert out.exit_code == 0, out.output
-    assert "signed by another key" in out.output and "not trusted" in out.output
+    assert out.exit_code == 1, out.output
+    assert "signed for our origin by a key that is not trusted" in out.output
+    unknown.unlink()
     # Our key hash with a signature that does not verify: a forgery, a failure.
     ours = load_signer(_settings(app).key_file, origin, create=False)
     forged = Signature(origin, ours.key_hash, base64.b64decode(base64.b64encode(b"\x00" * 64)))

@@ -75,3 +75,11 @@ def test_malformed_notes_are_refused_with_a_reason(text: str, reason: str) -> No
 def test_malformed_signed_notes_are_refused_with_a_reason(text: str, reason: str) -> None:
     with pytest.raises(NoteError, match=reason):
         parse_signed(text)
+
+
+def test_a_signed_note_of_another_kind_reads_back_when_asked() -> None:
+    sig = Signature("example.org/log", b"\x01\x02\x03\x04", b"s" * 64)
+    body = "example.org/log\nkey rotation\n"
+    assert parse_signed(signed_text(body, [sig]), checkpoint=False) == (body, [sig])
+    with pytest.raises(NoteError):
+        parse_signed(signed_text(body, [sig]))
