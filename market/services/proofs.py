@@ -2,10 +2,11 @@
 
 Inclusion and consistency proofs are for anyone (hashes only); the API limits their rate
 per client address (`rate_limit`). A proof for a tree larger than the stored one first
-extends the stored tree (checked event by event, see `merkle_store.extend`); a request for a seq or size the ledger does
-not have writes nothing. A certificate's bundle is proven against the latest checkpoint;
-when that checkpoint does not include the certificate's last event yet, a new checkpoint
-is made first (the bundle must be checkable now, not after the next scheduled one).
+extends the stored tree (checked event by event, see `merkle_store.extend`); a request
+for a seq or size the ledger does not have writes nothing. A certificate's bundle is
+proven against the latest checkpoint; when that checkpoint does not include the
+certificate's last event yet, a new checkpoint is made first (the bundle must be
+checkable now, not after the next scheduled one).
 """
 
 from __future__ import annotations

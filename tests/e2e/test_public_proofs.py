@@ -63,7 +63,10 @@ def test_past_the_rate_an_address_gets_429_with_retry_after(client: Any, app: An
     w = build(client, engine)
     client.post("/api/v1/ledger/checkpoints", headers=w.authority)
     app.config["PROOF_RATE_PER_MINUTE"] = 4
-    urls = ["/api/v1/ledger/proofs/inclusion?seq=1", "/api/v1/ledger/proofs/consistency?from=1&to=2"]
+    urls = [
+        "/api/v1/ledger/proofs/inclusion?seq=1",
+        "/api/v1/ledger/proofs/consistency?from=1&to=2",
+    ]
     here = {"REMOTE_ADDR": "192.0.2.7"}
     for i in range(4):  # both proofs spend the same allowance
         assert client.get(urls[i % 2], environ_base=here).status_code == 200
