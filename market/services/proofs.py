@@ -168,7 +168,8 @@ def certificate_bundle(
         "events": events,
         "inclusion": inclusion,
         "hash_rule": "hash = sha256(canonical_json([seq, stream, version, type, payload, "
-        "actor, recorded_at, prev_hash])); leaf = sha256(0x00 || hash)",
+        "actor, recorded_at, prev_hash])), canonical_json being RFC 8785 (JCS) for the values "
+        "events hold; leaf = sha256(0x00 || hash)",
     }
 
 
