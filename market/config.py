@@ -81,4 +81,6 @@ def security_settings() -> dict[str, Any]:
         "PASSWORD_HASH_CONCURRENCY": int(env("PASSWORD_HASH_CONCURRENCY", "1")),
         "PASSWORD_HASH_WAIT_SECONDS": float(env("PASSWORD_HASH_WAIT_SECONDS", "0.02")),
         "TRUSTED_PROXIES": int(env("TRUSTED_PROXIES", "0")),
+        # Proof reads (anyone) per client address and minute, counted per process; 0: no limit.
+        "PROOF_RATE_PER_MINUTE": int(env("PROOF_RATE_PER_MINUTE", "600")),
     }

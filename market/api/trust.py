@@ -1,19 +1,20 @@
-"""The ledger others can check (PRODUCT.md 8.1): the public key and the signed checkpoints
-(anyone, no sign-in), making a checkpoint (authority), Merkle proofs (authority, auditor)
-and a certificate's proof bundle (holder, authority, auditor)."""
+"""The ledger others can check (PRODUCT.md 8.1, 9.3): the public key, the signed checkpoints
+and the Merkle proofs (anyone, no sign-in; the proofs at PROOF_RATE_PER_MINUTE per client
+address), making a checkpoint (authority) and a certificate's proof bundle (holder,
+authority, auditor)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, jsonify
+from flask import current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
 from market.api.schemas import MAX_CURSOR, page_of
-from market.services import checkpoints, proofs
+from market.services import checkpoints, proofs, rate_limit
 from market.services.actor import AUTHORITY
 from market.services.checkpoints import TrustSettings
 from market.services.errors import NotFoundError
@@ -21,10 +22,55 @@ from market.services.errors import NotFoundError
 blp = Blueprint("trust", __name__, url_prefix="/api/v1", description="Checkpoints and proofs")
 SIZE = validate.Range(1, MAX_CURSOR)
 PUBLIC: list[dict[str, list[str]]] = []  # OpenAPI: no bearer token needed
+RATE_LIMITED = (
+    "More than PROOF_RATE_PER_MINUTE proofs from this address in a minute: "
+    "`rate_limited` in the error shape, with Retry-After (seconds)"
+)
 
 
 def settings() -> TrustSettings:
     return TrustSettings.from_config(current_app.config, current_app.instance_path)
+
+
+def limit_proofs() -> None:
+    """One request of this client address's allowance (429 with Retry-After past it).
+    `remote_addr` is the real client's: ProxyFix sets it when TRUSTED_PROXIES > 0."""
+    buckets = current_app.extensions.setdefault("market.proof_rate", rate_limit.Buckets())
+    per_minute = int(current_app.config.get("PROOF_RATE_PER_MINUTE", 600))
+    buckets.take(request.remote_addr or "unknown", per_minute)
+
+
+class PublicKeyOut(Schema):
+    key_id = fields.String(metadata={"description": "8 hex digits: the signed-note key hash"})
+    algorithm = fields.String(metadata={"example": "ed25519"})
+    public_key = fields.String(metadata={"description": "base64 of the raw 32-byte key"})
+    name = fields.String(metadata={"description": "the key name: the log's origin"})
+    verifier_key = fields.String(
+        metadata={
+            "description": "C2SP signed-note verifier key, name+keyhash+base64(0x01 || key), "
+            "as Go's note.NewVerifier reads it"
+        }
+    )
+
+
+HEX = {"description": "SHA-256, 64 lowercase hex digits"}
+
+
+class InclusionOut(Schema):
+    seq = fields.Integer()
+    leaf_index = fields.Integer(metadata={"description": "seq - 1"})
+    tree_size = fields.Integer()
+    leaf_hash = fields.String(metadata={"description": "SHA-256(0x00 || event hash), hex"})
+    proof = fields.List(fields.String(metadata=HEX), metadata={"description": "RFC 9162 2.1.3"})
+    root_hash = fields.String(metadata=HEX)
+
+
+class ConsistencyOut(Schema):
+    from_ = fields.Integer(data_key="from")
+    to = fields.Integer()
+    proof = fields.List(fields.String(metadata=HEX), metadata={"description": "RFC 9162 2.1.4"})
+    from_root_hash = fields.String(metadata=HEX)
+    to_root_hash = fields.String(metadata=HEX)
 
 
 class CheckpointOut(Schema):
@@ -54,6 +100,7 @@ class ConsistencyArgs(Schema):
 
 @blp.route("/ledger/public-key", methods=["GET"])
 @blp.doc(security=PUBLIC)
+@blp.alt_response(200, schema=PublicKeyOut)
 def public_key() -> ResponseReturnValue:
     """The Ed25519 key that signs checkpoints (anyone)."""
     return jsonify(checkpoints.public_key(settings()))
@@ -93,18 +140,27 @@ def make() -> ResponseReturnValue:
 
 
 @blp.route("/ledger/proofs/inclusion", methods=["GET"])
+@blp.doc(security=PUBLIC)
 @blp.arguments(InclusionArgs, location="query")
+@blp.alt_response(200, schema=InclusionOut)
+@blp.alt_response(429, description=RATE_LIMITED)
 def inclusion(args: dict[str, Any]) -> ResponseReturnValue:
     """RFC 9162 inclusion proof of event `seq` in the tree of `tree_size` (default: the
-    latest checkpoint's) (authority, auditor)."""
-    return jsonify(proofs.inclusion(engine(), current_actor(), args["seq"], args["tree_size"]))
+    latest checkpoint's) (anyone: hashes only; PROOF_RATE_PER_MINUTE per address)."""
+    limit_proofs()
+    return jsonify(proofs.inclusion(engine(), args["seq"], args["tree_size"]))
 
 
 @blp.route("/ledger/proofs/consistency", methods=["GET"])
+@blp.doc(security=PUBLIC)
 @blp.arguments(ConsistencyArgs, location="query")
+@blp.alt_response(200, schema=ConsistencyOut)
+@blp.alt_response(429, description=RATE_LIMITED)
 def consistency(args: dict[str, Any]) -> ResponseReturnValue:
-    """RFC 9162 consistency proof between the trees of sizes `from` and `to`."""
-    return jsonify(proofs.consistency(engine(), current_actor(), args["from_"], args["to"]))
+    """RFC 9162 consistency proof between the trees of sizes `from` and `to` (anyone:
+    hashes only; PROOF_RATE_PER_MINUTE per address)."""
+    limit_proofs()
+    return jsonify(proofs.consistency(engine(), args["from_"], args["to"]))
 
 
 class BundleArgs(Schema):

@@ -1,10 +1,12 @@
 """Merkle proofs (RFC 9162 2.1.3 and 2.1.4) and a certificate's proof bundle.
 
-A proof for a tree larger than the stored one first extends the stored tree (checked
-event by event, see `merkle_store.extend`); a request for a seq or size the ledger does
-not have writes nothing. A certificate's bundle is proven against the latest checkpoint;
-when that checkpoint does not include the certificate's last event yet, a new checkpoint
-is made first (the bundle must be checkable now, not after the next scheduled one).
+Inclusion and consistency proofs are for anyone (hashes only); the API limits their rate
+per client address (`rate_limit`). A proof for a tree larger than the stored one first
+extends the stored tree (checked event by event, see `merkle_store.extend`); a request
+for a seq or size the ledger does not have writes nothing. A certificate's bundle is
+proven against the latest checkpoint; when that checkpoint does not include the
+certificate's last event yet, a new checkpoint is made first (the bundle must be
+checkable now, not after the next scheduled one).
 """
 
 from __future__ import annotations
@@ -77,9 +79,9 @@ def _default_size(engine: Engine) -> int:
         return head_seq
 
 
-def inclusion(engine: Engine, actor: Actor, seq: int, tree_size: int | None) -> dict[str, Any]:
-    """PATH(seq - 1, D[tree_size]); tree_size defaults to the latest checkpoint's."""
-    actor.require(AUTHORITY, AUDITOR)
+def inclusion(engine: Engine, seq: int, tree_size: int | None) -> dict[str, Any]:
+    """PATH(seq - 1, D[tree_size]); tree_size defaults to the latest checkpoint's. Anyone
+    may ask (PRODUCT.md 9.3): a proof carries hashes only, no event's content."""
     size = _default_size(engine) if tree_size is None else tree_size
     if seq > size:
         raise ProofRequestError(
@@ -101,9 +103,8 @@ def inclusion(engine: Engine, actor: Actor, seq: int, tree_size: int | None) -> 
     }
 
 
-def consistency(engine: Engine, actor: Actor, old: int, new: int) -> dict[str, Any]:
-    """PROOF(old, D[new])."""
-    actor.require(AUTHORITY, AUDITOR)
+def consistency(engine: Engine, old: int, new: int) -> dict[str, Any]:
+    """PROOF(old, D[new]); anyone may ask, as for `inclusion`."""
     if old > new:
         raise ProofRequestError(
             f"from ({old}) must not be greater than to ({new}).", {"from": old, "to": new}
@@ -178,7 +179,8 @@ def certificate_bundle(
         "events": events,
         "inclusion": inclusion,
         "hash_rule": "hash = sha256(canonical_json([seq, stream, version, type, payload, "
-        "actor, recorded_at, prev_hash])); leaf = sha256(0x00 || hash)",
+        "actor, recorded_at, prev_hash])), canonical_json being RFC 8785 (JCS) for the values "
+        "events hold; leaf = sha256(0x00 || hash)",
     }
 
 

@@ -28,7 +28,6 @@ from market.adapters.db import make_engine
 from market.adapters.eventstore import GENESIS_HASH, canonical_json, hash_encoded
 from market.adapters.migrate import upgrade
 from market.services import checkpoints, proofs, trust_recent, trust_verify
-from market.services.actor import SYSTEM
 from market.services.checkpoints import TrustSettings
 
 
@@ -108,7 +107,7 @@ def at_size(n: int, work: Path, rows: list, progress) -> None:  # type: ignore[n
     lengths = []
 
     def one_proof() -> None:
-        p = proofs.inclusion(engine, SYSTEM, seqs[len(lengths) % 50], size)
+        p = proofs.inclusion(engine, seqs[len(lengths) % 50], size)
         lengths.append(len(p["proof"]))
 
     per_proof = ms(one_proof, 50)
@@ -127,8 +126,8 @@ def at_size(n: int, work: Path, rows: list, progress) -> None:  # type: ignore[n
             max(lengths) <= log2,
         )
     )
-    cons = ms(lambda: proofs.consistency(engine, SYSTEM, size // 3, size), 20)
-    clen = len(proofs.consistency(engine, SYSTEM, size // 3, size)["proof"])
+    cons = ms(lambda: proofs.consistency(engine, size // 3, size), 20)
+    clen = len(proofs.consistency(engine, size // 3, size)["proof"])
     rows.append(
         (
             f"consistency proof {size // 3:,}->{size:,} (ms)",

@@ -139,11 +139,16 @@ MARKET_ROWS = [
         get(lambda m: "/api/v1/ledger/checkpoints/latest"),
         statuses(200, anonymous=200),
     ),
-    Row("inclusion proof", get(lambda m: "/api/v1/ledger/proofs/inclusion?seq=1"), LEDGER),
+    # Hashes only: anyone (PRODUCT.md 9.3).
+    Row(
+        "inclusion proof",
+        get(lambda m: "/api/v1/ledger/proofs/inclusion?seq=1"),
+        statuses(200, anonymous=200),
+    ),
     Row(
         "consistency proof",
         get(lambda m: "/api/v1/ledger/proofs/consistency?from=1&to=2"),
-        LEDGER,
+        statuses(200, anonymous=200),
     ),
     # ---- market information and risk (PRODUCT.md 8.3) ----
     Row("notices: issue", _fresh_notice_request("issue"), ADMIN),
