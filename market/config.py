@@ -42,6 +42,10 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "SIGNING_KEY_FILE": os.environ.get("SIGNING_KEY_FILE") or None,
         "CHECKPOINT_DIR": os.environ.get("CHECKPOINT_DIR") or None,
         "CHECKPOINT_ORIGIN": os.environ.get("CHECKPOINT_ORIGIN") or None,
+        # PRODUCT.md 9.3: one `NAME URL VKEY` a line; the quorum defaults to all of them.
+        "WITNESSES": os.environ.get("WITNESSES") or "",
+        "WITNESS_QUORUM": os.environ.get("WITNESS_QUORUM") or None,
+        "WITNESS_TIMEOUT_S": float(os.environ.get("WITNESS_TIMEOUT_S", "5")),
         **security_settings(),
         # Deals (issue 18): e-mail, webhooks and the worker (README, "Deals people can follow").
         "SMTP_HOST": os.environ.get("SMTP_HOST") or None,  # None: e-mail is off

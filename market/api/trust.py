@@ -13,7 +13,7 @@ from marshmallow import Schema, fields, validate
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
 from market.api.schemas import MAX_CURSOR, page_of
-from market.services import checkpoints, proofs
+from market.services import checkpoints, cosigned, proofs
 from market.services.actor import AUTHORITY
 from market.services.checkpoints import TrustSettings
 from market.services.errors import NotFoundError
@@ -27,6 +27,19 @@ def settings() -> TrustSettings:
     return TrustSettings.from_config(current_app.config, current_app.instance_path)
 
 
+class CosignatureOut(Schema):
+    witness = fields.String()
+    key_id = fields.String()
+    timestamp = fields.Integer()
+
+
+class QuorumOut(Schema):
+    required = fields.Integer()
+    cosigned = fields.Integer()
+    met = fields.Boolean()
+    missing = fields.List(fields.String())
+
+
 class CheckpointOut(Schema):
     tree_size = fields.Integer()
     root_hash = fields.String()
@@ -35,6 +48,9 @@ class CheckpointOut(Schema):
     signature = fields.String()
     note = fields.String()
     signed_note = fields.String()
+    # The latest checkpoint's (and a bundle's): its witnesses (PRODUCT.md 9.3).
+    cosignatures = fields.List(fields.Nested(CosignatureOut))
+    quorum = fields.Nested(QuorumOut)
 
 
 class PageArgs(Schema):
@@ -67,7 +83,7 @@ def latest() -> ResponseReturnValue:
     found = checkpoints.latest(engine())
     if found is None:
         raise NotFoundError("No checkpoint has been made yet.", {})
-    return jsonify(found)
+    return jsonify(cosigned.with_cosignatures(engine(), settings().witnesses, found))
 
 
 @blp.route("/ledger/checkpoints", methods=["GET"])
@@ -77,7 +93,8 @@ def latest() -> ResponseReturnValue:
 def list_checkpoints(args: dict[str, Any]) -> ResponseReturnValue:
     """Every signed checkpoint, smallest tree first (anyone); `next` is the `after` cursor."""
     items, nxt = checkpoints.checkpoints_page(engine(), args["after"], args["limit"])
-    return jsonify({"items": items, "next": nxt})
+    shown = cosigned.page_with_cosignatures(engine(), settings().witnesses, items)
+    return jsonify({"items": shown, "next": nxt})
 
 
 @blp.route("/ledger/checkpoints", methods=["POST"])
@@ -89,7 +106,8 @@ def make() -> ResponseReturnValue:
     made, created = checkpoints.make_checkpoint(
         engine(), settings(), max_backlog=checkpoints.REQUEST_BACKLOG
     )
-    return jsonify(made), 201 if created else 200
+    shown = cosigned.with_cosignatures(engine(), settings().witnesses, made)
+    return jsonify(shown), 201 if created else 200
 
 
 @blp.route("/ledger/proofs/inclusion", methods=["GET"])

@@ -11,7 +11,7 @@ checkpoint gets no new one: the latest is returned (`created` false).
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from market.adapters.eventstore import head
 from market.adapters.signing import KeyFileError, Signer, load_signer
 from market.domain.checkpoint_note import Note, Signature, signed_text
 from market.domain.errors import DomainError
-from market.services import clock
+from market.services import clock, cosigned, witnessing
 from market.services.errors import ConflictError
 from market.services.paging import split_page
 from market.services.uow import ReadOnly
@@ -45,6 +45,7 @@ class TrustSettings:
     origin: str = DEFAULT_ORIGIN
     # A configured SIGNING_KEY_FILE must exist; only the default one is made on first use.
     create_key: bool = True
+    witnesses: witnessing.WitnessSettings = field(default_factory=witnessing.WitnessSettings)
 
     @classmethod
     def from_config(cls, config: Any, instance_path: str) -> TrustSettings:
@@ -57,6 +58,7 @@ class TrustSettings:
             checkpoint_dir=Path(directory),
             origin=config.get("CHECKPOINT_ORIGIN") or DEFAULT_ORIGIN,
             create_key=not key,
+            witnesses=witnessing.WitnessSettings.from_config(config),
         )
 
 
@@ -148,7 +150,9 @@ def make_checkpoint(
                 public["signed_note"],
             )
             checkpoint_store.insert(conn, row)
-        return public, True
+        # The witnesses, after the commit: one that is down never holds signing back.
+        witnessing.cosign(engine, settings.witnesses, settings.checkpoint_dir, row)
+        return cosigned.with_cosignatures(engine, settings.witnesses, public), True
     except merkle_store.TreeContradiction as e:
         raise ConflictError(
             f"Not signed: {e}.", {"seq": e.seq}, code="ledger_contradicts_tree"

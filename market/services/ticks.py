@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from market.adapters.tables import TickRun, WorkerLease
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year
-from market.services import checkpoints, clock, dm_pools, reminders
+from market.services import checkpoints, clock, dm_pools, reminders, witnessing
 from market.services.actor import SYSTEM
 from market.services.carryforwards import expire_carryforwards
 from market.services.delivery import iso, now_iso
@@ -135,6 +135,11 @@ def tick(
                 if made
                 else "ledger unchanged"
             )
+            # The latest checkpoint's missing witnesses, asked again (PRODUCT.md 9.3).
+            if made is None and (
+                asked := witnessing.cosign_latest(engine, trust.witnesses, trust.checkpoint_dir)
+            ):
+                out["witnesses"] = asked
     finally:
         _give_back(engine, holder)
     return {"as_of": day.isoformat(), "skipped": None, "steps": out}
