@@ -178,6 +178,8 @@ def cosign(
 ) -> dict[str, str]:
     """Ask every witness that has not cosigned `row` yet; store what verifies, rewrite the
     checkpoint's file; returns each asked witness's outcome ("cosigned" or why not)."""
+    if not ws.witnesses:
+        return {}
     size = int(row["tree_size"])
     with ReadOnly(engine) as conn:
         have = {(c["witness"], c["key_id"]) for c in cosignature_store.for_checkpoint(conn, size)}
@@ -218,8 +220,6 @@ def _row(size: int, c: Cosignature) -> dict[str, Any]:
 
 def cosign_latest(engine: Engine, ws: WitnessSettings, directory: Path) -> dict[str, str]:
     """For `tick`: ask the witnesses missing from the latest checkpoint again."""
-    if not ws.witnesses:
-        return {}
     with ReadOnly(engine) as conn:
         row = checkpoint_store.latest(conn)
     return {} if row is None else cosign(engine, ws, directory, row)
