@@ -45,6 +45,10 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         # C2SP verifier keys whose checkpoints count, one a line (PRODUCT.md 9.3); unset:
         # the key in SIGNING_KEY_FILE. A checkpoint of our origin under another key fails.
         "TRUSTED_LOG_KEYS": os.environ.get("TRUSTED_LOG_KEYS") or "",
+        # PRODUCT.md 9.3: one `NAME URL VKEY` a line; the quorum defaults to all of them.
+        "WITNESSES": os.environ.get("WITNESSES") or "",
+        "WITNESS_QUORUM": os.environ.get("WITNESS_QUORUM") or None,
+        "WITNESS_TIMEOUT_S": float(os.environ.get("WITNESS_TIMEOUT_S", "5")),
         **security_settings(),
         # Deals (issue 18): e-mail, webhooks and the worker (README, "Deals people can follow").
         "SMTP_HOST": os.environ.get("SMTP_HOST") or None,  # None: e-mail is off

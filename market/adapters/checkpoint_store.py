@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from market.adapters.files import write_once
+from market.adapters.files import replace_file, write_once
 from market.adapters.tables import CheckpointRow
 
 checkpoints_t = CheckpointRow.__table__  # type: ignore[attr-defined]
@@ -70,6 +70,14 @@ def write_file(directory: Path, name: str, content: str) -> Path:
     existing file of that name is never replaced."""
     path = directory / name
     write_once(path, content.encode("utf-8"), 0o644)  # a checkpoint is public
+    return path
+
+
+def rewrite_file(directory: Path, name: str, content: str) -> Path:
+    """Replace the file whole: the same note and log signature with the cosignatures the
+    witnesses added (PRODUCT.md 9.3); a reader sees the old file or the new one."""
+    path = directory / name
+    replace_file(path, content.encode("utf-8"), 0o644)
     return path
 
 

@@ -4,7 +4,8 @@ checkpoint note.
 The content is written whole to a temporary file of this call's own (mkstemp: a name per
 process and thread), flushed to disk, then linked into place: a reader never sees half a
 file, an existing file is never replaced, and creators racing each other all end up
-reading the one content whose link won.
+reading the one content whose link won. `replace_file` is for the one file that changes
+(a checkpoint's note gaining its witnesses' cosignatures): renamed over the old, whole.
 """
 
 from __future__ import annotations
@@ -32,3 +33,20 @@ def write_once(path: Path, data: bytes, mode: int = 0o600) -> bool:
     finally:
         tmp.unlink()
     return True
+
+
+def replace_file(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write `path` whole, replacing what was there (a temporary file renamed over it, so a
+    reader sees the old content or the new, never half of one)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), mode)
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(name, path)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise

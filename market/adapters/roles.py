@@ -2,11 +2,11 @@
 
 The migration role (whoever runs `db upgrade`) owns the schema. The runtime role owns
 nothing and is granted only what the service does: SELECT and INSERT on the append-only
-tables (events, merkle_nodes, checkpoints), SELECT/INSERT/UPDATE on ledger_head, the DML
-of the projection and identity tables, and the sequences. Without ownership it cannot
-ALTER a table (so no DISABLE TRIGGER, no DROP TRIGGER), and without superuser it cannot
-SET session_replication_role. Run it again after every `db upgrade` that adds a table: it
-is idempotent and re-grants from scratch.
+tables (events, merkle_nodes, checkpoints, cosignatures), SELECT/INSERT/UPDATE on
+ledger_head, the DML of the projection and identity tables, and the sequences. Without
+ownership it cannot ALTER a table (so no DISABLE TRIGGER, no DROP TRIGGER), and without
+superuser it cannot SET session_replication_role. Run it again after every `db upgrade`
+that adds a table: it is idempotent and re-grants from scratch.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 from market.adapters.db import is_sqlite
 from market.adapters.tables import metadata
 
-APPEND_ONLY = ("events", "merkle_nodes", "checkpoints")
+APPEND_ONLY = ("events", "merkle_nodes", "checkpoints", "cosignatures")
 HEAD = "ledger_head"
 NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 

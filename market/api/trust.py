@@ -14,7 +14,7 @@ from marshmallow import Schema, fields, validate
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
 from market.api.schemas import MAX_CURSOR, page_of
-from market.services import checkpoints, proofs, rate_limit
+from market.services import checkpoints, cosigned, proofs, rate_limit
 from market.services.actor import AUTHORITY
 from market.services.checkpoints import TrustSettings
 from market.services.errors import NotFoundError
@@ -73,6 +73,19 @@ class ConsistencyOut(Schema):
     to_root_hash = fields.String(metadata=HEX)
 
 
+class CosignatureOut(Schema):
+    witness = fields.String()
+    key_id = fields.String()
+    timestamp = fields.Integer()
+
+
+class QuorumOut(Schema):
+    required = fields.Integer()
+    cosigned = fields.Integer()
+    met = fields.Boolean()
+    missing = fields.List(fields.String())
+
+
 class CheckpointOut(Schema):
     tree_size = fields.Integer()
     root_hash = fields.String()
@@ -81,6 +94,9 @@ class CheckpointOut(Schema):
     signature = fields.String()
     note = fields.String()
     signed_note = fields.String()
+    # The latest checkpoint's (and a bundle's): its witnesses (PRODUCT.md 9.3).
+    cosignatures = fields.List(fields.Nested(CosignatureOut))
+    quorum = fields.Nested(QuorumOut)
 
 
 class PageArgs(Schema):
@@ -114,7 +130,7 @@ def latest() -> ResponseReturnValue:
     found = checkpoints.latest(engine(), settings())
     if found is None:
         raise NotFoundError("No checkpoint has been made yet.", {})
-    return jsonify(found)
+    return jsonify(cosigned.with_cosignatures(engine(), settings().witnesses, found))
 
 
 @blp.route("/ledger/checkpoints", methods=["GET"])
@@ -124,7 +140,8 @@ def latest() -> ResponseReturnValue:
 def list_checkpoints(args: dict[str, Any]) -> ResponseReturnValue:
     """Every signed checkpoint, smallest tree first (anyone); `next` is the `after` cursor."""
     items, nxt = checkpoints.checkpoints_page(engine(), settings(), args["after"], args["limit"])
-    return jsonify({"items": items, "next": nxt})
+    shown = cosigned.page_with_cosignatures(engine(), settings().witnesses, items)
+    return jsonify({"items": shown, "next": nxt})
 
 
 @blp.route("/ledger/checkpoints", methods=["POST"])
@@ -136,7 +153,8 @@ def make() -> ResponseReturnValue:
     made, created = checkpoints.make_checkpoint(
         engine(), settings(), max_backlog=checkpoints.REQUEST_BACKLOG
     )
-    return jsonify(made), 201 if created else 200
+    shown = cosigned.with_cosignatures(engine(), settings().witnesses, made)
+    return jsonify(shown), 201 if created else 200
 
 
 @blp.route("/ledger/proofs/inclusion", methods=["GET"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from market.cli import demo, export, flows, ledger_commands, trust_commands, users
+from market.cli import demo, export, flows, ledger_commands, trust_commands, users, witness
 from market.cli.allocate import allocate
 from market.cli.worker import deliver, tick, worker
 
@@ -24,6 +24,7 @@ def register_commands(app: Flask) -> None:
         worker,
         deliver,
         tick,
+        witness.witness,
     ):
         app.cli.add_command(command)
     trust_commands.register(app)

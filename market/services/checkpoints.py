@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import base64
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ from market.domain.checkpoint_note import (
     signed_text,
 )
 from market.domain.errors import DomainError
-from market.services import clock, key_rotation, published
+from market.services import clock, cosigned, key_rotation, published, witnessing
 from market.services.errors import ConflictError
 from market.services.paging import split_page
 from market.services.uow import ReadOnly
@@ -63,6 +63,7 @@ class TrustSettings:
     create_key: bool = True
     # C2SP verifier keys whose checkpoints count (TRUSTED_LOG_KEYS); none: the key file's.
     trusted_log_keys: tuple[str, ...] = ()
+    witnesses: witnessing.WitnessSettings = field(default_factory=witnessing.WitnessSettings)
 
     @classmethod
     def from_config(cls, config: Any, instance_path: str) -> TrustSettings:
@@ -79,6 +80,7 @@ class TrustSettings:
             origin=config.get("CHECKPOINT_ORIGIN") or DEFAULT_ORIGIN,
             create_key=not key,
             trusted_log_keys=tuple(line.strip() for line in trusted if line.strip()),
+            witnesses=witnessing.WitnessSettings.from_config(config),
         )
 
 
@@ -193,14 +195,19 @@ def make_checkpoint(
             last = latest_row(conn, settings)
             if last is not None and last["tree_size"] == size:
                 return as_public(last), False
-            return _sign(conn, settings, key, size), True
+            public, row = _sign(conn, settings, key, size)
+        # The witnesses, after the commit: one that is down never holds signing back.
+        witnessing.cosign(engine, settings.witnesses, settings.checkpoint_dir, row)
+        return cosigned.with_cosignatures(engine, settings.witnesses, public), True
     except merkle_store.TreeContradiction as e:
         raise ConflictError(
             f"Not signed: {e}.", {"seq": e.seq}, code="ledger_contradicts_tree"
         ) from e
 
 
-def _sign(conn: Connection, settings: TrustSettings, key: Signer, size: int) -> dict[str, Any]:
+def _sign(
+    conn: Connection, settings: TrustSettings, key: Signer, size: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
     root = merkle_store.stored_root(conn, size)
     note = Note(settings.origin, size, root).text
     signature = key.sign(note.encode("utf-8"))
@@ -230,7 +237,7 @@ def _sign(conn: Connection, settings: TrustSettings, key: Signer, size: int) -> 
             {"tree_size": size},
             code="checkpoint_row_forged",
         ) from e
-    return public
+    return public, row
 
 
 def latest(engine: Engine, settings: TrustSettings) -> dict[str, Any] | None:

@@ -20,7 +20,7 @@ from market.adapters import checkpoint_store, merkle_store
 from market.adapters.eventstore import event_from_row, events_t, head
 from market.domain import merkle
 from market.domain.errors import DomainError
-from market.services import certificate_views
+from market.services import certificate_views, cosigned
 from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.checkpoints import (
     REQUEST_BACKLOG,
@@ -160,6 +160,7 @@ def certificate_bundle(
         made, _ = make_checkpoint(engine, settings, max_backlog=REQUEST_BACKLOG)
     else:
         made = as_public(checkpoint)
+    made = cosigned.with_cosignatures(engine, settings.witnesses, made)  # PRODUCT.md 9.3
     size = made["tree_size"]
     with ReadOnly(engine) as conn:
         reader = merkle_store.NodeReader(conn)

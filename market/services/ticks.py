@@ -24,7 +24,7 @@ from market.adapters.tables import TickRun, WorkerLease
 from market.domain.errors import DomainError
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year
-from market.services import checkpoints, clock, dm_pools, reminders
+from market.services import checkpoints, clock, dm_pools, reminders, witnessing
 from market.services.actor import SYSTEM
 from market.services.carryforwards import expire_carryforwards
 from market.services.delivery import iso, now_iso
@@ -147,6 +147,11 @@ def tick(
             out[name] = result
         if trust is not None:
             out["checkpoint"] = _checkpoint(engine, trust)
+            # The latest checkpoint's missing witnesses, asked again (PRODUCT.md 9.3).
+            if out["checkpoint"] == "ledger unchanged" and (
+                asked := witnessing.cosign_latest(engine, trust.witnesses, trust.checkpoint_dir)
+            ):
+                out["witnesses"] = asked
     finally:
         _give_back(engine, holder)
     return {"as_of": day.isoformat(), "skipped": None, "steps": out}

@@ -12,7 +12,7 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy.engine import Connection
 
 from market.domain.errors import DomainError
-from market.services import ledger, ledger_search, pickers, trust_recent
+from market.services import cosigned, ledger, ledger_search, pickers, trust_recent
 from market.services.checkpoints import TrustSettings
 from market.services.uow import ReadOnly
 from market.web.base import actor, bp, engine, roles_required
@@ -66,14 +66,11 @@ def ledger_page() -> ResponseReturnValue:
         names = ledger_search.display_names(conn, items)
         types = ledger_search.event_types()
         choices = pickers.party_choices(conn)
+    trust = TrustSettings.from_config(current_app.config, current_app.instance_path)
     # The incremental check from the last signed checkpoint: never the whole ledger in a
     # request (that is `flask verify`).
     report = (
-        trust_recent.verify_recent_for(
-            engine(),
-            actor(),
-            TrustSettings.from_config(current_app.config, current_app.instance_path),
-        )
+        trust_recent.verify_recent_for(engine(), actor(), trust)
         if request.args.get("verify")
         else None
     )
@@ -90,6 +87,7 @@ def ledger_page() -> ResponseReturnValue:
         after=after,
         stream=wanted.stream,
         report=report,
+        witness_quorum=cosigned.latest_quorum(engine(), trust.witnesses),  # PRODUCT.md 9.3
         head_seq=head_seq,
         head_hash=head_hash,
         names=names,

@@ -38,7 +38,7 @@ from market.adapters.tables.security import (
 )
 from market.adapters.tables.tech import TechAllocation, TechApplication
 from market.adapters.tables.trading import Listing, Offer, Transfer
-from market.adapters.tables.trust import CheckpointRow, MerkleNode
+from market.adapters.tables.trust import CheckpointRow, CosignatureRow, MerkleNode
 
 PROJECTION_TABLES: list[str] = [
     "parties",
@@ -67,6 +67,7 @@ __all__ = [
     "CertificateNotice",
     "CheckpointRow",
     "ConsumerCursor",
+    "CosignatureRow",
     "CreditApplication",
     "EmailMessage",
     "EventRow",

@@ -1,8 +1,8 @@
 """Trust: the Merkle tree over the events and the signed checkpoints (PRODUCT.md 8.1).
 
 Neither is a projection: replay never touches them, and both are append-only (triggers
-in migration 0007); `flask verify` recomputes them from the events and the checkpoint
-files outside the database.
+in migration 0007; 0015 for the witnesses' cosignatures); `flask verify` recomputes them
+from the events and the checkpoint files outside the database.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from sqlalchemy import (
     BigInteger,
     CheckConstraint,
     Column,
+    ForeignKey,
     LargeBinary,
     SmallInteger,
     Text,
@@ -44,3 +45,22 @@ class CheckpointRow(SQLModel, table=True):
     key_id: str = Field(max_length=16)
     signature: str = Field(max_length=100)
     note: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class CosignatureRow(SQLModel, table=True):
+    """A witness's cosignature of a checkpoint (C2SP tlog-cosignature, type 0x04), checked
+    before it was stored: `signature` is base64(8-byte timestamp || 64-byte Ed25519)."""
+
+    __tablename__ = "cosignatures"
+    __table_args__ = (CheckConstraint("timestamp > 0", name="timestamp"),)
+
+    tree_size: int = Field(
+        sa_column=Column(
+            BigInteger, ForeignKey("checkpoints.tree_size"), primary_key=True, autoincrement=False
+        )
+    )
+    witness: str = Field(primary_key=True, max_length=200)  # the witness's key name
+    key_id: str = Field(primary_key=True, max_length=8)
+    timestamp: int = Field(sa_column=Column(BigInteger, nullable=False))
+    signature: str = Field(max_length=100)
+    recorded_at: str = Field(max_length=32)
