@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 WRITE_OPTION = "market_write"
 # On SQLite: send no BEGIN, so a lone SELECT runs in SQLite's autocommit mode, as its own
@@ -30,6 +31,17 @@ def violates(exc: IntegrityError, table: str) -> bool:
     if diag is not None:
         return bool(diag.table_name == table)
     return f" {table}." in str(exc.orig)
+
+
+def permission_denied(exc: DBAPIError) -> bool:
+    """The database refused a write for want of a privilege: PostgreSQL's
+    insufficient_privilege (42501), or SQLite's read-only database (SQLITE_READONLY)."""
+    orig = exc.orig
+    if getattr(orig, "sqlstate", None) == "42501":
+        return True
+    if isinstance(orig, sqlite3.Error):
+        return orig.sqlite_errorcode & 0xFF == sqlite3.SQLITE_READONLY
+    return False
 
 
 def make_engine(url: str, echo: bool = False) -> Engine:

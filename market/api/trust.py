@@ -9,11 +9,12 @@ from typing import Any
 from flask import current_app, jsonify
 from flask.typing import ResponseReturnValue
 from marshmallow import Schema, fields, validate
+from sqlalchemy import Engine
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
 from market.api.schemas import MAX_CURSOR, page_of
-from market.services import checkpoints, proofs
+from market.services import checkpoints, proofs, signer
 from market.services.actor import AUTHORITY
 from market.services.checkpoints import TrustSettings
 from market.services.errors import NotFoundError
@@ -21,6 +22,11 @@ from market.services.errors import NotFoundError
 blp = Blueprint("trust", __name__, url_prefix="/api/v1", description="Checkpoints and proofs")
 SIZE = validate.Range(1, MAX_CURSOR)
 PUBLIC: list[dict[str, list[str]]] = []  # OpenAPI: no bearer token needed
+
+
+def signer_engine() -> Engine:
+    """The connection that may write the trust tables (SIGNER_DATABASE_URL)."""
+    return current_app.extensions["market.signer_engine"]  # type: ignore[no-any-return]
 
 
 def settings() -> TrustSettings:
@@ -86,8 +92,8 @@ def list_checkpoints(args: dict[str, Any]) -> ResponseReturnValue:
 def make() -> ResponseReturnValue:
     """Sign the ledger now (authority); 200 with the latest if the ledger has not grown."""
     current_actor().require(AUTHORITY)
-    made, created = checkpoints.make_checkpoint(
-        engine(), settings(), max_backlog=checkpoints.REQUEST_BACKLOG
+    made, created = signer.make_checkpoint(
+        signer_engine(), settings(), max_backlog=checkpoints.REQUEST_BACKLOG
     )
     return jsonify(made), 201 if created else 200
 
@@ -97,14 +103,20 @@ def make() -> ResponseReturnValue:
 def inclusion(args: dict[str, Any]) -> ResponseReturnValue:
     """RFC 9162 inclusion proof of event `seq` in the tree of `tree_size` (default: the
     latest checkpoint's) (authority, auditor)."""
-    return jsonify(proofs.inclusion(engine(), current_actor(), args["seq"], args["tree_size"]))
+    found = proofs.inclusion(
+        engine(), current_actor(), args["seq"], args["tree_size"], signer_engine()
+    )
+    return jsonify(found)
 
 
 @blp.route("/ledger/proofs/consistency", methods=["GET"])
 @blp.arguments(ConsistencyArgs, location="query")
 def consistency(args: dict[str, Any]) -> ResponseReturnValue:
     """RFC 9162 consistency proof between the trees of sizes `from` and `to`."""
-    return jsonify(proofs.consistency(engine(), current_actor(), args["from_"], args["to"]))
+    found = proofs.consistency(
+        engine(), current_actor(), args["from_"], args["to"], signer_engine()
+    )
+    return jsonify(found)
 
 
 class BundleArgs(Schema):
@@ -118,6 +130,6 @@ def certificate_proof(args: dict[str, Any], certificate_id: str) -> ResponseRetu
     (holder, authority, auditor); `since=N` adds the consistency proof from the checkpoint
     of size N the reader holds. Check it offline with scripts/verify-proof."""
     bundle = proofs.certificate_bundle(
-        engine(), current_actor(), settings(), certificate_id, args["since"]
+        engine(), current_actor(), settings(), certificate_id, args["since"], signer_engine()
     )
     return jsonify(bundle)

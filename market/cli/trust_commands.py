@@ -1,5 +1,5 @@
-"""checkpoint, backup, restore, db create-runtime-role; the checkpoint part of verify and
-replay (PRODUCT.md 8.1)."""
+"""checkpoint, backup, restore, db create-runtime-role and create-signer-role; the
+checkpoint part of verify and replay (PRODUCT.md 8.1)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,17 @@ from sqlalchemy import Engine
 from market.adapters import backup, roles
 from market.adapters.db import make_engine
 from market.domain.errors import DomainError
-from market.services import checkpoints, trust_verify
+from market.services import signer, trust_verify
 from market.services.checkpoints import TrustSettings
 
 
 def engine() -> Engine:
     return current_app.extensions["market.engine"]  # type: ignore[no-any-return]
+
+
+def signer_engine() -> Engine:
+    """SIGNER_DATABASE_URL's connection: the only role that may write the trust tables."""
+    return current_app.extensions["market.signer_engine"]  # type: ignore[no-any-return]
 
 
 def owner_engine() -> Engine:
@@ -44,7 +49,7 @@ def settings() -> TrustSettings:
 def checkpoint(as_json: bool) -> None:
     """Sign the ledger's Merkle tree now and write the checkpoint into CHECKPOINT_DIR."""
     try:
-        made, created = checkpoints.make_checkpoint(engine(), settings())
+        made, created = signer.make_checkpoint(signer_engine(), settings())
     except DomainError as e:
         raise click.ClickException(f"{e.message} ({e.code})") from e
     if as_json:
@@ -70,10 +75,25 @@ def check_against_checkpoints() -> trust_verify.CheckpointReport:
 @click.option("--password", default=None, help="Its password (omit for peer/cert auth).")
 @with_appcontext
 def create_runtime_role(name: str, password: str | None) -> None:
-    """PostgreSQL: a role that owns nothing and may only SELECT/INSERT on events (run as
-    the migration role, again after every upgrade that adds a table)."""
+    """PostgreSQL: a role that owns nothing, may only SELECT/INSERT on events and only
+    SELECT on the trust tables (run as the migration role, again after every upgrade)."""
     try:
         done = roles.create_runtime_role(owner_engine(), name, password)
+    except roles.RoleError as e:
+        raise click.ClickException(str(e)) from e
+    for line in done:
+        click.echo(line)
+
+
+@click.command("create-signer-role")
+@click.option("--name", required=True, help="The role checkpoints are made as.")
+@click.option("--password", default=None, help="Its password (omit for peer/cert auth).")
+@with_appcontext
+def create_signer_role(name: str, password: str | None) -> None:
+    """PostgreSQL: a role that may read events and add to merkle_nodes and checkpoints,
+    nothing else (SIGNER_DATABASE_URL; run as the migration role, again after upgrades)."""
+    try:
+        done = roles.create_signer_role(owner_engine(), name, password)
     except roles.RoleError as e:
         raise click.ClickException(str(e)) from e
     for line in done:
@@ -108,5 +128,6 @@ def register(app: Flask) -> None:
     db = app.cli.commands["db"]  # the migrations group, registered first
     assert isinstance(db, click.Group)
     db.add_command(create_runtime_role)
+    db.add_command(create_signer_role)
     for command in (checkpoint, backup_command, restore_command):
         app.cli.add_command(command)

@@ -4,7 +4,9 @@ A proof for a tree larger than the stored one first extends the stored tree (che
 event by event, see `merkle_store.extend`); a request for a seq or size the ledger does
 not have writes nothing. A certificate's bundle is proven against the latest checkpoint;
 when that checkpoint does not include the certificate's last event yet, a new checkpoint
-is made first (the bundle must be checkable now, not after the next scheduled one).
+is made first (the bundle must be checkable now, not after the next scheduled one). What
+extends the tree or signs goes through `signer` (SIGNER_DATABASE_URL's engine; None: the
+same engine), the only role that may write the trust tables.
 """
 
 from __future__ import annotations
@@ -19,13 +21,9 @@ from market.adapters.eventstore import event_from_row, events_t, head
 from market.domain import merkle
 from market.domain.errors import DomainError
 from market.services import certificate_views
+from market.services import signer as signing
 from market.services.actor import AUDITOR, AUTHORITY, Actor
-from market.services.checkpoints import (
-    REQUEST_BACKLOG,
-    TrustSettings,
-    as_public,
-    make_checkpoint,
-)
+from market.services.checkpoints import REQUEST_BACKLOG, TrustSettings, as_public
 from market.services.errors import ConflictError, NotFoundError
 from market.services.uow import ReadOnly
 
@@ -37,7 +35,7 @@ class ProofRequestError(DomainError):
     status = 400
 
 
-def _ensure_tree(engine: Engine, size: int) -> None:
+def _ensure_tree(engine: Engine, size: int, signer: Engine | None) -> None:
     with ReadOnly(engine) as conn:
         stored = merkle_store.stored_size(conn)
         head_seq, _ = head(conn)
@@ -55,7 +53,8 @@ def _ensure_tree(engine: Engine, size: int) -> None:
         )
     if stored < size:
         try:
-            merkle_store.extend_all(engine)
+            with signing.writing_trust():
+                merkle_store.extend_all(signer or engine)
         except merkle_store.TreeContradiction as e:
             raise ConflictError(
                 f"No proof: {e}.", {"seq": e.seq}, code="ledger_contradicts_tree"
@@ -68,7 +67,9 @@ def _default_size(engine: Engine) -> int:
         return int(last["tree_size"]) if last else head(conn)[0]
 
 
-def inclusion(engine: Engine, actor: Actor, seq: int, tree_size: int | None) -> dict[str, Any]:
+def inclusion(
+    engine: Engine, actor: Actor, seq: int, tree_size: int | None, signer: Engine | None = None
+) -> dict[str, Any]:
     """PATH(seq - 1, D[tree_size]); tree_size defaults to the latest checkpoint's."""
     actor.require(AUTHORITY, AUDITOR)
     size = _default_size(engine) if tree_size is None else tree_size
@@ -76,7 +77,7 @@ def inclusion(engine: Engine, actor: Actor, seq: int, tree_size: int | None) -> 
         raise ProofRequestError(
             f"seq {seq} is not in a tree of size {size}.", {"seq": seq, "tree_size": size}
         )
-    _ensure_tree(engine, size)
+    _ensure_tree(engine, size, signer)
     with ReadOnly(engine) as conn:
         reader = merkle_store.NodeReader(conn)
         proof = reader.run(lambda nodes: merkle.inclusion_proof(nodes, seq - 1, size))
@@ -92,14 +93,16 @@ def inclusion(engine: Engine, actor: Actor, seq: int, tree_size: int | None) -> 
     }
 
 
-def consistency(engine: Engine, actor: Actor, old: int, new: int) -> dict[str, Any]:
+def consistency(
+    engine: Engine, actor: Actor, old: int, new: int, signer: Engine | None = None
+) -> dict[str, Any]:
     """PROOF(old, D[new])."""
     actor.require(AUTHORITY, AUDITOR)
     if old > new:
         raise ProofRequestError(
             f"from ({old}) must not be greater than to ({new}).", {"from": old, "to": new}
         )
-    _ensure_tree(engine, new)
+    _ensure_tree(engine, new, signer)
     with ReadOnly(engine) as conn:
         reader = merkle_store.NodeReader(conn)
         proof = reader.run(lambda nodes: merkle.consistency_proof(nodes, old, new))
@@ -124,6 +127,7 @@ def certificate_bundle(
     settings: TrustSettings,
     certificate_id: str,
     since: int | None = None,
+    signer: Engine | None = None,
 ) -> dict[str, Any]:
     """The certificate's events (its own, its listings' and its transfers'), each with its
     inclusion proof against one signed checkpoint: checkable offline with the public key.
@@ -145,7 +149,7 @@ def certificate_bundle(
         events = [event_from_row(r).as_dict() for r in rows]
         checkpoint = checkpoint_store.covering(conn, max(seqs, default=1))
     if checkpoint is None:
-        made, _ = make_checkpoint(engine, settings, max_backlog=REQUEST_BACKLOG)
+        made, _ = signing.make_checkpoint(signer or engine, settings, max_backlog=REQUEST_BACKLOG)
     else:
         made = as_public(checkpoint)
     size = made["tree_size"]

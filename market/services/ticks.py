@@ -23,6 +23,7 @@ from market.adapters.tables import TickRun, WorkerLease
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year
 from market.services import checkpoints, clock, dm_pools, reminders
+from market.services import signer as signing
 from market.services.actor import SYSTEM
 from market.services.carryforwards import expire_carryforwards
 from market.services.delivery import iso, now_iso
@@ -98,9 +99,11 @@ def tick(
     ruleset: Ruleset,
     as_of: date | None = None,
     trust: checkpoints.TrustSettings | None = None,
+    signer: Engine | None = None,
 ) -> dict[str, Any]:
     """The day's steps once each, then (with `trust`) a checkpoint whenever the ledger grew
-    since the last one: signing is not a calendar step, it follows the ledger."""
+    since the last one: signing is not a calendar step, it follows the ledger. It is made
+    through `signer` (SIGNER_DATABASE_URL's engine; None: `engine`)."""
     day = as_of or clock.today()
     holder = f"{socket.gethostname()}:{os.getpid()}"
     if not _take_lease(engine, holder):
@@ -129,7 +132,7 @@ def tick(
                 )
             out[name] = result
         if trust is not None:
-            made = checkpoints.checkpoint_due(engine, trust)
+            made = signing.checkpoint_due(signer or engine, trust)
             out["checkpoint"] = (
                 {"tree_size": made["tree_size"], "root_hash": made["root_hash"]}
                 if made
