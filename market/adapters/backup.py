@@ -18,7 +18,7 @@ from pathlib import Path
 from sqlalchemy import Engine, text
 from sqlalchemy.engine import URL, make_url
 
-from market.adapters.db import is_sqlite
+from market.adapters.db import create_private, is_sqlite
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
@@ -62,9 +62,27 @@ def _sqlite_path(engine: Engine) -> Path:
     return Path(database)
 
 
+def _claim(target: Path) -> None:
+    """The backup's file, made here empty with mode 0600 (it holds every user's password
+    hash and the whole ledger); an existing file is never overwritten."""
+    try:
+        os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        raise BackupError(f"{target} exists; a backup never overwrites a file") from None
+    except OSError as e:
+        raise BackupError(f"{target} cannot be created: {e}") from e
+
+
 def backup(engine: Engine, target: Path) -> None:
-    if target.exists():
-        raise BackupError(f"{target} exists; a backup never overwrites a file")
+    _claim(target)
+    try:
+        _copy(engine, target)
+    except BaseException:
+        target.unlink(missing_ok=True)
+        raise
+
+
+def _copy(engine: Engine, target: Path) -> None:
     if is_sqlite(engine):
         src = sqlite3.connect(_sqlite_path(engine))
         dst = sqlite3.connect(target)
@@ -110,6 +128,7 @@ def restore(engine: Engine, source: Path) -> None:
             src.close()
             raise BackupError(f"{source} holds no ledger (no events table)")
         engine.dispose()
+        create_private(str(_sqlite_path(engine)))
         dst = sqlite3.connect(_sqlite_path(engine))
         try:
             with dst:
