@@ -38,12 +38,7 @@ def certificate_figures(conn: Connection) -> Iterator[CertificateFigures]:
             stmt = stmt.where(certs_t.c.id > last)
         rows = conn.execute(stmt).all()
         for r in rows:
-            yield CertificateFigures(
-                str(r.id),
-                str(r.number),
-                bool(r.is_original),
-                *(int(getattr(r, n)) for n in _FIGURES),
-            )
+            yield CertificateFigures(str(r[0]), str(r[1]), bool(r[2]), *map(int, r[3:]))
         if len(rows) < BATCH:
             return
         last = rows[-1].id

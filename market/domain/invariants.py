@@ -44,8 +44,16 @@ class CertificateFigures:
     expired_cents: int
     recaptured_cents: int
 
-    def bucket(self, name: str) -> int:
-        return int(getattr(self, f"{name}_cents"))
+    def buckets(self) -> tuple[int, ...]:
+        """In the order of BUCKETS."""
+        return (
+            self.balance_cents,
+            self.queued_cents,
+            self.transferred_cents,
+            self.applied_cents,
+            self.expired_cents,
+            self.recaptured_cents,
+        )
 
     def used_cents(self) -> int:
         """What left the balance other than by transfer."""
@@ -93,9 +101,13 @@ def _conservation(c: CertificateFigures) -> Breach | None:
 def check_certificate(c: CertificateFigures, committed: Commitments) -> list[Breach]:
     """Every rule the row breaks, in a fixed order; empty when it keeps them all."""
     found: list[Breach] = []
-    negative = [name for name in BUCKETS if c.bucket(name) < 0]
-    if negative:
-        words = ", ".join(f"{name} {format_cents(c.bucket(name))}" for name in negative)
+    buckets = c.buckets()
+    if min(buckets) < 0:
+        words = ", ".join(
+            f"{name} {format_cents(cents)}"
+            for name, cents in zip(BUCKETS, buckets, strict=True)
+            if cents < 0
+        )
         found.append(Breach(c.certificate_id, c.number, NON_NEGATIVE, words))
     conservation = _conservation(c)
     if conservation is not None:
