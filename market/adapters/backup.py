@@ -4,7 +4,8 @@ SQLite: the online backup API (`sqlite3.Connection.backup`), which copies one sn
 while writers go on (WAL). PostgreSQL: `pg_dump --format=custom` (one snapshot, without
 blocking writers) and `pg_restore` in a single transaction, without owners and grants:
 the restoring role (the migration role) owns what it restores; run
-`db create-runtime-role` on the restored database afterwards.
+`db create-runtime-role` and `db create-signer-role` on the restored database afterwards.
+A backup file is made 0600 before anything is written to it.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ nothing else; a checkpoint asked of a connection that may not write them answers
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -124,3 +125,25 @@ def test_a_checkpoint_asked_of_the_runtime_role_answers_503(roles: dict[str, Any
     tick = app.test_cli_runner().invoke(args=["tick"])
     assert tick.exit_code != 0 and "signer_cannot_write" in tick.output
     app.extensions["market.engine"].dispose()
+
+
+def test_a_read_only_signer_connection_answers_503_on_sqlite(
+    sqlite_template: Path, tmp_path: Path
+) -> None:
+    """SQLite has no roles; a signer connection opened read-only is refused the same way."""
+    db = tmp_path / "market.db"
+    shutil.copy(sqlite_template, db)
+    read_only = f"sqlite:///file:{db}?mode=ro&uri=true"
+    app = _app({"DATABASE_URL": f"sqlite:///{db}", "SIGNER_DATABASE_URL": read_only}, tmp_path)
+    assert app.extensions["market.signer_engine"] is not app.extensions["market.engine"]
+    client = app.test_client()
+    w = build(client, app.extensions["market.engine"])
+    r = client.post("/api/v1/ledger/checkpoints", headers=w.authority)
+    assert r.status_code == 503 and r.json["error"]["code"] == "signer_cannot_write", r.json
+    one_machine = _app({"DATABASE_URL": f"sqlite:///{db}"}, tmp_path)
+    assert one_machine.extensions["market.signer_engine"] is one_machine.extensions["market.engine"]
+    made = one_machine.test_client().post("/api/v1/ledger/checkpoints", headers=w.authority)
+    assert made.status_code == 201, made.json
+    for each in (app, one_machine):
+        each.extensions["market.engine"].dispose()
+    app.extensions["market.signer_engine"].dispose()
