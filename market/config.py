@@ -45,7 +45,8 @@ def token_hash_key(configured: str | None, instance_path: str) -> bytes:
 def from_environment(instance_path: str) -> dict[str, Any]:
     return {
         "DATABASE_URL": os.environ.get("DATABASE_URL") or default_database_url(instance_path),
-        # The schema owner, for db upgrade/downgrade, create-runtime-role, backup, restore.
+        # The schema owner: db upgrade/downgrade, create-runtime-role, create-signer-role,
+        # backup, restore.
         "MIGRATION_DATABASE_URL": os.environ.get("MIGRATION_DATABASE_URL") or None,
         # The role that may write merkle_nodes and checkpoints; unset: DATABASE_URL's.
         "SIGNER_DATABASE_URL": os.environ.get("SIGNER_DATABASE_URL") or None,

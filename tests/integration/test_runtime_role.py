@@ -119,3 +119,6 @@ def test_create_runtime_role_refuses_sqlite_and_odd_names(app: Any) -> None:
     bad = runner.invoke(args=["db", "create-runtime-role", "--name", "x; drop table events"])
     assert bad.exit_code != 0
     assert "not a plain role name" in bad.output or "PostgreSQL only" in bad.output
+    signer = runner.invoke(args=["db", "create-signer-role", "--name", "x; drop table events"])
+    assert signer.exit_code != 0
+    assert "not a plain role name" in signer.output or "PostgreSQL only" in signer.output
