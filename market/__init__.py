@@ -9,8 +9,9 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from market.adapters.db import make_engine
-from market.config import ROOT, from_environment, instance_secret_key
+from market.config import ROOT, from_environment, instance_secret_key, token_hash_key
 from market.services import clock, mail_render, passwords
+from market.services.token_digest import TokenHasher
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -23,7 +24,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(from_environment(app.instance_path))
     if config:
         app.config.update(config)
-    os.makedirs(app.instance_path, exist_ok=True)
+    os.makedirs(app.instance_path, mode=0o700, exist_ok=True)  # it holds the keys
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
     clock.configure(app.config.get("MARKET_TODAY"))
@@ -34,6 +35,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # create_engine connects lazily: nothing touches the database until a request needs it.
     engine = make_engine(app.config["DATABASE_URL"], echo=app.config["SQL_ECHO"])
     app.extensions["market.engine"] = engine
+    signer_url = app.config.get("SIGNER_DATABASE_URL")
+    # The checkpoint maker's connection; one machine, one role: the same engine.
+    app.extensions["market.signer_engine"] = (
+        make_engine(signer_url, echo=app.config["SQL_ECHO"])
+        if signer_url and signer_url != app.config["DATABASE_URL"]
+        else engine
+    )
+    app.extensions["market.token_hasher"] = TokenHasher(
+        token_hash_key(app.config.get("TOKEN_HASH_KEY_FILE"), app.instance_path)
+    )
 
     from market.api import init_api
     from market.cli import register_commands

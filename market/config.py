@@ -27,11 +27,31 @@ def instance_secret_key(instance_path: str) -> str:
     return path.read_text().strip()
 
 
+def token_hash_key(configured: str | None, instance_path: str) -> bytes:
+    """The key bearer tokens, page sessions and reset links are stored under (hex, 32
+    bytes or more). A file of its own rather than one derived from SECRET_KEY: it never
+    sits in the environment beside DATABASE_URL, rotating the cookie key does not end
+    every API token, and like the signing key it is in no database and no backup of one.
+    A configured TOKEN_HASH_KEY_FILE must exist; only the default one is made, once."""
+    path = Path(configured) if configured else Path(instance_path) / "token_hash_key"
+    if not configured and not path.exists():
+        write_once(path, secrets.token_hex(32).encode())  # 0600, workers agree on one
+    try:
+        return bytes.fromhex(path.read_text().strip())
+    except (OSError, ValueError) as e:
+        raise RuntimeError(f"TOKEN_HASH_KEY_FILE {path} cannot be used: {e}") from e
+
+
 def from_environment(instance_path: str) -> dict[str, Any]:
     return {
         "DATABASE_URL": os.environ.get("DATABASE_URL") or default_database_url(instance_path),
-        # The schema owner, for db upgrade/downgrade, create-runtime-role, backup, restore.
+        # The schema owner: db upgrade/downgrade, create-runtime-role, create-signer-role,
+        # backup, restore.
         "MIGRATION_DATABASE_URL": os.environ.get("MIGRATION_DATABASE_URL") or None,
+        # The role that may write merkle_nodes and checkpoints; unset: DATABASE_URL's.
+        "SIGNER_DATABASE_URL": os.environ.get("SIGNER_DATABASE_URL") or None,
+        # The key tokens, sessions and reset links are stored under; unset: instance/.
+        "TOKEN_HASH_KEY_FILE": os.environ.get("TOKEN_HASH_KEY_FILE") or None,
         "SECRET_KEY": os.environ.get("SECRET_KEY"),  # None: create_app keeps one in instance/
         "RULESET": os.environ.get("MARKET_RULESET", "A1178"),
         "TOKEN_TTL_HOURS": int(os.environ.get("TOKEN_TTL_HOURS", "720")),

@@ -4,7 +4,8 @@ SQLite: the online backup API (`sqlite3.Connection.backup`), which copies one sn
 while writers go on (WAL). PostgreSQL: `pg_dump --format=custom` (one snapshot, without
 blocking writers) and `pg_restore` in a single transaction, without owners and grants:
 the restoring role (the migration role) owns what it restores; run
-`db create-runtime-role` on the restored database afterwards.
+`db create-runtime-role` and `db create-signer-role` on the restored database afterwards.
+A backup file is made 0600 before anything is written to it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 from sqlalchemy import Engine, text
 from sqlalchemy.engine import URL, make_url
 
-from market.adapters.db import is_sqlite
+from market.adapters.db import create_private, is_sqlite
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
@@ -62,9 +63,27 @@ def _sqlite_path(engine: Engine) -> Path:
     return Path(database)
 
 
+def _claim(target: Path) -> None:
+    """The backup's file, made here empty with mode 0600 (it holds every user's password
+    hash and the whole ledger); an existing file is never overwritten."""
+    try:
+        os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        raise BackupError(f"{target} exists; a backup never overwrites a file") from None
+    except OSError as e:
+        raise BackupError(f"{target} cannot be created: {e}") from e
+
+
 def backup(engine: Engine, target: Path) -> None:
-    if target.exists():
-        raise BackupError(f"{target} exists; a backup never overwrites a file")
+    _claim(target)
+    try:
+        _copy(engine, target)
+    except BaseException:
+        target.unlink(missing_ok=True)
+        raise
+
+
+def _copy(engine: Engine, target: Path) -> None:
     if is_sqlite(engine):
         src = sqlite3.connect(_sqlite_path(engine))
         dst = sqlite3.connect(target)
@@ -110,6 +129,7 @@ def restore(engine: Engine, source: Path) -> None:
             src.close()
             raise BackupError(f"{source} holds no ledger (no events table)")
         engine.dispose()
+        create_private(str(_sqlite_path(engine)))
         dst = sqlite3.connect(_sqlite_path(engine))
         try:
             with dst:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
+import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 WRITE_OPTION = "market_write"
 # On SQLite: send no BEGIN, so a lone SELECT runs in SQLite's autocommit mode, as its own
@@ -32,14 +34,41 @@ def violates(exc: IntegrityError, table: str) -> bool:
     return f" {table}." in str(exc.orig)
 
 
+def permission_denied(exc: DBAPIError) -> bool:
+    """The database refused a write for want of a privilege: PostgreSQL's
+    insufficient_privilege (42501), or SQLite's read-only database (SQLITE_READONLY)."""
+    orig = exc.orig
+    if getattr(orig, "sqlstate", None) == "42501":
+        return True
+    if isinstance(orig, sqlite3.Error):
+        return orig.sqlite_errorcode & 0xFF == sqlite3.SQLITE_READONLY
+    return False
+
+
 def make_engine(url: str, echo: bool = False) -> Engine:
     if url.startswith("sqlite"):
         return _sqlite_engine(url, echo)
     return create_engine(url, echo=echo, pool_size=5, max_overflow=10, pool_recycle=3600)
 
 
+def create_private(path: str | None) -> None:
+    """Create `path` empty with mode 0600 unless it exists (a missing folder is left for
+    the opener to report). SQLite gives the -wal and -shm files the database's mode, and
+    an empty file is an empty database: only this user may read or write the ledger."""
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        return
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+
+
 def _sqlite_engine(url: str, echo: bool) -> Engine:
     engine = create_engine(url, echo=echo, connect_args={"check_same_thread": False, "timeout": 30})
+
+    @event.listens_for(engine, "do_connect")
+    def _before_connect(_dialect: Any, _record: Any, _cargs: Any, _cparams: Any) -> None:
+        create_private(engine.url.database)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:

@@ -7,7 +7,7 @@ from flask.typing import ResponseReturnValue
 from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
-from market.api.context import current_actor, engine
+from market.api.context import current_actor, engine, token_hasher
 from market.services import identity, signin
 
 blp = Blueprint("auth", __name__, url_prefix="/api/v1/auth", description="Bearer tokens")
@@ -47,7 +47,8 @@ def issue_token(creds: dict[str, str | None]) -> ResponseReturnValue:
         request.remote_addr,
         signin.policy_from(current_app.config),
     )
-    token = identity.issue_token(engine(), actor, current_app.config["TOKEN_TTL_HOURS"])
+    ttl = current_app.config["TOKEN_TTL_HOURS"]
+    token = identity.issue_token(engine(), actor, ttl, token_hasher())
     return jsonify({"token": token, "role": actor.role, "party_id": actor.party_id}), 200
 
 
@@ -56,5 +57,5 @@ def revoke_token() -> ResponseReturnValue:
     """Revoke the bearer token this request carries."""
     current_actor()
     token = request.headers["Authorization"].partition(" ")[2].strip()
-    identity.revoke_token(engine(), token)
+    identity.revoke_token(engine(), token, token_hasher())
     return jsonify({"revoked": True}), 200

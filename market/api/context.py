@@ -18,6 +18,7 @@ from market.services import identity
 from market.services.actor import Actor
 from market.services.errors import UnauthorizedError
 from market.services.runner import Idempotency, execute
+from market.services.token_digest import TokenHasher
 from market.services.uow import UnitOfWork
 
 T = TypeVar("T")
@@ -25,6 +26,10 @@ T = TypeVar("T")
 
 def engine() -> Engine:
     return current_app.extensions["market.engine"]  # type: ignore[no-any-return]
+
+
+def token_hasher() -> TokenHasher:
+    return current_app.extensions["market.token_hasher"]  # type: ignore[no-any-return]
 
 
 def ruleset() -> Ruleset:
@@ -38,7 +43,7 @@ def current_actor() -> Actor:
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise UnauthorizedError("Send 'Authorization: Bearer <token>' (POST /api/v1/auth/token).")
-    g.actor = identity.actor_for_token(engine(), token.strip())
+    g.actor = identity.actor_for_token(engine(), token.strip(), token_hasher())
     return g.actor  # type: ignore[no-any-return]
 
 

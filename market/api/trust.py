@@ -10,11 +10,12 @@ from typing import Any
 from flask import current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from marshmallow import Schema, fields, validate
+from sqlalchemy import Engine
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
 from market.api.schemas import MAX_CURSOR, page_of
-from market.services import checkpoints, cosigned, proofs, rate_limit
+from market.services import checkpoints, cosigned, proofs, rate_limit, signer
 from market.services.actor import AUTHORITY
 from market.services.checkpoints import TrustSettings
 from market.services.errors import NotFoundError
@@ -26,6 +27,11 @@ RATE_LIMITED = (
     "More than PROOF_RATE_PER_MINUTE proofs from this address in a minute: "
     "`rate_limited` in the error shape, with Retry-After (seconds)"
 )
+
+
+def signer_engine() -> Engine:
+    """The connection that may write the trust tables (SIGNER_DATABASE_URL)."""
+    return current_app.extensions["market.signer_engine"]  # type: ignore[no-any-return]
 
 
 def settings() -> TrustSettings:
@@ -150,8 +156,8 @@ def list_checkpoints(args: dict[str, Any]) -> ResponseReturnValue:
 def make() -> ResponseReturnValue:
     """Sign the ledger now (authority); 200 with the latest if the ledger has not grown."""
     current_actor().require(AUTHORITY)
-    made, created = checkpoints.make_checkpoint(
-        engine(), settings(), max_backlog=checkpoints.REQUEST_BACKLOG
+    made, created = signer.make_checkpoint(
+        signer_engine(), settings(), max_backlog=checkpoints.REQUEST_BACKLOG
     )
     shown = cosigned.with_cosignatures(engine(), settings().witnesses, made)
     return jsonify(shown), 201 if created else 200
@@ -166,7 +172,8 @@ def inclusion(args: dict[str, Any]) -> ResponseReturnValue:
     """RFC 9162 inclusion proof of event `seq` in the tree of `tree_size` (default: the
     latest checkpoint's) (anyone: hashes only; PROOF_RATE_PER_MINUTE per address)."""
     limit_proofs()
-    return jsonify(proofs.inclusion(engine(), args["seq"], args["tree_size"]))
+    found = proofs.inclusion(engine(), args["seq"], args["tree_size"], signer_engine())
+    return jsonify(found)
 
 
 @blp.route("/ledger/proofs/consistency", methods=["GET"])
@@ -178,7 +185,7 @@ def consistency(args: dict[str, Any]) -> ResponseReturnValue:
     """RFC 9162 consistency proof between the trees of sizes `from` and `to` (anyone:
     hashes only; PROOF_RATE_PER_MINUTE per address)."""
     limit_proofs()
-    return jsonify(proofs.consistency(engine(), args["from_"], args["to"]))
+    return jsonify(proofs.consistency(engine(), args["from_"], args["to"], signer_engine()))
 
 
 class BundleArgs(Schema):
@@ -192,6 +199,6 @@ def certificate_proof(args: dict[str, Any], certificate_id: str) -> ResponseRetu
     (holder, authority, auditor); `since=N` adds the consistency proof from the checkpoint
     of size N the reader holds. Check it offline with scripts/verify-proof."""
     bundle = proofs.certificate_bundle(
-        engine(), current_actor(), settings(), certificate_id, args["since"]
+        engine(), current_actor(), settings(), certificate_id, args["since"], signer_engine()
     )
     return jsonify(bundle)

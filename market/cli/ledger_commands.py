@@ -59,6 +59,13 @@ def replay() -> None:
             count = ledger.replay(_engine(), bar.update)
         except FoldError as e:
             raise click.ClickException(f"{e}; nothing was changed (run verify)") from e
+        except ledger.InvariantBrokenError as e:
+            for breach in e.breaches:
+                click.echo(str(breach), err=True)
+            raise click.ClickException(
+                f"the events rebuild into tables that break {len(e.breaches)} invariant(s): "
+                "not replayed, nothing was changed (run verify)"
+            ) from e
         bar.update(total - bar.pos)
     click.echo(f"replayed {count} events")
 
@@ -90,6 +97,7 @@ def verify(as_json: bool) -> None:
     else:
         for problem in report.problems:
             click.echo(problem, err=True)
-        click.echo(f"FAILED: first bad seq {report.first_bad_seq}", err=True)
+        where = "" if report.first_bad_seq is None else f": first bad seq {report.first_bad_seq}"
+        click.echo(f"FAILED{where}", err=True)
     if not report.ok:
         raise SystemExit(1)

@@ -1,5 +1,5 @@
-"""checkpoint, backup, restore, db create-runtime-role; the checkpoint part of verify and
-replay (PRODUCT.md 8.1)."""
+"""checkpoint, backup, restore, db create-runtime-role and create-signer-role; the
+checkpoint part of verify and replay (PRODUCT.md 8.1)."""
 
 from __future__ import annotations
 
@@ -15,12 +15,17 @@ from market.adapters import backup, roles
 from market.adapters.db import make_engine
 from market.adapters.signing import KeyFileError, load_signer
 from market.domain.errors import DomainError
-from market.services import checkpoints, key_rotation, trust_verify
+from market.services import checkpoints, key_rotation, signer, trust_verify
 from market.services.checkpoints import TrustSettings
 
 
 def engine() -> Engine:
     return current_app.extensions["market.engine"]  # type: ignore[no-any-return]
+
+
+def signer_engine() -> Engine:
+    """SIGNER_DATABASE_URL's connection: the only role that may write the trust tables."""
+    return current_app.extensions["market.signer_engine"]  # type: ignore[no-any-return]
 
 
 def owner_engine() -> Engine:
@@ -45,7 +50,7 @@ def settings() -> TrustSettings:
 def checkpoint(as_json: bool) -> None:
     """Sign the ledger's Merkle tree now and write the checkpoint into CHECKPOINT_DIR."""
     try:
-        made, created = checkpoints.make_checkpoint(engine(), settings())
+        made, created = signer.make_checkpoint(signer_engine(), settings())
     except DomainError as e:
         raise click.ClickException(f"{e.message} ({e.code})") from e
     if as_json:
@@ -95,10 +100,25 @@ def rotate_key(new_key_file: Path) -> None:
 @click.option("--password", default=None, help="Its password (omit for peer/cert auth).")
 @with_appcontext
 def create_runtime_role(name: str, password: str | None) -> None:
-    """PostgreSQL: a role that owns nothing and may only SELECT/INSERT on events (run as
-    the migration role, again after every upgrade that adds a table)."""
+    """PostgreSQL: a role that owns nothing, may only SELECT/INSERT on events and only
+    SELECT on the trust tables (run as the migration role, again after every upgrade)."""
     try:
         done = roles.create_runtime_role(owner_engine(), name, password)
+    except roles.RoleError as e:
+        raise click.ClickException(str(e)) from e
+    for line in done:
+        click.echo(line)
+
+
+@click.command("create-signer-role")
+@click.option("--name", required=True, help="The role checkpoints are made as.")
+@click.option("--password", default=None, help="Its password (omit for peer/cert auth).")
+@with_appcontext
+def create_signer_role(name: str, password: str | None) -> None:
+    """PostgreSQL: a role that may read events and add to merkle_nodes and checkpoints,
+    nothing else (SIGNER_DATABASE_URL; run as the migration role, again after upgrades)."""
+    try:
+        done = roles.create_signer_role(owner_engine(), name, password)
     except roles.RoleError as e:
         raise click.ClickException(str(e)) from e
     for line in done:
@@ -133,5 +153,6 @@ def register(app: Flask) -> None:
     db = app.cli.commands["db"]  # the migrations group, registered first
     assert isinstance(db, click.Group)
     db.add_command(create_runtime_role)
+    db.add_command(create_signer_role)
     for command in (checkpoint, rotate_key, backup_command, restore_command):
         app.cli.add_command(command)

@@ -13,6 +13,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
+from market.domain.errors import DomainError
 from market.domain.rulesets import get_ruleset
 from market.services import clock, ticks
 from market.services.checkpoints import TrustSettings
@@ -26,6 +27,10 @@ def settings_of(app: Flask) -> Settings:
 
 def _engine() -> Any:
     return current_app.extensions["market.engine"]
+
+
+def _signer() -> Any:
+    return current_app.extensions["market.signer_engine"]  # SIGNER_DATABASE_URL
 
 
 def _trust() -> TrustSettings:
@@ -49,7 +54,10 @@ def tick(as_of: str | None) -> None:
     checkpoint if the ledger grew."""
     day = date.fromisoformat(as_of) if as_of else clock.today()
     rules = get_ruleset(current_app.config["RULESET"])
-    done = ticks.tick(_engine(), rules, day, _trust())
+    try:
+        done = ticks.tick(_engine(), rules, day, _trust(), _signer())
+    except DomainError as e:
+        raise click.ClickException(f"{e.message} ({e.code})") from e
     click.echo(json.dumps(done, indent=2))
     refused = refusal(done)
     if refused:
@@ -86,8 +94,8 @@ def worker(poll: float, tick_every: float) -> None:
     while not stopping:
         try:
             if tick_every > 0 and time.monotonic() >= next_tick:
-                refused = refusal(ticks.tick(engine, rules, clock.today(), _trust()))
-                if refused:
+                done = ticks.tick(engine, rules, clock.today(), _trust(), _signer())
+                if refused := refusal(done):
                     click.echo(f"worker: {refused}", err=True)
                 next_tick = time.monotonic() + tick_every
             done = passes.run_pass()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from market.domain.rules.commitments import Commitments, check_within_balance
+from market.domain.rules.commitments import Commitments, check_within_balance, commitments_from
 from market.services.reads import Source, repositories
 
 
@@ -14,18 +14,9 @@ def commitments_of(source: Source, certificate_id: str) -> Commitments:
     open_listings = {
         r["id"]: int(r["amount_cents"]) for r in repos.listings.open_of_certificate(certificate_id)
     }
-    pending: dict[str, int] = {}
-    loose = 0
-    for listing_id, amount in repos.transfers.undecided_by_listing(certificate_id).items():
-        if listing_id is not None and listing_id in open_listings:
-            pending[listing_id] = amount
-        else:
-            loose += amount
-    listings = {
-        lid: (max(0, amount - repos.listings.sold_cents(lid)), pending.get(lid, 0))
-        for lid, amount in open_listings.items()
-    }
-    return Commitments(listings, loose)
+    sold = {lid: repos.listings.sold_cents(lid) for lid in open_listings}
+    undecided = repos.transfers.undecided_by_listing(certificate_id).items()
+    return commitments_from(open_listings, sold, undecided)
 
 
 def check_new_listing(

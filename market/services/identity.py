@@ -1,8 +1,8 @@
-"""Users, passwords (argon2) and bearer tokens (stored as SHA-256, revocable)."""
+"""Users, passwords (argon2) and bearer tokens (stored as HMAC-SHA256 under a key kept
+outside the database, services/token_digest.py; revocable)."""
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -17,6 +17,7 @@ from market.domain.errors import InvalidRequestError
 from market.services import passwords, web_sessions
 from market.services.actor import PARTICIPANT, ROLES, Actor
 from market.services.errors import ConflictError, NotFoundError, UnauthorizedError
+from market.services.token_digest import TokenHasher
 
 users_t = User.__table__  # type: ignore[attr-defined]
 tokens_t = ApiToken.__table__  # type: ignore[attr-defined]
@@ -24,10 +25,6 @@ parties_t = Party.__table__  # type: ignore[attr-defined]
 
 # Verifying against a fixed hash when the email is unknown keeps timing uniform.
 _DUMMY_HASH = passwords.HASHER.hash("not-a-real-password")
-
-
-def _token_digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def create_user(
@@ -111,7 +108,7 @@ def change_password(engine: Engine, user_id: str, current: str, new_password: st
     set_password(engine, user_id, new_password)
 
 
-def issue_token(engine: Engine, actor: Actor, ttl_hours: int) -> str:
+def issue_token(engine: Engine, actor: Actor, ttl_hours: int, hasher: TokenHasher) -> str:
     token = secrets.token_urlsafe(32)
     now = datetime.now(UTC)
     with engine.begin() as conn:
@@ -119,7 +116,7 @@ def issue_token(engine: Engine, actor: Actor, ttl_hours: int) -> str:
             tokens_t.insert().values(
                 id=uuid.uuid4().hex,
                 user_id=actor.user_id,
-                token_hash=_token_digest(token),
+                token_hash=hasher.digest(token),
                 created_at=utcnow_iso(),
                 expires_at=(now + timedelta(hours=ttl_hours)).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
             )
@@ -134,9 +131,9 @@ _TOKEN_OWNER = Query(
 )
 
 
-def actor_for_token(engine: Engine, token: str) -> Actor:
+def actor_for_token(engine: Engine, token: str, hasher: TokenHasher) -> Actor:
     """Checked on every request (a revoked token stops working at once): one statement."""
-    row = _TOKEN_OWNER.first_autocommit(engine, {"digest": _token_digest(token)})
+    row = _TOKEN_OWNER.first_autocommit(engine, {"digest": hasher.digest(token)})
     if (
         row is None
         or row["revoked_at"] is not None
@@ -147,11 +144,11 @@ def actor_for_token(engine: Engine, token: str) -> Actor:
     return Actor(user_id=row["id"], role=row["role"], party_id=row["party_id"])
 
 
-def revoke_token(engine: Engine, token: str) -> bool:
+def revoke_token(engine: Engine, token: str, hasher: TokenHasher) -> bool:
     with engine.begin() as conn:
         result = conn.execute(
             tokens_t.update()
-            .where(tokens_t.c.token_hash == _token_digest(token), tokens_t.c.revoked_at.is_(None))
+            .where(tokens_t.c.token_hash == hasher.digest(token), tokens_t.c.revoked_at.is_(None))
             .values(revoked_at=utcnow_iso())
         )
     return result.rowcount == 1

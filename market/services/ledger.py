@@ -1,4 +1,6 @@
-"""Reading, verifying and rebuilding the ledger."""
+"""Reading, verifying and rebuilding the ledger. Both the full verify and replay re-check
+the invariants the projections must keep (domain/invariants.py) over the tables: a fold
+re-applies the events without the checks that admitted them."""
 
 from __future__ import annotations
 
@@ -6,9 +8,11 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from market.adapters import rebuild
+from market.adapters import invariant_rows, rebuild
 from market.adapters.eventstore import event_count, head, page_events
 from market.adapters.rebuild import Progress, VerifyReport
+from market.domain.errors import DomainError
+from market.domain.invariants import Breach
 from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.paging import split_page
 from market.services.uow import ReadOnly, UnitOfWork
@@ -24,9 +28,26 @@ def events_page(
     return [e.as_dict() for e in kept], nxt
 
 
+class InvariantBrokenError(DomainError):
+    code = "ledger_invariant_broken"
+    status = 409
+
+    def __init__(self, breaches: list[Breach]) -> None:
+        super().__init__(
+            f"The rebuilt tables break {len(breaches)} invariant(s); the first: {breaches[0]}.",
+            {"breaches": [str(b) for b in breaches[:100]]},
+        )
+        self.breaches = breaches
+
+
 def verify(engine: Engine, progress: Progress | None = None) -> VerifyReport:
     with ReadOnly(engine) as conn:
-        return rebuild.verify(conn, progress)
+        report = rebuild.verify(conn, progress)
+        found = invariant_rows.breaches(conn)
+    if found:
+        report.problems += [str(b) for b in found]
+        report.ok = False
+    return report
 
 
 def verify_for(engine: Engine, actor: Actor) -> VerifyReport:
@@ -35,8 +56,13 @@ def verify_for(engine: Engine, actor: Actor) -> VerifyReport:
 
 
 def replay(engine: Engine, progress: Progress | None = None) -> int:
+    """Rebuild the projections; refused (rolled back, InvariantBrokenError) when the rebuilt
+    tables break an invariant: the events hold something the checks should have refused."""
     with UnitOfWork(engine) as uow:
         count = rebuild.replay(uow.conn, progress)
+        found = invariant_rows.breaches(uow.conn)
+        if found:
+            raise InvariantBrokenError(found)
         uow.commit()
         return count
 

@@ -1,7 +1,8 @@
 """Password reset by an e-mailed, single-use link valid 30 minutes (issue 15, item 5).
 
 The request answers the same whatever the address (no account oracle); when an active
-user has it, a random token (32 bytes) is made, only its SHA-256 is stored, earlier unused
+user has it, a random token (32 bytes) is made, only its HMAC under the token hash key
+(services/token_digest.py) is stored, earlier unused
 links of that user stop working, and the e-mail goes into the outbox, sent by the worker
 (never inside the request). Using the link sets the password, spends the token, and
 revokes the user's API tokens.
@@ -9,7 +10,6 @@ revokes the user's API tokens.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from datetime import timedelta
 from typing import Any
@@ -23,6 +23,7 @@ from market.services.delivery import iso
 from market.services.fanout import write_transaction
 from market.services.mail_render import absolute, render_email
 from market.services.numbering import new_id
+from market.services.token_digest import TokenHasher
 
 VALID_FOR = timedelta(minutes=30)
 resets_t = PasswordReset.__table__  # type: ignore[attr-defined]
@@ -36,11 +37,7 @@ class ResetLinkError(InvalidRequestError):
     status = 400
 
 
-def digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def request_reset(engine: Engine, email: str) -> str | None:
+def request_reset(engine: Engine, hasher: TokenHasher, email: str) -> str | None:
     """Queue the link for `email` if an active user has it; the token, for tests only (the
     caller must never show it)."""
     address = email.strip().lower()[:254]
@@ -54,7 +51,7 @@ def request_reset(engine: Engine, email: str) -> str | None:
         return None
     token = secrets.token_urlsafe(32)
     now = clock.now_utc()
-    hashed = digest(token)
+    hashed = hasher.digest(token)
     subject = "Reset your password"
     body = (
         "Someone (we hope you) asked to reset the password of your account on the NJ transfer "
@@ -96,9 +93,9 @@ def request_reset(engine: Engine, email: str) -> str | None:
     return token
 
 
-def _live(conn: Any, token: str) -> dict[str, Any]:
+def _live(conn: Any, hasher: TokenHasher, token: str) -> dict[str, Any]:
     row = (
-        conn.execute(select(resets_t).where(resets_t.c.token_hash == digest(token)))
+        conn.execute(select(resets_t).where(resets_t.c.token_hash == hasher.digest(token)))
         .mappings()
         .first()
     )
@@ -107,22 +104,24 @@ def _live(conn: Any, token: str) -> dict[str, Any]:
     return dict(row)
 
 
-def check_link(engine: Engine, token: str) -> None:
+def check_link(engine: Engine, hasher: TokenHasher, token: str) -> None:
     with engine.connect() as conn:
-        _live(conn, token[:100])
+        _live(conn, hasher, token[:100])
 
 
-def reset_password(engine: Engine, token: str, password: str, confirm: str) -> None:
+def reset_password(
+    engine: Engine, hasher: TokenHasher, token: str, password: str, confirm: str
+) -> None:
     if password != confirm:
         raise InvalidRequestError("The two passwords differ.", {})
     with engine.connect() as conn:
-        user_id = _live(conn, token[:100])["user_id"]
+        user_id = _live(conn, hasher, token[:100])["user_id"]
     # The same policy as every other way of setting a password (length, common list).
     passwords.check_policy(password, identity.user_email(engine, user_id) or "")
     new_hash = passwords.hash_password(password)
     now = iso(clock.now_utc())
     with write_transaction(engine) as conn:
-        row = _live(conn, token[:100])
+        row = _live(conn, hasher, token[:100])
         spent = conn.execute(
             update(resets_t)
             .where(resets_t.c.token_hash == row["token_hash"], resets_t.c.used_at.is_(None))

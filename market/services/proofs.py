@@ -6,7 +6,9 @@ extends the stored tree (checked event by event, see `merkle_store.extend`); a r
 for a seq or size the ledger does not have writes nothing. A certificate's bundle is
 proven against the latest checkpoint; when that checkpoint does not include the
 certificate's last event yet, a new checkpoint is made first (the bundle must be
-checkable now, not after the next scheduled one).
+checkable now, not after the next scheduled one). What
+extends the tree or signs goes through `signer` (SIGNER_DATABASE_URL's engine; None: the
+same engine), the only role that may write the trust tables.
 """
 
 from __future__ import annotations
@@ -21,14 +23,9 @@ from market.adapters.eventstore import event_from_row, events_t, head
 from market.domain import merkle
 from market.domain.errors import DomainError
 from market.services import certificate_views, cosigned
+from market.services import signer as signing
 from market.services.actor import AUDITOR, AUTHORITY, Actor
-from market.services.checkpoints import (
-    REQUEST_BACKLOG,
-    TrustSettings,
-    as_public,
-    latest_row,
-    make_checkpoint,
-)
+from market.services.checkpoints import REQUEST_BACKLOG, TrustSettings, as_public, latest_row
 from market.services.errors import ConflictError, NotFoundError
 from market.services.uow import ReadOnly
 
@@ -40,7 +37,7 @@ class ProofRequestError(DomainError):
     status = 400
 
 
-def _ensure_tree(engine: Engine, size: int) -> None:
+def _ensure_tree(engine: Engine, size: int, signer: Engine | None) -> None:
     with ReadOnly(engine) as conn:
         stored = merkle_store.stored_size(conn)
         head_seq, _ = head(conn)
@@ -58,7 +55,8 @@ def _ensure_tree(engine: Engine, size: int) -> None:
         )
     if stored < size:
         try:
-            merkle_store.extend_all(engine)
+            with signing.writing_trust():
+                merkle_store.extend_all(signer or engine)
         except merkle_store.TreeContradiction as e:
             raise ConflictError(
                 f"No proof: {e}.", {"seq": e.seq}, code="ledger_contradicts_tree"
@@ -79,7 +77,9 @@ def _default_size(engine: Engine) -> int:
         return head_seq
 
 
-def inclusion(engine: Engine, seq: int, tree_size: int | None) -> dict[str, Any]:
+def inclusion(
+    engine: Engine, seq: int, tree_size: int | None, signer: Engine | None = None
+) -> dict[str, Any]:
     """PATH(seq - 1, D[tree_size]); tree_size defaults to the latest checkpoint's. Anyone
     may ask (PRODUCT.md 9.3): a proof carries hashes only, no event's content."""
     size = _default_size(engine) if tree_size is None else tree_size
@@ -87,7 +87,7 @@ def inclusion(engine: Engine, seq: int, tree_size: int | None) -> dict[str, Any]
         raise ProofRequestError(
             f"seq {seq} is not in a tree of size {size}.", {"seq": seq, "tree_size": size}
         )
-    _ensure_tree(engine, size)
+    _ensure_tree(engine, size, signer)
     with ReadOnly(engine) as conn:
         reader = merkle_store.NodeReader(conn)
         proof = reader.run(lambda nodes: merkle.inclusion_proof(nodes, seq - 1, size))
@@ -103,13 +103,13 @@ def inclusion(engine: Engine, seq: int, tree_size: int | None) -> dict[str, Any]
     }
 
 
-def consistency(engine: Engine, old: int, new: int) -> dict[str, Any]:
+def consistency(engine: Engine, old: int, new: int, signer: Engine | None = None) -> dict[str, Any]:
     """PROOF(old, D[new]); anyone may ask, as for `inclusion`."""
     if old > new:
         raise ProofRequestError(
             f"from ({old}) must not be greater than to ({new}).", {"from": old, "to": new}
         )
-    _ensure_tree(engine, new)
+    _ensure_tree(engine, new, signer)
     with ReadOnly(engine) as conn:
         reader = merkle_store.NodeReader(conn)
         proof = reader.run(lambda nodes: merkle.consistency_proof(nodes, old, new))
@@ -134,6 +134,7 @@ def certificate_bundle(
     settings: TrustSettings,
     certificate_id: str,
     since: int | None = None,
+    signer: Engine | None = None,
 ) -> dict[str, Any]:
     """The certificate's events (its own, its listings' and its transfers'), each with its
     inclusion proof against one signed checkpoint: checkable offline with the public key.
@@ -157,7 +158,7 @@ def certificate_bundle(
         if checkpoint is not None and checkpoint["tree_size"] < max(seqs, default=1):
             checkpoint = None
     if checkpoint is None:
-        made, _ = make_checkpoint(engine, settings, max_backlog=REQUEST_BACKLOG)
+        made, _ = signing.make_checkpoint(signer or engine, settings, max_backlog=REQUEST_BACKLOG)
     else:
         made = as_public(checkpoint)
     made = cosigned.with_cosignatures(engine, settings.witnesses, made)  # PRODUCT.md 9.3

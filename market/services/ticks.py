@@ -25,6 +25,7 @@ from market.domain.errors import DomainError
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year
 from market.services import checkpoints, clock, dm_pools, reminders, witnessing
+from market.services import signer as signing
 from market.services.actor import SYSTEM
 from market.services.carryforwards import expire_carryforwards
 from market.services.delivery import iso, now_iso
@@ -101,7 +102,7 @@ def _checkpoint(engine: Engine, trust: checkpoints.TrustSettings) -> Any:
     """A checkpoint if the ledger grew; a refusal (the ledger contradicts what was
     published, the key is not trusted) is reported, never signed over and never hidden."""
     try:
-        made = checkpoints.checkpoint_due(engine, trust)
+        made = signing.checkpoint_due(engine, trust)
     except DomainError as e:
         log.error("tick: checkpoint REFUSED (%s): %s", e.code, e.message)
         return {"refused": e.code, "message": e.message}
@@ -115,9 +116,11 @@ def tick(
     ruleset: Ruleset,
     as_of: date | None = None,
     trust: checkpoints.TrustSettings | None = None,
+    signer: Engine | None = None,
 ) -> dict[str, Any]:
     """The day's steps once each, then (with `trust`) a checkpoint whenever the ledger grew
-    since the last one: signing is not a calendar step, it follows the ledger."""
+    since the last one: signing is not a calendar step, it follows the ledger. It is made
+    through `signer` (SIGNER_DATABASE_URL's engine; None: `engine`)."""
     day = as_of or clock.today()
     holder = f"{socket.gethostname()}:{os.getpid()}"
     if not _take_lease(engine, holder):
@@ -146,10 +149,11 @@ def tick(
                 )
             out[name] = result
         if trust is not None:
-            out["checkpoint"] = _checkpoint(engine, trust)
+            writer = signer or engine
+            out["checkpoint"] = _checkpoint(writer, trust)
             # The latest checkpoint's missing witnesses, asked again (PRODUCT.md 9.3).
             if out["checkpoint"] == "ledger unchanged" and (
-                asked := witnessing.cosign_latest(engine, trust.witnesses, trust.checkpoint_dir)
+                asked := witnessing.cosign_latest(writer, trust.witnesses, trust.checkpoint_dir)
             ):
                 out["witnesses"] = asked
     finally:

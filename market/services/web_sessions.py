@@ -1,7 +1,8 @@
 """Server-side page sessions, revocable (OWASP ASVS 3.3).
 
-The signed cookie carries a random secret; the `web_sessions` row is keyed by its SHA-256,
-so a copy of the table opens no session. A session ends at sign-out, at a password change
+The signed cookie carries a random secret; the `web_sessions` row is keyed by its HMAC
+under the token hash key (services/token_digest.py), so neither a copy of the table nor a
+row written into it opens a session. A session ends at sign-out, at a password change
 (every session of the user), after `idle` without a request and `absolute` after sign-in,
 whichever comes first. `last_seen_at` is written at most once a minute per session, so an
 ordinary page view costs one indexed read.
@@ -9,7 +10,6 @@ ordinary page view costs one indexed read.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import Engine, select
 
 from market.adapters.tables import WebSession
+from market.services.token_digest import TokenHasher
 
 sessions_t = WebSession.__table__  # type: ignore[attr-defined]
 _FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -29,10 +30,6 @@ class Limits:
     absolute: timedelta = timedelta(hours=12)
 
 
-def _digest(secret: str) -> str:
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
-
-
 def _iso(at: datetime) -> str:
     return at.astimezone(UTC).strftime(_FORMAT)
 
@@ -41,33 +38,37 @@ def _parse(text: str) -> datetime:
     return datetime.strptime(text, _FORMAT).replace(tzinfo=UTC)
 
 
-def start(engine: Engine, user_id: str, now: datetime | None = None) -> str:
+def start(engine: Engine, hasher: TokenHasher, user_id: str, now: datetime | None = None) -> str:
     """A new session for `user_id`; returns the secret the cookie carries."""
     secret = secrets.token_urlsafe(32)
     at = _iso(now or datetime.now(UTC))
     with engine.begin() as conn:
         conn.execute(
             sessions_t.insert().values(
-                id=_digest(secret), user_id=user_id, created_at=at, last_seen_at=at
+                id=hasher.digest(secret), user_id=user_id, created_at=at, last_seen_at=at
             )
         )
     return secret
 
 
 def user_for(
-    engine: Engine, secret: str, limits: Limits, now: datetime | None = None
+    engine: Engine,
+    hasher: TokenHasher,
+    secret: str,
+    limits: Limits,
+    now: datetime | None = None,
 ) -> str | None:
     """The user of a live session (touching it), or None if it is unknown, revoked,
     idle too long or too old."""
     now = now or datetime.now(UTC)
-    digest = _digest(secret)
+    digest = hasher.digest(secret)
     with engine.connect() as conn:
         row = conn.execute(select(sessions_t).where(sessions_t.c.id == digest)).first()
     if row is None or row.revoked_at is not None:
         return None
     last_seen = _parse(row.last_seen_at)
     if now - last_seen > limits.idle or now - _parse(row.created_at) > limits.absolute:
-        revoke(engine, secret)
+        revoke(engine, hasher, secret)
         return None
     if now - last_seen >= _TOUCH_EVERY:
         with engine.begin() as conn:
@@ -77,11 +78,11 @@ def user_for(
     return str(row.user_id)
 
 
-def revoke(engine: Engine, secret: str) -> None:
+def revoke(engine: Engine, hasher: TokenHasher, secret: str) -> None:
     with engine.begin() as conn:
         conn.execute(
             sessions_t.update()
-            .where(sessions_t.c.id == _digest(secret), sessions_t.c.revoked_at.is_(None))
+            .where(sessions_t.c.id == hasher.digest(secret), sessions_t.c.revoked_at.is_(None))
             .values(revoked_at=_iso(datetime.now(UTC)))
         )
 

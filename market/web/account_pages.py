@@ -8,7 +8,7 @@ from flask_login import current_user, login_user
 
 from market.domain.errors import DomainError
 from market.services import identity, mfa, signin, throttle, web_sessions
-from market.web.base import actor, bp, engine, roles_required
+from market.web.base import actor, bp, engine, roles_required, token_hasher
 from market.web.session import WebUser
 
 ANYONE = ("authority", "participant", "auditor")
@@ -61,7 +61,7 @@ def account_password() -> ResponseReturnValue:
         return render_account(e.status)
     # Every session ended with the old password; this browser gets a fresh one.
     session.clear()
-    session["sid"] = web_sessions.start(engine(), me.user_id)
+    session["sid"] = web_sessions.start(engine(), token_hasher(), me.user_id)
     login_user(WebUser(me, email))
     flash("Your password is changed. Other sessions and your API tokens were signed out.", "info")
     return redirect(url_for("pages.account"))

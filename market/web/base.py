@@ -20,6 +20,7 @@ from sqlalchemy import Engine
 from market.domain.errors import DomainError
 from market.domain.rulesets import Ruleset, get_ruleset
 from market.services.actor import Actor
+from market.services.token_digest import TokenHasher
 from market.web.errors import render_domain_error
 
 bp = Blueprint("pages", __name__)
@@ -41,6 +42,10 @@ def _protect_forms() -> None:
 
 def engine() -> Engine:
     return current_app.extensions["market.engine"]  # type: ignore[no-any-return]
+
+
+def token_hasher() -> TokenHasher:
+    return current_app.extensions["market.token_hasher"]  # type: ignore[no-any-return]
 
 
 def actor() -> Actor:

@@ -8,7 +8,7 @@ from flask.typing import ResponseReturnValue
 
 from market.domain.errors import DomainError
 from market.services import password_reset
-from market.web.base import bp, engine
+from market.web.base import bp, engine, token_hasher
 
 SENT = (
     "If an account uses that address, a link to reset its password is on its way. "
@@ -19,7 +19,7 @@ SENT = (
 @bp.route("/password/forgot", methods=["GET", "POST"], endpoint="forgot_password")
 def forgot_password() -> ResponseReturnValue:
     if request.method == "POST":
-        password_reset.request_reset(engine(), request.form.get("email", ""))
+        password_reset.request_reset(engine(), token_hasher(), request.form.get("email", ""))
         return render_template("password_forgot.html", sent=SENT)
     return render_template("password_forgot.html", sent=None)
 
@@ -29,11 +29,15 @@ def reset_password(token: str) -> ResponseReturnValue:
     try:
         if request.method == "POST":
             password_reset.reset_password(
-                engine(), token, request.form.get("password", ""), request.form.get("confirm", "")
+                engine(),
+                token_hasher(),
+                token,
+                request.form.get("password", ""),
+                request.form.get("confirm", ""),
             )
             flash("Your password is changed. Sign in with it.", "info")
             return redirect(url_for("pages.login"))
-        password_reset.check_link(engine(), token)
+        password_reset.check_link(engine(), token_hasher(), token)
     except password_reset.ResetLinkError as e:
         return render_template("password_reset.html", error=e.message, usable=False), 400
     except DomainError as e:

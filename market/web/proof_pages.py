@@ -22,7 +22,8 @@ def certificate_proof(certificate_id: str) -> ResponseReturnValue:
         holder = certificate_views.load_certificate(conn, certificate_id)["holder_party_id"]
     actor().require_reader_of(holder)
     settings = TrustSettings.from_config(current_app.config, current_app.instance_path)
-    bundle = proofs.certificate_bundle(engine(), actor(), settings, certificate_id)
+    signer = current_app.extensions["market.signer_engine"]  # SIGNER_DATABASE_URL
+    bundle = proofs.certificate_bundle(engine(), actor(), settings, certificate_id, None, signer)
     response = jsonify(bundle)
     response.headers["Content-Disposition"] = f'attachment; filename="{certificate_id}-proof.json"'
     return response

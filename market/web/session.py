@@ -41,7 +41,8 @@ def load_user(user_id: str) -> WebUser | None:
     if not isinstance(sid, str) or g.get("database_down"):
         return None
     try:
-        if web_sessions.user_for(engine, sid, session_limits()) != user_id:
+        hasher = current_app.extensions["market.token_hasher"]
+        if web_sessions.user_for(engine, hasher, sid, session_limits()) != user_id:
             return None
     except (OperationalError, InterfaceError):
         # The 503 page renders without the user (Flask-Login would ask again for it).

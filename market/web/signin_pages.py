@@ -16,7 +16,7 @@ from flask_login import current_user, login_user, logout_user
 from market.domain.errors import DomainError
 from market.services import identity, signin, web_sessions
 from market.services.actor import Actor
-from market.web.base import bp, engine
+from market.web.base import bp, engine, token_hasher
 from market.web.session import WebUser
 
 _STEP_SECONDS = 300
@@ -37,7 +37,7 @@ def _safe_next() -> str:
 def _complete(actor: Actor, email: str) -> ResponseReturnValue:
     signin.succeeded(engine(), email)
     session.clear()
-    session["sid"] = web_sessions.start(engine(), actor.user_id)
+    session["sid"] = web_sessions.start(engine(), token_hasher(), actor.user_id)
     login_user(WebUser(actor, email))
     return redirect(_safe_next())
 
@@ -102,7 +102,7 @@ def login_code() -> ResponseReturnValue:
 def logout() -> ResponseReturnValue:
     sid = session.get("sid")
     if isinstance(sid, str):
-        web_sessions.revoke(engine(), sid)
+        web_sessions.revoke(engine(), token_hasher(), sid)
     logout_user()
     session.clear()
     flash("You are signed out.", "info")

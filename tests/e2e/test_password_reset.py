@@ -71,8 +71,9 @@ def test_an_expired_or_superseded_link_is_refused(app: Any) -> None:
     identity.create_user(engine, "bo@firm.test", "auditor", "the-old-password")
     from market.services import password_reset
 
-    first = password_reset.request_reset(engine, "bo@firm.test")
-    second = password_reset.request_reset(engine, "bo@firm.test")
+    hasher = app.extensions["market.token_hasher"]
+    first = password_reset.request_reset(engine, hasher, "bo@firm.test")
+    second = password_reset.request_reset(engine, hasher, "bo@firm.test")
     assert first and second
     assert set_password(app, f"/password/reset/{first}", "a-new-long-password").status_code == 400
     with engine.begin() as conn:

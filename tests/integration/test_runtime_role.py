@@ -4,24 +4,25 @@ session_replication_role; and the whole service works as it."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 from market import create_app
 from tests.conftest import ERA_TODAY, reset_postgres
 from tests.helpers import replay_equals_live_and_verifies
+from tests.integration.pg_roles import drop_role, make_role
 from tests.trust_world import build
 
 
 @pytest.fixture
-def runtime_url(pg_database_url: str, tmp_path: Path) -> Iterator[tuple[Any, str]]:
+def runtime_url(pg_database_url: str, tmp_path: Path) -> Iterator[tuple[Any, str, str]]:
+    """(the owner's app, the runtime role's URL, the signer role's URL)."""
     reset_postgres(pg_database_url)
     owner_app = create_app(
         {
@@ -32,20 +33,15 @@ def runtime_url(pg_database_url: str, tmp_path: Path) -> Iterator[tuple[Any, str
         }
     )
     owner_app.instance_path = str(tmp_path / "instance")
-    name = f"market_rt_{uuid.uuid4().hex[:8]}"
-    result = owner_app.test_cli_runner().invoke(
-        args=["db", "create-runtime-role", "--name", name, "--password", "pw-" + name]
-    )
-    assert result.exit_code == 0, result.output
-    assert "events: SELECT, INSERT" in result.output
-    url = make_url(pg_database_url).set(username=name, password="pw-" + name)
-    yield owner_app, url.render_as_string(hide_password=False)
+    name, url, output = make_role(owner_app, "create-runtime-role", "market_rt")
+    assert "events: SELECT, INSERT" in output
+    assert "checkpoints: SELECT\n" in output and "merkle_nodes: SELECT\n" in output
+    signer, signer_url, output = make_role(owner_app, "create-signer-role", "market_sg")
+    assert "checkpoints: SELECT, INSERT" in output
+    yield owner_app, url, signer_url
     owner_app.extensions["market.engine"].dispose()
-    admin = create_engine(pg_database_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP OWNED BY "{name}"'))
-        conn.execute(text(f'DROP ROLE "{name}"'))
-    admin.dispose()
+    drop_role(pg_database_url, name)
+    drop_role(pg_database_url, signer)
 
 
 FORBIDDEN = [
@@ -58,17 +54,25 @@ FORBIDDEN = [
     "SET session_replication_role = replica",
     "UPDATE checkpoints SET root_hash = 'x'",
     "DELETE FROM merkle_nodes",
+    # The trust layer is the signer role's to write (issue 23, attack 4).
+    "INSERT INTO merkle_nodes (level, idx, hash) VALUES (0, 999999, '\\x00')",
+    "INSERT INTO checkpoints (tree_size, root_hash, timestamp, key_id, signature, note) "
+    "VALUES (999999, 'x', 'x', 'x', 'x', 'x')",
     "DELETE FROM ledger_head",
     "CREATE TABLE sneaky (id int)",
 ]
 
 
 def test_the_runtime_role_cannot_switch_the_protection_off(
-    runtime_url: tuple[Any, str], tmp_path: Path
+    runtime_url: tuple[Any, str, str], tmp_path: Path
 ) -> None:
-    owner_app, url = runtime_url
+    owner_app, url, signer_url = runtime_url
     owner_url = owner_app.config["DATABASE_URL"]
-    config = {"DATABASE_URL": url, "MIGRATION_DATABASE_URL": owner_url}
+    config = {
+        "DATABASE_URL": url,
+        "MIGRATION_DATABASE_URL": owner_url,
+        "SIGNER_DATABASE_URL": signer_url,
+    }
     app = create_app({**config, "TESTING": True, "SECRET_KEY": "t", "MARKET_TODAY": ERA_TODAY})
     app.instance_path = owner_app.instance_path
     client = app.test_client()
@@ -95,6 +99,7 @@ def test_the_runtime_role_cannot_switch_the_protection_off(
         conn.rollback()
     # Granting needs the owner: the commands that do it use MIGRATION_DATABASE_URL.
     name = make_url(url).username
+    assert name is not None
     again = runner.invoke(args=["db", "create-runtime-role", "--name", name])
     assert again.exit_code == 0, again.output
     assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
@@ -106,6 +111,7 @@ def test_the_runtime_role_cannot_switch_the_protection_off(
     alone.extensions["market.engine"].dispose()
     engine.dispose()
     app.extensions["market.owner_engine"].dispose()
+    app.extensions["market.signer_engine"].dispose()
 
 
 def test_create_runtime_role_refuses_sqlite_and_odd_names(app: Any) -> None:
@@ -113,3 +119,6 @@ def test_create_runtime_role_refuses_sqlite_and_odd_names(app: Any) -> None:
     bad = runner.invoke(args=["db", "create-runtime-role", "--name", "x; drop table events"])
     assert bad.exit_code != 0
     assert "not a plain role name" in bad.output or "PostgreSQL only" in bad.output
+    signer = runner.invoke(args=["db", "create-signer-role", "--name", "x; drop table events"])
+    assert signer.exit_code != 0
+    assert "not a plain role name" in signer.output or "PostgreSQL only" in signer.output

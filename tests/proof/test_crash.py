@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import secrets
 import signal
 import socket
 import subprocess
@@ -28,6 +29,7 @@ from market.services.actor import SYSTEM
 from market.services.ledger import verify
 from market.services.parties import NewParty, register_party
 from market.services.runner import run
+from market.services.token_digest import TokenHasher
 from tests.conftest import ERA_TODAY
 from tests.helpers import brrag_award_kwargs
 from tests.proof.conftest import SCALE
@@ -47,8 +49,9 @@ def _free_port() -> int:
 class Server:
     """gunicorn in its own session, so one killpg reaches the master and every worker."""
 
-    def __init__(self, database_url: str, log: Path) -> None:
+    def __init__(self, database_url: str, log: Path, key_file: Path) -> None:
         self.database_url = database_url
+        self.key_file = key_file
         self.log = log
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -60,6 +63,7 @@ class Server:
             "MARKET_ARGON2_FAST": "1",
             "MARKET_TODAY": ERA_TODAY,  # the era the suite runs in (tests/conftest.py)
             "SECRET_KEY": "crash-test",
+            "TOKEN_HASH_KEY_FILE": str(self.key_file),  # the tokens the test issued
         }
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
@@ -113,11 +117,13 @@ def _issue(uow: Any, new: certificates.NewCertificate) -> dict[str, Any]:
     return certificates.issue_certificate(uow, SYSTEM, new, RULES)
 
 
-def _token(engine: Engine, role: str, party_id: str | None = None) -> dict[str, str]:
+def _token(
+    engine: Engine, hasher: TokenHasher, role: str, party_id: str | None = None
+) -> dict[str, str]:
     email = f"{role}-{uuid.uuid4().hex[:8]}@example.com"
     identity.create_user(engine, email, role, "correct horse battery", party_id)
     actor = identity.check_password(engine, email, "correct horse battery")
-    return {"Authorization": f"Bearer {identity.issue_token(engine, actor, 24)}"}
+    return {"Authorization": f"Bearer {identity.issue_token(engine, actor, 24, hasher)}"}
 
 
 def _load(
@@ -231,10 +237,13 @@ def test_acknowledged_transfers_survive_sigkill(database_url: str, tmp_path: Pat
                 "BRRAG", sellers[i % 2], 10 * M, 2014 + i // 2, **brrag_award_kwargs(10 * M)
             )
             certs.append(run(engine, lambda uow, n=issue: _issue(uow, n)))
-        headers = {s: _token(engine, "participant", s) for s in sellers}
-        headers["auth"] = _token(engine, "authority")
-        headers[buyer] = _token(engine, "participant", buyer)
-        server = Server(database_url, tmp_path / "gunicorn.log")
+        key_file = tmp_path / "token_hash_key"
+        key_file.write_text(secrets.token_hex(32))
+        hasher = TokenHasher(bytes.fromhex(key_file.read_text()))
+        headers = {s: _token(engine, hasher, "participant", s) for s in sellers}
+        headers["auth"] = _token(engine, hasher, "authority")
+        headers[buyer] = _token(engine, hasher, "participant", buyer)
+        server = Server(database_url, tmp_path / "gunicorn.log", key_file)
         acks = Acks()
         for kill in range(SCALE.crash_kills):
             server.start()

@@ -55,7 +55,8 @@ class IdempotencyKey(SQLModel, table=True):
 
 
 class PasswordReset(SQLModel, table=True):
-    """A reset link's token, kept as its SHA-256 only; single use, 30 minutes."""
+    """A reset link's token, kept as its HMAC only (services/token_digest.py); single use,
+    30 minutes."""
 
     __tablename__ = "password_resets"
 

@@ -25,7 +25,7 @@ class LoginFailure(SQLModel, table=True):
 
 
 class WebSession(SQLModel, table=True):
-    """A page session: the cookie carries a random secret, this row its SHA-256 (`id`)."""
+    """A page session: the cookie carries a random secret, this row its HMAC (`id`)."""
 
     __tablename__ = "web_sessions"
 

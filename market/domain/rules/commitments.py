@@ -10,7 +10,7 @@ more, the transfers pending from its accepted offers; a transfer not from an ope
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from market.domain.errors import InsufficientBalanceError
@@ -38,6 +38,27 @@ class Commitments:
         return Commitments(
             dict(self.listings) | {listing_id: (left, pending + amount_cents)}, self.loose_cents
         )
+
+
+def commitments_from(
+    open_listings: Mapping[str, int],
+    sold: Mapping[str, int],
+    undecided: Iterable[tuple[str | None, int]],
+) -> Commitments:
+    """From a certificate's open listings (id -> amount), the cents sold from each, and its
+    undecided transfers (listing of their offer or None, amount)."""
+    pending: dict[str, int] = {}
+    loose = 0
+    for listing_id, amount in undecided:
+        if listing_id is not None and listing_id in open_listings:
+            pending[listing_id] = pending.get(listing_id, 0) + amount
+        else:
+            loose += amount
+    listings = {
+        lid: (max(0, amount - sold.get(lid, 0)), pending.get(lid, 0))
+        for lid, amount in open_listings.items()
+    }
+    return Commitments(listings, loose)
 
 
 def check_within_balance(
