@@ -134,6 +134,13 @@ class CertificateOut(Schema):
         allow_none=True,
         metadata={"description": "the last business date a buyer could still use it"},
     )
+    queued_usable_from = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "DMQ-3: the earliest day a queued amount can be allowed and "
+            "used (the first day of a fiscal year); null when nothing is queued"
+        },
+    )
     waiver_statement = fields.String()
     attributes = fields.Dict()
     creditable_activity_ids = fields.List(fields.String())
