@@ -30,8 +30,11 @@ def window_fields(cert: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     and `queued_usable_from`: the earliest day a queued amount can be allowed (DMQ-3)."""
     last = usable_through(cert, ruleset)
     until = sale_window.usable_until(last, ruleset)
-    queued_from = dm_queue.queued_usable_from(
-        int(cert["fiscal_year"]), int(cert["queued_cents"]), clock.today()
+    queued = int(cert.get("queued_cents") or 0)
+    queued_from = (
+        dm_queue.queued_usable_from(int(cert["fiscal_year"]), queued, clock.today())
+        if queued
+        else None
     )
     return {
         "usable_through": last,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from market.services import clock
+from tests.e2e.test_pages_support import browser
 from tests.e2e.test_trading_api import Market
 
 M = 100_000_000
@@ -69,3 +70,13 @@ def test_the_next_years_queue_waits_for_july_first(
     listing = m.list_(late["id"], 4 * M + 1, 4 * M)
     assert listing["amount_cents"] == 4 * M + 1
     assert clock.today().isoformat() == "2015-07-01"
+
+
+def test_the_certificate_page_shows_when_a_queued_amount_can_be_usable(
+    app: Any, client: Any
+) -> None:
+    m = Market(client)
+    queued = m.issue(program="DM_CBT", face_cents=6 * M, fiscal_year=2015)  # on 2014-09-01
+    assert queued["queued_cents"] == M and queued["queued_usable_from"] == "2015-07-01"
+    html = browser(app, "authority").get(f"/certificates/{queued['id']}").get_data(as_text=True)
+    assert "usable from 2015-07-01 at the earliest (DMQ-3)" in html
