@@ -13,7 +13,13 @@ from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import MAX_CURSOR, SeqPageArgs, cents, page_of, text
 from market.domain.rules.activities import MAX_ACTIVITIES, MAX_ACTIVITY_ID_LENGTH
 from market.domain.rules.uth_review import FINDINGS
-from market.services import certificate_views, certificates, sale_windows, uth_reviews
+from market.services import (
+    certificate_reads,
+    certificate_views,
+    certificates,
+    sale_windows,
+    uth_reviews,
+)
 from market.services.uow import ReadOnly, UnitOfWork
 
 blp = Blueprint("certificates", __name__, url_prefix="/api/v1", description="Transfer certificates")
@@ -134,6 +140,13 @@ class CertificateOut(Schema):
         allow_none=True,
         metadata={"description": "the last business date a buyer could still use it"},
     )
+    queued_usable_from = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "DMQ-3: the earliest day a queued amount can be allowed and "
+            "used (the first day of a fiscal year); null when nothing is queued"
+        },
+    )
     waiver_statement = fields.String()
     attributes = fields.Dict()
     creditable_activity_ids = fields.List(fields.String())
@@ -160,7 +173,14 @@ def issue(data: dict[str, Any]) -> ResponseReturnValue:
     rules = ruleset()
 
     def run(uow: UnitOfWork) -> dict[str, Any]:
-        return certificates.issue_certificate(uow, actor, new, rules)
+        # The answer carries every field GET /certificates/{id} does (its first page).
+        cert = certificates.issue_certificate(uow, actor, new, rules)
+        history = certificate_reads.appended_history(uow.appended, cert["id"])
+        return (
+            cert
+            | sale_windows.window_fields(cert, rules)
+            | {"history": history, "history_next": None}
+        )
 
     return command(run, CertificateOut())
 

@@ -1,8 +1,10 @@
 """Using certificates on returns, pass-through to owners, and recapture assessments.
 
-The §40 liability-share cap (PT-2) is an input: an owner applying a pass-through credit
-against GIT sends `cap40_cents` = ratio × its GIT liability before credits (the domain's
-`liability_share_ratio` and `cap40_cents`), and the smaller of that and the program's
+The §40 liability-share cap (PT-2) is an input: every application of a credit against
+GIT sends `cap40_cents` = ratio × its GIT liability before credits, or the `section_40`
+figures the ratio is computed from (the domain's `liability_share_ratio`); without them
+it is 400 `section_40_figures_required`, unless an individual bought the credit directly
+under the Director's exception (ratio 1, AMB-53). The smaller of Cap40 and the program's
 own limits binds (AMB-52).
 """
 

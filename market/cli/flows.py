@@ -9,8 +9,9 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
+from market.domain.errors import DomainError
 from market.domain.rulesets import get_ruleset
-from market.services import dm_pools
+from market.services import clock, dm_pools
 from market.services.actor import SYSTEM
 from market.services.runner import run
 from market.services.uow import UnitOfWork
@@ -25,6 +26,10 @@ def roll_fiscal_year(fiscal_year: int) -> None:
     rules = get_ruleset(current_app.config["RULESET"])
 
     def command(uow: UnitOfWork) -> dict[str, Any]:
-        return dm_pools.roll_fiscal_year(uow, SYSTEM, fiscal_year, rules)
+        return dm_pools.roll_fiscal_year(uow, SYSTEM, fiscal_year, rules, clock.today())
 
-    click.echo(json.dumps(run(engine, command), indent=2))
+    try:
+        done = run(engine, command)
+    except DomainError as exc:  # a fiscal year not begun on the business date (DMQ-3)
+        raise click.ClickException(exc.message) from None
+    click.echo(json.dumps(done, indent=2))

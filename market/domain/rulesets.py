@@ -90,6 +90,10 @@ class Ruleset:
     # AMB-39 / TB-4(2): only corporate parents count ("corporations_only", the statute's
     # words); alternative "any_controller". rules/tech_parent.py.
     tech_parent_reading: str = "corporations_only"
+    # AMB-63 / TB-4(2): a parent owning 50% or more (multiplied along chains) or controlling
+    # the seller through a chain of majority holdings bars it ("ownership_or_control");
+    # alternative "ownership_only" (multiplied ownership alone, not recommended).
+    tech_parent_chain_reading: str = "ownership_or_control"
     tech_us_employee_limit: int = 225  # strictly fewer than this
     tech_nj_fte_tiers: tuple[tuple[int, int], ...] = ((0, 1), (3, 5), (5, 10))
     tech_nj_fte_boundary: str = "upper"  # AMB-36

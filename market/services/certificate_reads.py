@@ -13,6 +13,7 @@ that stops after `limit` rows (asking the decided ones to have been proposed bef
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import and_, or_, select
@@ -110,3 +111,20 @@ def history_page(
         for r in rows
     ]
     return split_page(items, limit, lambda e: int(e["seq"]))
+
+
+def appended_history(appended: Iterable[Any], certificate_id: str) -> list[dict[str, Any]]:
+    """The history page of a certificate issued in this unit of work: the events appended
+    to its stream, shaped as `history_page` shows them (it is read before they commit)."""
+    stream = f"certificate-{certificate_id}"
+    return [
+        {
+            "seq": e.seq,
+            "type": e.type,
+            "recorded_at": e.recorded_at,
+            "actor": e.actor,
+            "payload": e.payload,
+        }
+        for e in appended
+        if e.stream == stream
+    ]

@@ -15,6 +15,8 @@ from market.domain.rules import dm_queue
 from market.domain.rules.buckets import cap_id
 from market.domain.rules.certificate_status import certificate_status
 from market.domain.rulesets import Ruleset
+from market.domain.values import fiscal_year as fiscal_year_of
+from market.services import clock
 from market.services.actor import AUTHORITY, Actor
 from market.services.certificate_views import load_certificate
 from market.services.uow import AbstractUnitOfWork
@@ -29,20 +31,24 @@ POOLS = (dm_queue.DM_CBT, dm_queue.DM_GIT_FILM_POOL)
 def _pool_state(uow: AbstractUnitOfWork, pool: str) -> dm_queue.PoolLedger:
     used = {int(r["fiscal_year"]): int(r["used_cents"]) for r in uow.caps.of_bucket(pool)}
     queue = tuple(
-        dm_queue.QueueItem(r["id"], int(r["remaining_cents"]), r["received_at"])
+        dm_queue.QueueItem(
+            r["id"], int(r["remaining_cents"]), r["received_at"], int(r["origin_fiscal_year"])
+        )
         for r in uow.queue.waiting(pool)
     )
     return dm_queue.PoolLedger(
-        pool, MappingProxyType(used), queue, rolled_to=uow.caps.latest_fiscal_year(pool)
+        pool, MappingProxyType(used), queue, rolled_to=uow.caps.latest_charged_fiscal_year(pool)
     )
 
 
 def roll_pool(
     uow: AbstractUnitOfWork, actor: Actor, pool: str, target_fy: int, ruleset: Ruleset
 ) -> list[dict[str, Any]]:
-    """July 1 of each FY after the pool's latest one, up to `target_fy`: allow what is
-    queued, in order of receipt (DMQ-3). Returns what was allowed."""
-    current = uow.caps.latest_fiscal_year(pool)
+    """July 1 of each FY after the latest one charged, up to `target_fy` (begun: callers
+    check it, `check_roll_due`): allow what is queued, in order of receipt (DMQ-3).
+    The latest FY charged, not the latest with a row: an application for a later FY
+    deferred behind the queue opens that FY's row without its July 1 having come."""
+    current = uow.caps.latest_charged_fiscal_year(pool)
     done: list[dict[str, Any]] = []
     if current is None or target_fy <= current:
         return done
@@ -87,10 +93,12 @@ def roll_pool(
 
 
 def roll_fiscal_year(
-    uow: AbstractUnitOfWork, actor: Actor, fiscal_year: int, ruleset: Ruleset
+    uow: AbstractUnitOfWork, actor: Actor, fiscal_year: int, ruleset: Ruleset, today: date
 ) -> dict[str, Any]:
-    """The `roll-fiscal-year` command: every pool reaches `fiscal_year`."""
+    """The `roll-fiscal-year` command: every pool reaches `fiscal_year`, once it has begun
+    on the business date `today` (a deferred amount is not usable before, DMQ-3)."""
     actor.require(AUTHORITY)
+    dm_queue.check_roll_due(fiscal_year, today)
     allowed: list[dict[str, Any]] = []
     for pool in POOLS:
         allowed.extend(roll_pool(uow, actor, pool, fiscal_year, ruleset))
@@ -107,8 +115,9 @@ def issue_dm(
 ) -> None:
     pool = dm_queue.pool_for(program)
     fy = new.fiscal_year
-    # The ledger reaches a later fiscal year of the pool before processing this request.
-    roll_pool(uow, actor, pool, fy, ruleset)
+    # The ledger reaches the business date's fiscal year before processing this request,
+    # never a later one: an application for a FY not begun waits behind the queue.
+    roll_pool(uow, actor, pool, min(fy, fiscal_year_of(clock.today())), ruleset)
     cert_id = payload["certificate_id"]
     received_at = utcnow_iso()
     state = _pool_state(uow, pool)

@@ -13,14 +13,21 @@ from typing import Any
 from market.domain.errors import InsufficientBalanceError, InvalidRequestError
 from market.domain.events.returns import CreditApplied
 from market.domain.programs import Program, TaxType, check_tax_type
-from market.domain.rules import carryover, credit_use, pass_through, uth_held_tranches
+from market.domain.rules import (
+    carryover,
+    credit_use,
+    individuals,
+    pass_through,
+    section_40,
+    uth_held_tranches,
+)
 from market.domain.rules.certificate_status import certificate_status
 from market.domain.rulesets import Ruleset
 from market.services.actor import AUTHORITY, PARTICIPANT, Actor
 from market.services.certificate_rules import carryover_window, check_not_waived
 from market.services.certificate_views import load_certificate, uth_tranches
 from market.services.credit_activities import check_activities_unused
-from market.services.errors import BadRequestError, RuleRefusedError, not_found
+from market.services.errors import RuleRefusedError, not_found
 from market.services.numbering import new_id
 from market.services.parties import load_party
 from market.services.reads import Source, repositories
@@ -46,9 +53,6 @@ def certificate_stream(certificate_id: str) -> str:
     return f"certificate-{certificate_id}"
 
 
-S40_FIGURES = ("entity_income_cents", "category_amounts_cents", "other_categories_net_cents")
-
-
 def section_40_cap(
     cert: dict[str, Any],
     holder: dict[str, Any],
@@ -57,34 +61,26 @@ def section_40_cap(
     ruleset: Ruleset,
 ) -> int | None:
     """PT-2 / PT-7: the most GIT liability the credit may be applied against. Given as
-    `cap40_cents`, or computed from the application's `section_40` figures; an owner's
-    passed-through credit needs one or the other (never skipped); an individual buying
-    directly under the Director's exception has ratio 1 (AMB-53)."""
-    if tax_type is not TaxType.GIT:
+    `cap40_cents`, or computed from the application's `section_40` figures; every GIT use
+    of a credit §40 covers needs one or the other (never skipped), but an individual
+    buying directly under the Director's exception has ratio 1 (AMB-53)."""
+    direct = cert["origin"] != "pass_through" and individuals.buys_directly(
+        str(holder["entity_type"]), bool(holder.get("director_exception")), ruleset
+    )
+    given = new.cap40_cents is not None or new.section_40 is not None
+    basis = section_40.section_40_basis(Program(cert["program"]), tax_type, given, direct)
+    if basis == "ratio_one":
+        return new.liability_cents
+    if basis == "none" or new.cap40_cents is not None or new.section_40 is None:
         return new.cap40_cents
-    if new.cap40_cents is not None:
-        return new.cap40_cents
-    if new.section_40 is not None:
-        figures = new.section_40
-        ratio = pass_through.liability_share_ratio(
-            int(figures["entity_income_cents"]),
-            [int(x) for x in figures["category_amounts_cents"]],
-            [int(x) for x in figures["other_categories_net_cents"]],
-            ruleset,
-        )
-        return pass_through.cap40_cents(ratio, new.liability_cents)
-    if cert["origin"] == "pass_through":
-        raise BadRequestError(
-            "section_40_figures_required",
-            "An owner's use of a passed-through credit against GIT is limited by its §40 "
-            "liability-share ratio (PT-2), which the ledger cannot compute without the "
-            "owner's income: send section_40 {entity_income_cents, category_amounts_cents, "
-            "other_categories_net_cents} or cap40_cents.",
-            {"missing": ["section_40", "cap40_cents"], "figures": list(S40_FIGURES)},
-        )
-    if holder["entity_type"] == "individual" and holder.get("director_exception"):
-        return new.liability_cents  # PT-7 / AMB-53: ratio = 1
-    return None
+    figures = new.section_40
+    ratio = pass_through.liability_share_ratio(
+        int(figures["entity_income_cents"]),
+        [int(x) for x in figures["category_amounts_cents"]],
+        [int(x) for x in figures["other_categories_net_cents"]],
+        ruleset,
+    )
+    return pass_through.cap40_cents(ratio, new.liability_cents)
 
 
 _WITHHELD_WORDS = {

@@ -8,8 +8,9 @@ from datetime import date
 from typing import Any
 
 from market.domain.programs import TaxType
-from market.domain.rules import sale_window
+from market.domain.rules import dm_queue, sale_window
 from market.domain.rulesets import Ruleset
+from market.services import clock
 from market.services.certificate_rules import carryover_window
 from market.services.certificate_views import uth_tranches
 
@@ -25,10 +26,21 @@ def usable_through(cert: dict[str, Any], ruleset: Ruleset) -> int | None:
 
 
 def window_fields(cert: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
-    """`usable_through` and `usable_until` (the last business date a buyer could use it)."""
+    """`usable_through` and `usable_until` (the last business date a buyer could use it),
+    and `queued_usable_from`: the earliest day a queued amount can be allowed (DMQ-3)."""
     last = usable_through(cert, ruleset)
     until = sale_window.usable_until(last, ruleset)
-    return {"usable_through": last, "usable_until": until.isoformat() if until else None}
+    queued = int(cert.get("queued_cents") or 0)
+    queued_from = (
+        dm_queue.queued_usable_from(int(cert["fiscal_year"]), queued, clock.today())
+        if queued
+        else None
+    )
+    return {
+        "usable_through": last,
+        "usable_until": until.isoformat() if until else None,
+        "queued_usable_from": queued_from.isoformat() if queued_from else None,
+    }
 
 
 def check_sellable(cert: dict[str, Any], on: date, ruleset: Ruleset) -> str:

@@ -44,7 +44,7 @@ Step = Callable[[UnitOfWork, date, Ruleset], Any]
 
 def roll_fiscal_year(uow: UnitOfWork, as_of: date, ruleset: Ruleset) -> Any:
     """DMQ-3: the digital media pools reach the business date's fiscal year."""
-    return dm_pools.roll_fiscal_year(uow, SYSTEM, fiscal_year(as_of), ruleset)["allowed"]
+    return dm_pools.roll_fiscal_year(uow, SYSTEM, fiscal_year(as_of), ruleset, as_of)["allowed"]
 
 
 def expire(uow: UnitOfWork, as_of: date, ruleset: Ruleset) -> Any:

@@ -115,6 +115,8 @@ def apply_credit() -> ResponseReturnValue:
         "liability_cents": f.cents("liability", "The tax liability"),
         "other_credits_cents": f.cents("other_credits", "Other credits", required=False),
         "amount_cents": f.cents("amount", "The amount to apply"),
+        # PT-2: every GIT use is limited by the §40 ratio, so a GIT return gives Cap40.
+        "cap40_cents": f.cents("cap40", "The §40 cap", required=False),
     }
     names = {
         "certificate_id": "certificate_id",
@@ -123,6 +125,7 @@ def apply_credit() -> ResponseReturnValue:
         "liability_cents": "liability",
         "other_credits_cents": "other_credits",
         "amount_cents": "amount",
+        "cap40_cents": "cap40",
     }
     loaded = f.load(CreditApplicationIn(), data, names)
     if not f.ok:

@@ -52,6 +52,7 @@ def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturn
         render_template(
             "certificate.html",
             cert=cert,
+            window=sale_windows.window_fields(cert, ruleset()),
             proven=proven,
             holder=holder,
             original=original,

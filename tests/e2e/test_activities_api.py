@@ -74,6 +74,8 @@ class Chain:
 
     def apply(self, h: dict[str, str], cert_id: str, tax_type: str = "GIT", **kw: Any) -> Any:
         body = {"tax_type": tax_type, "liability_cents": 10 * M, "amount_cents": M // 10} | kw
+        if tax_type == "GIT":  # PT-2: every GIT use gives its §40 Cap40 (here the liability)
+            body.setdefault("cap40_cents", body["liability_cents"])
         return credit(self.client, h, cert_id, **body)
 
     def cert(self, cert_id: str) -> dict[str, Any]:
@@ -228,7 +230,7 @@ def test_the_same_taxpayer_scope_lets_the_owner_use_it(client: Any, engine: Engi
     authority = Actor("test", "authority")
 
     def apply(cert_id: str) -> Any:
-        new = NewCreditApplication(cert_id, "GIT", 2013, 10 * M, M // 10)
+        new = NewCreditApplication(cert_id, "GIT", 2013, 10 * M, M // 10, cap40_cents=10 * M)
         return run(engine, lambda uow: apply_to_return(uow, authority, same_taxpayer, new))
 
     app_o = apply(o1)

@@ -43,3 +43,33 @@ def test_an_individual_buys_dm_git_only_under_the_directors_exception(client: An
     assert firm.status_code == 422 and firm.json["error"]["code"] == "invalid_request"
     mine = m.post(f"/api/v1/parties/{ann['id']}/director-exception", ann_h, {"reason": "x"})
     assert mine.status_code == 403
+
+
+def test_an_individual_needs_the_exception_for_uth_and_brrag_too(client: Any) -> None:
+    """Issue 26: an individual without the exception bought a UTH certificate, and a
+    BRRAG transfer to one was proposed; §40 reaches their GIT use (AMB-58)."""
+    m = Market(client, seller_types=["GIT"])
+    uth = m.issue(program="UTH", face_cents=24 * M, fiscal_year=2014, tax_periods=[2013])
+    brrag = m.issue(program="BRRAG", face_cents=M, fiscal_year=2014, credit_year=2014)
+    bob = create_party(client, m.auth, name="Bob Investor", entity_type="individual")
+    bob_h = headers_for(client, m.engine, "participant", bob["id"])
+    listing = m.list_(uth["id"], 240 * 10**6, 190 * 10**6)
+    before = events(m.engine)
+    for refused, program in (
+        (m.offer(listing["id"], 240 * 10**6, 190 * 10**6, headers=bob_h), "UTH"),
+        (m.negotiate(brrag["id"], M, M, buyer_id=bob["id"]), "BRRAG"),
+    ):
+        assert refused.status_code == 422, refused.json
+        error = refused.json["error"]
+        assert error["code"] == "individual_purchase_not_allowed"
+        assert f"buys a {program} credit through a business entity" in error["message"]
+        assert error["details"]["program"] == program
+    assert events(m.engine) == before
+    r = m.post(f"/api/v1/parties/{bob['id']}/director-exception", m.auth, {"reason": "letter"})
+    assert r.status_code == 201, r.json
+    offer = m.offer(listing["id"], 240 * 10**6, 190 * 10**6, headers=bob_h)
+    assert offer.status_code == 201, offer.json
+    transfer = m.post(f"/api/v1/offers/{offer.json['id']}/accept", m.seller_h).json["transfer"]
+    approved = m.post(f"/api/v1/transfers/{transfer['id']}/approve", m.auth)
+    assert approved.status_code == 200, approved.json
+    assert m.negotiate(brrag["id"], M, M, buyer_id=bob["id"]).status_code == 201

@@ -346,7 +346,15 @@ def test_carryforward_window(client: Any, authority: dict[str, str], engine: Eng
     seller = create_party(client, authority, name="Studio", tax_types=["GIT"])
     buyer = create_party(client, authority, name="Buyer", tax_types=["GIT"])
     cert = held_certificate(engine, buyer["id"], seller["id"], 100_000, carryover_last_year=None)
-    ok = credit(client, authority, cert, tax_year=2020, liability_cents=40_000, amount_cents=10_000)
+    ok = credit(  # PT-2: every GIT use gives its §40 Cap40 (here the liability)
+        client,
+        authority,
+        cert,
+        tax_year=2020,
+        liability_cents=40_000,
+        amount_cents=10_000,
+        cap40_cents=40_000,
+    )
     assert ok.status_code == 201 and ok.json["applied_cents"] == 10_000
     before = events(engine)
     late = credit(client, authority, cert, tax_year=2021, liability_cents=40_000)

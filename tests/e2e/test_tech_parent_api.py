@@ -44,3 +44,31 @@ def test_a_profitable_parent_on_record_makes_the_seller_ineligible(client: Any) 
     q = seller(client, auth, name="Camden Quantum")
     _own(client, auth, q["id"], parent["id"], 4_999)
     assert apply(client, auth, q["id"]).json["eligible"] is True
+
+
+def test_control_through_a_loss_making_holding_company_bars_the_seller(client: Any) -> None:
+    """Issue 26 / AMB-63: P (profitable) holds 80% of H (loss-making), H holds 60% of the
+    seller: P owns 48% of it but controls it through a chain of majority holdings."""
+    engine = client.application.extensions["market.engine"]
+    auth = headers_for(client, engine, "authority")
+    s = seller(client, auth, name="Trenton Sensors")
+    parent = create_party(
+        client, auth, name="Profitable Corp", operating_income_cents_by_year={"2012": 1_00}
+    )
+    holding = create_party(
+        client,
+        auth,
+        name="Holding Co",
+        operating_income_cents_by_year={"2011": -5_00, "2012": -7_00},
+    )
+    _own(client, auth, holding["id"], parent["id"], 8_000)
+    _own(client, auth, s["id"], holding["id"], 6_000)
+    r = apply(client, auth, s["id"])
+    assert r.status_code == 201, r.json
+    assert r.json["eligible"] is False
+    assert "profitable_parent" in r.json["reasons"]
+    [why] = [x for x in r.json["reasons"] if x.startswith("profitable_parent: ")]
+    chain = f"{parent['id']} > {holding['id']} > {s['id']}"
+    assert "Profitable Corp" in why and "holds 48.00% of the votes" in why
+    assert f"controls it through the chain of majority holdings {chain} (AMB-63)" in why
+    assert "Holding Co" not in why  # H controls the seller too, but made losses

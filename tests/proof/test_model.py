@@ -292,6 +292,8 @@ def _machine(url: str, template: Path | None, workdir: Path) -> type[RuleBasedSt
                 tax_year=2015,
                 liability_cents=liability,
                 amount_cents=requested,
+                # PT-2: every GIT use gives its §40 Cap40 (ratio 1 here: the liability).
+                cap40_cents=liability if holder_types[0] == "GIT" else None,
             )
             holder = Actor(user_id="model", role=PARTICIPANT, party_id=cert.holder)
             done = _expect(

@@ -1,6 +1,7 @@
 """DMQ-1 to DMQ-3 with the FIFO example of RULES.md section 5.5."""
 
 from dataclasses import replace
+from datetime import date
 
 import pytest
 
@@ -12,8 +13,10 @@ from market.domain.rules.dm_queue import (
     PoolLedger,
     QueueItem,
     admit,
+    check_roll_due,
     pool_cap_cents,
     pool_for,
+    queued_usable_from,
     roll_to,
 )
 from market.domain.rulesets import A1178
@@ -130,3 +133,50 @@ def test_the_pool_bucket_is_the_fiscal_year_the_credited_period_commences() -> N
     assert (
         uth.bucket_fiscal_year(starts, approved, replace(A1178, uth_fy_bucket="approval")) == 2014
     )
+
+
+def test_an_application_for_a_fiscal_year_not_begun_waits_behind_the_queue() -> None:
+    """Issue 26: on July 1, 2014 (FY2015 full, #3 and #4 still queued) a FY2016-bucket
+    application does not roll the queue into FY2016: it joins the queue, and on July 1,
+    2015 the queue is allowed into FY2016 in order of receipt."""
+    state = PoolLedger(
+        DM_CBT, {2015: 5 * M}, (item("#3", 70 * M // 100), item("#4", 30 * M // 100))
+    )
+    state, allowed, deferred = admit(state, item("fy16", 2 * M, 5), 2016, A1178)
+    assert (allowed, deferred) == (0, 2 * M)
+    assert state.queue[-1] == QueueItem("fy16", 2 * M, "2013-09-01T10:05:00", 2016)
+    # A roll into FY2015 again (a later tick) cannot charge the FY2016 item to FY2015.
+    roomy = replace(state, used_cents={2015: 0})
+    rolled, released = roll_to(roomy, 2015, A1178)
+    assert released == [("#3", 70 * M // 100, 2015), ("#4", 30 * M // 100, 2015)]
+    assert [i.id for i in rolled.queue] == ["fy16"]
+    rolled, released = roll_to(state, 2016, A1178)
+    assert released == [
+        ("#3", 70 * M // 100, 2016),
+        ("#4", 30 * M // 100, 2016),
+        ("fy16", 2 * M, 2016),
+    ]
+
+
+def test_overtaking_skips_an_item_whose_fiscal_year_has_not_begun() -> None:
+    mode = replace(A1178, name="A1178-overtake", dm_queue_mode="all_or_nothing_overtake")
+    waiting = (QueueItem("later", M, "t1", 2017), QueueItem("now", M, "t2", 2014))
+    state, released = roll_to(PoolLedger(DM_CBT, queue=waiting), 2015, mode)
+    assert released == [("now", M, 2015)]
+    assert state.queue == (QueueItem("later", M, "t1", 2017),)
+
+
+def test_a_pool_reaches_a_fiscal_year_on_its_first_day_not_before() -> None:
+    check_roll_due(2015, date(2014, 7, 1))
+    with pytest.raises(InvalidRequestError) as refused:
+        check_roll_due(2016, date(2014, 7, 1))
+    assert refused.value.details == {"fiscal_year": 2016, "begins_on": "2015-07-01"}
+    assert "not on 2014-07-01 (DMQ-3)" in refused.value.message
+
+
+def test_a_queued_amount_shows_the_first_day_it_can_be_usable() -> None:
+    on = date(2014, 7, 1)  # FY2015
+    assert queued_usable_from(2014, 0, on) is None
+    assert queued_usable_from(2014, M, on) == date(2015, 7, 1)
+    assert queued_usable_from(2016, M, on) == date(2015, 7, 1)
+    assert queued_usable_from(2017, M, on) == date(2016, 7, 1)

@@ -53,3 +53,36 @@ def test_only_corporations_count_unless_the_ruleset_reads_any_controller() -> No
     odd = replace(A1178, name="A1178-odd", tech_parent_reading="nobody")
     with pytest.raises(Exception, match="unknown tech_parent_reading"):
         profitable_parents(g, "Seller", owners, FILED, odd)
+
+
+# AMB-63: P holds 80% of H (loss-making), H holds 60% of the seller: P owns 48% but controls.
+CHAIN = (("P", "H", 8000, 8000), ("H", "Seller", 6000, 6000))
+CHAIN_OWNERS = {
+    "P": Owner("Profitable Corp", "c_corporation", PROFIT),
+    "H": Owner("Holding Co", "c_corporation", {2011: -10, 2012: -20}),
+}
+
+
+def test_control_passes_through_a_chain_of_majority_holdings() -> None:
+    [found] = profitable_parents(graph(*CHAIN), "Seller", CHAIN_OWNERS, FILED, A1178)
+    assert found.owner_party_id == "P" and found.profitable_years == (2012,)
+    assert "holds 48.00% of the votes and 48.00% of the value" in found.text
+    assert "controls it through the chain of majority holdings P > H > Seller (AMB-63)" in (
+        found.text
+    )
+
+
+def test_the_ownership_only_reading_multiplies_and_lets_the_chain_through() -> None:
+    only = replace(A1178, name="A1178-owned", tech_parent_chain_reading="ownership_only")
+    assert profitable_parents(graph(*CHAIN), "Seller", CHAIN_OWNERS, FILED, only) == []
+    odd = replace(A1178, name="A1178-odd", tech_parent_chain_reading="votes")
+    with pytest.raises(Exception, match="unknown tech_parent_chain_reading"):
+        profitable_parents(graph(*CHAIN), "Seller", CHAIN_OWNERS, FILED, odd)
+
+
+def test_a_majority_owner_without_control_still_bars_by_ownership() -> None:
+    # 45% directly and 45% of H, which holds 20%: 54% owned, no majority link.
+    g = graph(("P", "Seller", 4500, 4500), ("P", "H", 4500, 4500), ("H", "Seller", 2000, 2000))
+    [found] = profitable_parents(g, "Seller", CHAIN_OWNERS, FILED, A1178)
+    assert found.owner_party_id == "P" and "controls" not in found.text
+    assert "holds 54.00% of the votes" in found.text

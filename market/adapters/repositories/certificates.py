@@ -33,8 +33,10 @@ _CHILDREN = select(
     certs_t.c.origin,
     certs_t.c.issued_seq,
 ).order_by(certs_t.c.issued_seq)
-_LATEST_FY = Query(
-    select(func.max(caps_t.c.fiscal_year)).where(caps_t.c.bucket == bindparam("bucket"))
+_LATEST_CHARGED_FY = Query(
+    select(func.max(caps_t.c.fiscal_year)).where(
+        caps_t.c.bucket == bindparam("bucket"), caps_t.c.used_cents > 0
+    )
 )
 _LAST_POSITION = Query(
     select(func.max(queue_t.c.position)).where(queue_t.c.pool == bindparam("pool"))
@@ -122,14 +124,16 @@ class CapRepository(Repository):
     def of_bucket(self, bucket: str) -> list[Row]:
         return self.where(bucket=bucket)
 
-    def latest_fiscal_year(self, bucket: str) -> int | None:
-        years = [int(r["fiscal_year"]) for r in self.of_bucket(bucket)]
+    def latest_charged_fiscal_year(self, bucket: str) -> int | None:
+        """The latest fiscal year something was charged to (a row with only queued cents
+        is a deferral from a year the pool may not have reached)."""
+        years = [int(r["fiscal_year"]) for r in self.of_bucket(bucket) if int(r["used_cents"])]
         return max(years) if years else None
 
 
 class SqlCapRepository(SqlMixin, CapRepository):
-    def latest_fiscal_year(self, bucket: str) -> int | None:
-        found = _LATEST_FY.scalar(self.conn, {"bucket": bucket})
+    def latest_charged_fiscal_year(self, bucket: str) -> int | None:
+        found = _LATEST_CHARGED_FY.scalar(self.conn, {"bucket": bucket})
         return int(found) if found is not None else None
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from market.domain.errors import CapExceededError, InvalidRequestError
 from market.domain.programs import Program
-from market.domain.values import fiscal_year, format_cents
+from market.domain.values import fiscal_year, fiscal_year_start, format_cents
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -32,6 +32,9 @@ class QueueItem:
     id: str
     remaining_cents: int
     received_at: str
+    # The bucket it was deferred from: a roll into an earlier fiscal year cannot allow it
+    # (an application for FY n queued in FY n-1 waits for July 1 of FY n at least).
+    origin_fiscal_year: int | None = None
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,7 @@ def admit(
     if allowed:
         state = _charge(state, fy, allowed)
     if deferred:
-        queued = QueueItem(item.id, deferred, item.received_at)
+        queued = QueueItem(item.id, deferred, item.received_at, fy)
         state = replace(state, queue=(*state.queue, queued))
     return state, allowed, deferred
 
@@ -118,7 +121,9 @@ def admit(
 def roll_to(
     state: PoolLedger, fy: int, ruleset: Ruleset
 ) -> tuple[PoolLedger, list[tuple[str, int, int]]]:
-    """On July 1 of ``fy``, before any new approval, allow queued amounts in order."""
+    """On July 1 of ``fy``, before any new approval, allow queued amounts in order. Only
+    on or after that day (``check_roll_due``): a deferred amount is usable from the first
+    day of the fiscal year that allows it, not before (DMQ-3, AMB-24)."""
     if state.rolled_to is not None and fy <= state.rolled_to:
         return state, []
     mode = _mode(ruleset)
@@ -126,7 +131,9 @@ def roll_to(
     allowed: list[tuple[str, int, int]] = []
     waiting: list[QueueItem] = []
     for position, item in enumerate(state.queue):
-        if mode == "partial_strict":
+        if item.origin_fiscal_year is not None and item.origin_fiscal_year > fy:
+            take = 0  # its own fiscal year has not begun: it waits, in its place
+        elif mode == "partial_strict":
             take = min(item.remaining_cents, room)
         else:
             take = item.remaining_cents if item.remaining_cents <= room else 0
@@ -134,10 +141,28 @@ def roll_to(
             room -= take
             allowed.append((item.id, take, fy))
         if take < item.remaining_cents:
-            waiting.append(QueueItem(item.id, item.remaining_cents - take, item.received_at))
+            waiting.append(replace(item, remaining_cents=item.remaining_cents - take))
             if mode != "all_or_nothing_overtake":
                 waiting.extend(state.queue[position + 1 :])
                 break
     for _, cents, _ in allowed:
         state = _charge(state, fy, cents)
     return replace(state, queue=tuple(waiting), rolled_to=fy), allowed
+
+
+def check_roll_due(fy: int, today: date) -> None:
+    """A pool reaches fiscal year ``fy`` on its first day (July 1), not before."""
+    if fy > fiscal_year(today):
+        raise InvalidRequestError(
+            f"FY {fy} begins on {fiscal_year_start(fy).isoformat()}: the queue is allowed "
+            f"into it on that day, not on {today.isoformat()} (DMQ-3).",
+            {"fiscal_year": fy, "begins_on": fiscal_year_start(fy).isoformat()},
+        )
+
+
+def queued_usable_from(bucket_fy: int, queued_cents: int, today: date) -> date | None:
+    """The earliest day a queued amount can become usable: the first day of the next
+    fiscal year, and never before the first day of its own bucket's year (DMQ-3)."""
+    if queued_cents <= 0:
+        return None
+    return fiscal_year_start(max(fiscal_year(today) + 1, bucket_fy))

@@ -121,7 +121,7 @@ class TestDigitalMediaQueue:
         )
         assert [r["id"] for r in uow.queue.waiting("DM_CBT")] == [certs[2]["id"], certs[3]["id"]]
         with uow:
-            rolled = roll_fiscal_year(uow, AUTHORITY_USER, 2015, RULES)
+            rolled = roll_fiscal_year(uow, AUTHORITY_USER, 2015, RULES, date(2014, 7, 1))
             uow.commit()
         assert [(a["certificate_id"], a["allowed_cents"]) for a in rolled["allowed"]] == [
             (certs[2]["id"], 70 * MILLION // 100),
