@@ -15,6 +15,7 @@ from sqlalchemy import (
     BigInteger,
     CheckConstraint,
     Column,
+    ForeignKey,
     UniqueConstraint,
 )
 from sqlmodel import Field
@@ -27,6 +28,21 @@ class ConsumerCursor(SQLModel, table=True):
 
     name: str = Field(primary_key=True, max_length=40)
     seq: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+class RequestTrace(SQLModel, table=True):
+    """Which request committed an event (its X-Request-Id), so the worker's log lines for
+    what the event owes carry the same id. Beside the events, not in them: the id is no
+    fact of the ledger and must not enter the hashed payload."""
+
+    __tablename__ = "request_traces"
+
+    seq: int = Field(
+        sa_column=Column(
+            BigInteger, ForeignKey("events.seq"), primary_key=True, autoincrement=False
+        )
+    )
+    request_id: str = Field(max_length=64)
 
 
 class Notification(SQLModel, table=True):
