@@ -26,6 +26,9 @@ class _Stderr:
         sys.stderr.flush()
 
 
+_WRITER = structlog.WriteLogger(_Stderr())  # type: ignore[arg-type]
+
+
 def configure(log_format: str) -> None:
     renderer: structlog.typing.Processor = (
         structlog.processors.JSONRenderer()
@@ -41,6 +44,8 @@ def configure(log_format: str) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(logging.INFO),
-        logger_factory=structlog.WriteLoggerFactory(file=_Stderr()),  # type: ignore[arg-type]
+        # One writer for every logger: structlog builds a new one per call otherwise
+        # (loggers are not cached, so that a later configure() still counts).
+        logger_factory=lambda *_: _WRITER,
         cache_logger_on_first_use=False,
     )

@@ -117,17 +117,21 @@ def run_once(engine: Engine, batch: int = BATCH) -> int:
 
 
 def _log_fanned_out(conn: Connection, events: list[Event]) -> None:
-    """One line per event, with the id of the request that committed it (if any)."""
+    """A line per pass, and one per event that a request committed, naming that request
+    (events from the command line or seeding have none: a pass of thousands is one line)."""
+    first, last = events[0].seq, events[-1].seq
     rows = conn.execute(
         select(traces_t.c.seq, traces_t.c.request_id).where(
-            traces_t.c.seq >= events[0].seq, traces_t.c.seq <= events[-1].seq
+            traces_t.c.seq >= first, traces_t.c.seq <= last
         )
     )
     traces: dict[int, str] = {row.seq: row.request_id for row in rows}
     for event in events:
-        log.info(
-            "event fanned out", seq=event.seq, type=event.type, request_id=traces.get(event.seq)
-        )
+        if event.seq in traces:
+            log.info(
+                "event fanned out", seq=event.seq, type=event.type, request_id=traces[event.seq]
+            )
+    log.info("events fanned out", count=len(events), first_seq=first, last_seq=last)
 
 
 def catch_up(engine: Engine) -> None:
