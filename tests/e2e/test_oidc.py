@@ -158,6 +158,12 @@ def test_the_providers_amr_counts_as_second_factor_only_when_configured(
     assert urlsplit(r.headers["Location"]).path == "/" and signed_in(client)
 
 
+def test_the_sign_in_page_offers_the_provider_when_configured(sso: Any, client: Any) -> None:
+    assert 'href="/login/oidc"' in sso.test_client().get("/login").get_data(as_text=True)
+    sso.config["OIDC_ISSUER"] = None
+    assert "/login/oidc" not in sso.test_client().get("/login").get_data(as_text=True)
+
+
 def test_without_an_issuer_single_sign_on_is_off(client: Any) -> None:
     assert client.get("/login/oidc").status_code == 404
     assert client.get("/login/oidc/callback?code=x&state=y").status_code == 404

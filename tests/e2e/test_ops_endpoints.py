@@ -163,3 +163,13 @@ def test_a_forwarded_address_cannot_reach_metrics_without_trusted_proxies(client
         environ_base={"REMOTE_ADDR": "10.1.2.3"},
     )
     assert r.status_code == 404
+
+
+def test_the_ops_endpoints_answer_alike_signed_in_or_not(app: Any, client: Any) -> None:
+    engine = app.extensions["market.engine"]
+    signed_in = app.test_client()
+    headers = headers_for(signed_in, engine, "auditor")
+    for path in ("/healthz", "/readyz", "/metrics"):
+        anonymous, bearer = client.get(path), signed_in.get(path, headers=headers)
+        assert anonymous.status_code == bearer.status_code == 200, path
+        assert "Set-Cookie" not in anonymous.headers  # no session is started
