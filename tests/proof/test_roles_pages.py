@@ -80,7 +80,8 @@ def test_every_page_answers_each_role_as_specified(app: Any, client: Any) -> Non
     page_rules = {
         r.rule
         for r in app.url_map.iter_rules()
-        if not r.rule.startswith(("/api/", "/static/")) and "GET" in r.methods
+        if not r.rule.startswith(("/api/", "/static/"))
+        and "GET" in r.methods
         # /healthz, /readyz, /metrics are for machines, the same to every role (and to
         # none): tests/e2e/test_ops_endpoints.py
         and not r.endpoint.startswith("ops.")
