@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import structlog
-from sqlalchemy import Engine, insert, or_, select, update
+from sqlalchemy import Engine, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -132,6 +132,8 @@ def _log_fanned_out(conn: Connection, events: list[Event]) -> None:
                 "event fanned out", seq=event.seq, type=event.type, request_id=traces[event.seq]
             )
     log.info("events fanned out", count=len(events), first_seq=first, last_seq=last)
+    # Said once: the table holds only the events still to fan out.
+    conn.execute(delete(traces_t).where(traces_t.c.seq <= last))
 
 
 def catch_up(engine: Engine) -> None:

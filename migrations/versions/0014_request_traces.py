@@ -22,7 +22,6 @@ def upgrade() -> None:
         'request_traces',
         sa.Column('seq', sa.BigInteger(), autoincrement=False, nullable=False),
         sa.Column('request_id', sa.String(length=64), nullable=False),
-        sa.ForeignKeyConstraint(['seq'], ['events.seq'], name=op.f('fk_request_traces_seq_events')),
         sa.PrimaryKeyConstraint('seq', name=op.f('pk_request_traces')),
     )
 
