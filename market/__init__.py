@@ -8,6 +8,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from market import logging_setup
 from market.adapters.db import make_engine
 from market.config import ROOT, from_environment, instance_secret_key, token_hash_key
 from market.services import clock, mail_render, passwords
@@ -27,6 +28,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     os.makedirs(app.instance_path, mode=0o700, exist_ok=True)  # it holds the keys
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
+    logging_setup.configure(app.config["LOG_FORMAT"])
     clock.configure(app.config.get("MARKET_TODAY"))
     passwords.configure(
         app.config["PASSWORD_HASH_CONCURRENCY"], app.config["PASSWORD_HASH_WAIT_SECONDS"]
@@ -53,6 +55,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     init_api(app)
     init_web(app)
     register_commands(app)
+    from market.web import ops, request_log
+
+    ops.register(app)
+    request_log.register(app)
     from market.login_gate import LoginGate
     from market.web.headers import FIXED_HEADERS
 

@@ -81,6 +81,23 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         ).lower()
         in ("1", "true", "yes"),
         "WEBHOOK_TIMEOUT_S": float(os.environ.get("WEBHOOK_TIMEOUT_S", "5")),
+        **ops_settings(),
+    }
+
+
+def ops_settings() -> dict[str, Any]:
+    """Running it as a service (PRODUCT.md 9.4, docs/pending/ops.md)."""
+    env = os.environ.get
+    return {
+        "LOG_FORMAT": env("LOG_FORMAT", "text"),  # "json": one object a line
+        "READY_MAX_WORKER_LAG_S": float(env("READY_MAX_WORKER_LAG_S", "60")),
+        # Addresses or networks, comma-separated, that may scrape /metrics.
+        "METRICS_ALLOW_FROM": env("METRICS_ALLOW_FROM", "127.0.0.1"),
+        # Single sign-on (OpenID Connect); unset OIDC_ISSUER: off.
+        "OIDC_ISSUER": env("OIDC_ISSUER") or None,
+        "OIDC_CLIENT_ID": env("OIDC_CLIENT_ID") or None,
+        "OIDC_CLIENT_SECRET": env("OIDC_CLIENT_SECRET") or None,
+        "OIDC_SATISFIES_MFA": _flag("OIDC_SATISFIES_MFA"),
     }
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine
@@ -35,3 +37,13 @@ def current(engine: Engine) -> str | None:
 
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
+
+
+@cache
+def head_revision() -> str | None:
+    """The revision the code's migrations end at (read once per process)."""
+    from alembic.script import ScriptDirectory
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(ROOT / "migrations"))
+    return ScriptDirectory.from_config(cfg).get_current_head()

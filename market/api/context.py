@@ -10,6 +10,7 @@ from flask import current_app, g, jsonify, request
 from flask.typing import ResponseReturnValue
 from marshmallow import Schema
 from sqlalchemy import Engine
+from structlog.contextvars import bind_contextvars
 
 from market.adapters.eventstore import canonical_json
 from market.domain.errors import InvalidRequestError
@@ -44,6 +45,7 @@ def current_actor() -> Actor:
     if scheme.lower() != "bearer" or not token.strip():
         raise UnauthorizedError("Send 'Authorization: Bearer <token>' (POST /api/v1/auth/token).")
     g.actor = identity.actor_for_token(engine(), token.strip(), token_hasher())
+    bind_contextvars(user_id=g.actor.user_id)  # the request's log line names the user
     return g.actor  # type: ignore[no-any-return]
 
 

@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 
 import click
+import structlog
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
@@ -19,6 +20,8 @@ from market.services import clock, ticks
 from market.services.checkpoints import TrustSettings
 from market.services.delivery import Settings
 from market.services.worker import Worker, deliver_once
+
+log = structlog.get_logger("market.worker")
 
 
 def settings_of(app: Flask) -> Settings:
@@ -90,7 +93,7 @@ def worker(poll: float, tick_every: float) -> None:
     signal.signal(signal.SIGINT, stop)
     next_tick = 0.0
     passes = Worker(engine, settings)
-    click.echo("worker: delivering", err=True)
+    log.info("worker delivering", poll_s=poll, tick_every_s=tick_every)
     while not stopping:
         try:
             if tick_every > 0 and time.monotonic() >= next_tick:
@@ -100,11 +103,11 @@ def worker(poll: float, tick_every: float) -> None:
                 next_tick = time.monotonic() + tick_every
             done = passes.run_pass()
         except Exception as exc:  # a database outage must not end the worker
-            click.echo(f"worker: {type(exc).__name__}: {exc}", err=True)
+            log.error("worker pass failed", error=type(exc).__name__, detail=str(exc)[:300])
             done = {}
         hooks, mail = done.get("webhooks", {}), done.get("email", {})
         busy = done.get("fanned_out") or any(hooks.values()) or any(mail.values())
         if not busy:
             time.sleep(poll)
     passes.close()
-    click.echo("worker: stopped", err=True)
+    log.info("worker stopped")

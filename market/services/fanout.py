@@ -17,7 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, insert, or_, select, update
+import structlog
+from sqlalchemy import Engine, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -28,6 +29,7 @@ from market.adapters.tables import (
     EmailMessage,
     FilingReference,
     Notification,
+    RequestTrace,
     User,
     Webhook,
     WebhookDelivery,
@@ -42,6 +44,8 @@ users_t = User.__table__  # type: ignore[attr-defined]
 hooks_t = Webhook.__table__  # type: ignore[attr-defined]
 deliveries_t = WebhookDelivery.__table__  # type: ignore[attr-defined]
 refs_t = FilingReference.__table__  # type: ignore[attr-defined]
+traces_t = RequestTrace.__table__  # type: ignore[attr-defined]
+log = structlog.get_logger("market.worker")
 
 CONSUMER = "fanout"
 BATCH = 500
@@ -105,10 +109,31 @@ def run_once(engine: Engine, batch: int = BATCH) -> int:
         hooks = [dict(r) for r in conn.execute(select(hooks_t).where(hooks_t.c.active)).mappings()]
         for event in events:
             fan_out(conn, event, hooks)
+        _log_fanned_out(conn, events)
         conn.execute(
             update(cursors_t).where(cursors_t.c.name == CONSUMER).values(seq=events[-1].seq)
         )
         return len(events)
+
+
+def _log_fanned_out(conn: Connection, events: list[Event]) -> None:
+    """A line per pass, and one per event that a request committed, naming that request
+    (events from the command line or seeding have none: a pass of thousands is one line)."""
+    first, last = events[0].seq, events[-1].seq
+    rows = conn.execute(
+        select(traces_t.c.seq, traces_t.c.request_id).where(
+            traces_t.c.seq >= first, traces_t.c.seq <= last
+        )
+    )
+    traces: dict[int, str] = {row.seq: row.request_id for row in rows}
+    for event in events:
+        if event.seq in traces:
+            log.info(
+                "event fanned out", seq=event.seq, type=event.type, request_id=traces[event.seq]
+            )
+    log.info("events fanned out", count=len(events), first_seq=first, last_seq=last)
+    # Said once: the table holds only the events still to fan out.
+    conn.execute(delete(traces_t).where(traces_t.c.seq <= last))
 
 
 def catch_up(engine: Engine) -> None:

@@ -164,6 +164,15 @@ def actor_for_user_id(engine: Engine, user_id: str) -> Actor | None:
     return Actor(user_id=user["id"], role=user["role"], party_id=user["party_id"])
 
 
+def actor_for_email(engine: Engine, email: str) -> Actor | None:
+    """The active user with this e-mail (addresses are stored lowercased)."""
+    with engine.connect() as conn:
+        user = conn.execute(select(users_t).where(users_t.c.email == email.strip().lower())).first()
+    if user is None or not user.active:
+        return None
+    return Actor(user_id=user.id, role=user.role, party_id=user.party_id)
+
+
 def user_email(engine: Engine, user_id: str) -> str | None:
     with engine.connect() as conn:
         return conn.execute(select(users_t.c.email).where(users_t.c.id == user_id)).scalar()

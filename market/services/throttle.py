@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, case, select
 from sqlalchemy.dialects import postgresql, sqlite
 
+from market.adapters import metrics
 from market.adapters.tables import LoginFailure
 from market.domain.errors import DomainError
 
@@ -120,6 +121,7 @@ def record_failure(
 ) -> None:
     """Count one failure for the account and the address (atomic upsert), locking a key
     that reached its limit."""
+    metrics.count_login_failure()
     now_s = int(now if now is not None else time.time())
     with engine.begin() as conn:
         dialect = postgresql if conn.dialect.name == "postgresql" else sqlite

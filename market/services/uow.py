@@ -10,13 +10,17 @@ from typing import Any
 
 from sqlalchemy import Engine, Table
 from sqlalchemy.engine import Connection, RootTransaction
+from structlog.contextvars import get_contextvars
 
 from market.adapters import projections
 from market.adapters.db import WRITE_OPTION, write_lock
 from market.adapters.eventstore import Event, EventStore, insert_many
 from market.adapters.projections import DbStore
 from market.adapters.repositories import Repositories
+from market.adapters.tables import RequestTrace
 from market.domain.events import DomainEvent
+
+traces_t = RequestTrace.__table__  # type: ignore[attr-defined]
 
 
 class AbstractUnitOfWork(Repositories, ABC):
@@ -163,6 +167,11 @@ class UnitOfWork(AbstractUnitOfWork):
         """Insert the events, move the ledger head, insert the rows kept for commit, and
         commit, all while the head is locked."""
         assert self._tx is not None, "commit() outside the unit of work"
+        request_id = get_contextvars().get("request_id")
+        if request_id and self.appended:
+            # Which request committed these events, for the worker's log lines.
+            for event in self.appended:
+                self.insert_at_commit(traces_t, {"seq": event.seq, "request_id": request_id})
         self.events.write()
         at_commit, self._at_commit = self._at_commit, {}
         for table, rows in at_commit.items():

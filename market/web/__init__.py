@@ -52,6 +52,7 @@ def _import_page_modules() -> None:
         issuance_pages,
         ledger_pages,
         market_pages,
+        oidc_pages,
         pages,
         party_admin_pages,
         password_pages,

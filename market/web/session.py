@@ -8,6 +8,7 @@ from flask import Flask, Request, Response, current_app, g, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_login import UserMixin
 from sqlalchemy.exc import InterfaceError, OperationalError
+from structlog.contextvars import bind_contextvars
 
 from market.services import identity, web_sessions
 from market.services.actor import Actor
@@ -51,6 +52,7 @@ def load_user(user_id: str) -> WebUser | None:
     actor = identity.actor_for_user_id(engine, user_id)
     if actor is None:
         return None
+    bind_contextvars(user_id=user_id)  # the request's log line names the user
     return WebUser(actor, identity.user_email(engine, user_id) or "")
 
 

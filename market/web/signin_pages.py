@@ -34,7 +34,8 @@ def _safe_next() -> str:
     return target
 
 
-def _complete(actor: Actor, email: str) -> ResponseReturnValue:
+def complete(actor: Actor, email: str) -> ResponseReturnValue:
+    """Signed in: a new server-side session (also for the single sign-on's callback)."""
     signin.succeeded(engine(), email)
     session.clear()
     session["sid"] = web_sessions.start(engine(), token_hasher(), actor.user_id)
@@ -62,7 +63,11 @@ def login() -> ResponseReturnValue:
     except DomainError as e:
         return _refused(e, "login.html", email)
     if not signin.needs_second_factor(engine(), actor):
-        return _complete(actor, email)
+        return complete(actor, email)
+    return ask_second_factor(actor, email)
+
+
+def ask_second_factor(actor: Actor, email: str) -> ResponseReturnValue:
     session.clear()
     session["mfa_pending"] = {"user_id": actor.user_id, "email": email, "at": int(time.time())}
     return redirect(url_for("pages.login_code", next=request.args.get("next")))
@@ -95,7 +100,7 @@ def login_code() -> ResponseReturnValue:
         signin.second_factor(engine(), actor, email, code, request.remote_addr, _policy())
     except DomainError as e:
         return _refused(e, "login_code.html", email)
-    return _complete(actor, email)
+    return complete(actor, email)
 
 
 @bp.post("/logout")

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 
 revision = '0015'
-down_revision = '0013'
+down_revision = '0014'
 branch_labels = None
 depends_on = None
 

@@ -15,7 +15,7 @@ from tests.e2e.test_trading_api import Market
 def deliver(app: Any) -> dict[str, Any]:
     r = app.test_cli_runner().invoke(args=["deliver"])
     assert r.exit_code == 0, r.output
-    return json.loads(r.output)  # type: ignore[no-any-return]
+    return json.loads(r.stdout)  # type: ignore[no-any-return]  # the log lines go to stderr
 
 
 def test_offer_and_rejection_mail_their_parties_in_text_and_html(app: Any, client: Any) -> None:

@@ -29,6 +29,19 @@ class ConsumerCursor(SQLModel, table=True):
     seq: int = Field(sa_column=Column(BigInteger, nullable=False))
 
 
+class RequestTrace(SQLModel, table=True):
+    """Which request committed an event (its X-Request-Id), so the worker's log lines for
+    what the event owes carry the same id. Beside the events, not in them: the id is no
+    fact of the ledger and must not enter the hashed payload."""
+
+    __tablename__ = "request_traces"
+
+    # No foreign key to events: a trace is a log's aid, and must never stand in the way
+    # of what is done to the ledger itself (restores, the trust tests' tampering).
+    seq: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    request_id: str = Field(max_length=64)
+
+
 class Notification(SQLModel, table=True):
     __tablename__ = "notifications"
     __table_args__ = (UniqueConstraint("user_id", "seq", "type", name="notification_user_event"),)
