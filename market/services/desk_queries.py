@@ -1,49 +1,23 @@
 """What the seller's and buyer's desks read, each in time that does not grow with the
-party's history: totals are SQL aggregates over an index, lists are keyset pages, names
-and numbers are looked up for the rows shown only."""
+party's history: totals are SQL aggregates over an index, lists are keyset pages (the names
+and numbers of the rows shown: market.services.lookups)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
-from market.adapters.tables import Certificate, CreditApplication, Offer, Party, Transfer
+from market.adapters.tables import Certificate, CreditApplication, Offer, Transfer
 from market.services.paging import split_page
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
-parties_t = Party.__table__  # type: ignore[attr-defined]
 transfers_t = Transfer.__table__  # type: ignore[attr-defined]
 offers_t = Offer.__table__  # type: ignore[attr-defined]
 credit_apps_t = CreditApplication.__table__  # type: ignore[attr-defined]
 
 PAGE = 50
-
-
-CHUNK = 500  # ids per IN list: far below either driver's bind-parameter limit
-
-
-def _lookup(conn: Connection, column: Any, ids: Iterable[str | None]) -> dict[str, str]:
-    """`column` of the rows whose id is among `ids` (its table's id -> value), in
-    IN lists of CHUNK: the names or numbers of the rows a page shows, never a whole table."""
-    wanted = sorted({i for i in ids if i})
-    found: dict[str, str] = {}
-    for start in range(0, len(wanted), CHUNK):
-        chunk = wanted[start : start + CHUNK]
-        id_column = column.table.c.id
-        rows = conn.execute(select(id_column, column).where(id_column.in_(chunk)))
-        found.update({str(r[0]): str(r[1]) for r in rows})
-    return found
-
-
-def names_of(conn: Connection, party_ids: Iterable[str | None]) -> dict[str, str]:
-    return _lookup(conn, parties_t.c.name, party_ids)
-
-
-def numbers_of(conn: Connection, certificate_ids: Iterable[str | None]) -> dict[str, str]:
-    return _lookup(conn, certs_t.c.number, certificate_ids)
 
 
 def paid_summary(conn: Connection, seller_party_id: str) -> tuple[int, int]:
@@ -118,11 +92,3 @@ def holdings_page(
         stmt = stmt.where(c.c.issued_seq > after)
     rows = [dict(r) for r in conn.execute(stmt).mappings()]
     return split_page(rows, limit, lambda r: int(r["issued_seq"]))
-
-
-def programs_of(conn: Connection, certificate_ids: Iterable[str | None]) -> dict[str, str]:
-    ids = sorted({c for c in certificate_ids if c})
-    if not ids:
-        return {}
-    stmt = select(certs_t.c.id, certs_t.c.program).where(certs_t.c.id.in_(ids))
-    return {r.id: r.program for r in conn.execute(stmt)}

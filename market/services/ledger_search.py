@@ -15,7 +15,7 @@ from sqlalchemy.engine import Connection
 from market.adapters.eventstore import event_from_row
 from market.adapters.tables import EventRow
 from market.domain.events import event_types as known_event_types
-from market.services import desk_queries
+from market.services import lookups
 from market.services.actor import AUDITOR, AUTHORITY, Actor
 from market.services.paging import split_page
 
@@ -69,8 +69,8 @@ def display_names(
     in place of ids. A sentence looks a name up by a payload value, so every text value in
     the payloads is a candidate party id; only the parties among them are read."""
     shown = list(events)
-    numbers = desk_queries.numbers_of(conn, certificate_ids_in(shown) | set(certificate_ids))
-    return desk_queries.names_of(conn, texts_in(shown)) | numbers
+    numbers = lookups.numbers_of(conn, certificate_ids_in(shown) | set(certificate_ids))
+    return lookups.names_of(conn, texts_in(shown)) | numbers
 
 
 def texts_in(events: Iterable[dict[str, Any]]) -> set[str]:

@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection
 from market.adapters.eventstore import Event
 from market.adapters.tables import Certificate, Offer, Transfer
 from market.domain.values import format_cents
-from market.services import desk_queries
+from market.services import lookups
 
 AUTHORITY = "@authority"  # "concerned" marker: every Authority user
 
@@ -254,7 +254,7 @@ def facts(conn: Connection, event: Event, *, in_words: bool = True) -> dict[str,
     reasons = f.get("reasons") or ([p["reason"]] if p.get("reason") else [])
     f["reason"] = "; ".join(str(r) for r in reasons) or "none given"
     party_keys = [k for k in f if k.endswith("party_id") and isinstance(f[k], str)]
-    names = desk_queries.names_of(conn, {f[k] for k in party_keys})
+    names = lookups.names_of(conn, {f[k] for k in party_keys})
     for k in party_keys:
         f[k[: -len("_id")]] = names.get(f[k], f[k])
     for k, v in list(f.items()):

@@ -27,8 +27,9 @@ from market.services.actor import AUTHORITY, Actor
 from market.services.certificate_rules import carryover_window
 from market.services.certificate_views import load_certificate
 from market.services.parties import affiliation_view, load_party, ownership_graph
+from market.services.rule_checks import rule_checks
 from market.services.trade_lists import transfers_page
-from market.services.trading import load_transfer, rule_checks
+from market.services.trading import load_transfer
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
 offers_t = Offer.__table__  # type: ignore[attr-defined]

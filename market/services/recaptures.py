@@ -19,10 +19,11 @@ from market.domain.rules.recapture import (
 )
 from market.services.actor import AUTHORITY, Actor
 from market.services.certificate_views import load_certificate
+from market.services.clock import today
 from market.services.numbering import new_id
 from market.services.parties import load_party
 from market.services.reads import Source, repositories
-from market.services.trading import load_transfer, today
+from market.services.reads import transfer as load_transfer
 from market.services.uow import AbstractUnitOfWork
 
 

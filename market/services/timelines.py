@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection
 
 from market.adapters.eventstore import Event, event_from_row, events_t
 from market.adapters.tables import User
-from market.services import desk_queries, notices
+from market.services import lookups, notices
 
 users_t = User.__table__  # type: ignore[attr-defined]
 
@@ -87,7 +87,7 @@ def _who(conn: Connection, events: list[Event]) -> dict[str, str]:
         for lab in labels
     }
     # The names of the parties acted for only (it read every party's, for every deal).
-    names = desk_queries.names_of(conn, acted_for)
+    names = lookups.names_of(conn, acted_for)
     out: dict[str, str] = {}
     for lab in labels:
         user_id, _, party = lab.partition(":")[2].partition("@")

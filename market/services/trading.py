@@ -12,7 +12,7 @@ from market.services.listings import (
     make_offer,
     withdraw_listing,
 )
-from market.services.rule_checks import rule_checks, today
+from market.services.rule_checks import today
 from market.services.trade_views import (
     load_listing,
     load_offer,
@@ -48,7 +48,6 @@ __all__ = [
     "make_offer",
     "offer_view",
     "reject_transfer",
-    "rule_checks",
     "today",
     "transfer_view",
     "withdraw_listing",

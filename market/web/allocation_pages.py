@@ -13,7 +13,7 @@ from market.domain.rules import tech_caps
 from market.domain.values import fiscal_year
 from market.services import (
     certificate_caps,
-    desk_queries,
+    lookups,
     pages_queries,
     runner,
     tech,
@@ -52,7 +52,7 @@ def _render(fy: int, status: int = 200) -> ResponseReturnValue:
         applications = tech.list_applications(conn, actor(), fy, None)
         preview = tech_allocations.preview_allocation(conn, actor(), fy, ruleset())
         report = certificate_caps.caps_report(conn, fy, ruleset())
-        names = desk_queries.names_of(conn, [a["party_id"] for a in applications])
+        names = lookups.names_of(conn, [a["party_id"] for a in applications])
     caps = {r["program"]: r for r in report["programs"]}
     by_app = {a["application_id"]: a for a in preview["allocations"]}
     close = tech_caps.deadline(fy, ruleset())
@@ -83,7 +83,7 @@ def allocation(fy: int) -> ResponseReturnValue:
 def _review_commit(fy: int, changed: bool) -> ResponseReturnValue:
     with ReadOnly(engine()) as conn:
         preview = tech_allocations.preview_allocation(conn, actor(), fy, ruleset())
-        names = desk_queries.names_of(conn, [a["party_id"] for a in preview["allocations"]])
+        names = lookups.names_of(conn, [a["party_id"] for a in preview["allocations"]])
     lines = [
         (names.get(a["party_id"], a["party_id"]), forms.dollars(int(a["allocated_cents"])))
         for a in preview["allocations"]

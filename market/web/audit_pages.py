@@ -8,7 +8,7 @@ from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
 from market.domain.errors import DomainError
-from market.services import audit, desk_queries
+from market.services import audit, lookups
 from market.services.uow import ReadOnly
 from market.web.base import actor, bp, engine, roles_required
 
@@ -29,7 +29,7 @@ def audit_page() -> ResponseReturnValue:
         except DomainError:
             status = 404
     with ReadOnly(engine()) as conn:
-        names = desk_queries.names_of(conn, [e.get("acted_for") for e in items])
+        names = lookups.names_of(conn, [e.get("acted_for") for e in items])
     page = render_template(
         "audit.html", users=users, who=who, items=items, next=nxt, user_id=user_id, names=names
     )

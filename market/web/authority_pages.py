@@ -12,8 +12,8 @@ from flask.typing import ResponseReturnValue
 from market.domain.programs import Program
 from market.services import (
     certificates,
-    desk_queries,
     list_search,
+    lookups,
     pages_queries,
     pickers,
     runner,
@@ -55,7 +55,7 @@ def render_desk(status: int = 200) -> ResponseReturnValue:
         choices = pickers.party_choices(conn)
         certs = pickers.certificate_choices(conn)
         # The names of the parties shown (queue rows, certificate choices) only.
-        names = desk_queries.names_of(
+        names = lookups.names_of(
             conn,
             [t[k] for t in page.items for k in ("seller_party_id", "buyer_party_id")]
             + [c["holder_party_id"] for c in certs],
@@ -122,7 +122,7 @@ def reject_transfer(transfer_id: str) -> ResponseReturnValue:
     if not confirm.confirmed():
         with ReadOnly(engine()) as conn:
             t = trading.load_transfer(conn, transfer_id)
-            names = desk_queries.names_of(conn, [t["seller_party_id"], t["buyer_party_id"]])
+            names = lookups.names_of(conn, [t["seller_party_id"], t["buyer_party_id"]])
         return confirm.review(
             title="Reject this transfer",
             action=url_for("pages.reject_transfer", transfer_id=transfer_id),

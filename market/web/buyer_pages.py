@@ -13,6 +13,7 @@ from market.domain.programs import Program
 from market.domain.rules import pass_through as pt_rules
 from market.services import (
     desk_queries,
+    lookups,
     pages_queries,
     parties,
     pass_through_allocations,
@@ -53,12 +54,12 @@ def _render(status: int = 200) -> ResponseReturnValue:
         )
         usable = desk_queries.usable_certificates(conn, me)
         applied = desk_queries.credit_applications_page(conn, me)
-        numbers = desk_queries.numbers_of(conn, [a["certificate_id"] for a in applied])
+        numbers = lookups.numbers_of(conn, [a["certificate_id"] for a in applied])
         agreement = parties.owners_agreement(conn, me)
         waiting, _ = trading.list_transfers(conn, actor(), "awaiting_buyer", None, 200)
         awaiting = [t for t in waiting if t["buyer_party_id"] == me]
         # The template names the awaiting transfers' sellers and the agreement's owners.
-        names = desk_queries.names_of(
+        names = lookups.names_of(
             conn,
             [t["seller_party_id"] for t in awaiting]
             + [sh.get("owner_party_id") for sh in (agreement or {}).get("shares", [])],
@@ -171,7 +172,7 @@ def pass_through() -> ResponseReturnValue:
     if not ok:
         return _render(status)
     with ReadOnly(engine()) as conn:
-        names = desk_queries.names_of(conn, [a["party_id"] for a in result["allocations"]])
+        names = lookups.names_of(conn, [a["party_id"] for a in result["allocations"]])
     shares = "; ".join(
         f"{names.get(a['party_id'], a['party_id'])} {forms.dollars(a['amount_cents'])}"
         for a in result["allocations"]

@@ -10,7 +10,7 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
 from market.domain.errors import DomainError
-from market.services import deal_views, deals, desk_queries, inbox, tech, trading
+from market.services import deal_views, deals, inbox, lookups, tech, trading
 from market.services.uow import ReadOnly
 from market.web.base import ALL_ROLES, actor, bp, engine, roles_required, ruleset
 
@@ -47,7 +47,7 @@ def _deals_page(side: str, title: str) -> ResponseReturnValue:
     after = request.args.get("after", type=int)
     with ReadOnly(engine()) as conn:
         items, nxt = deals.my_deals(conn, actor(), side, after, DEALS_PER_PAGE)
-        names = desk_queries.names_of(
+        names = lookups.names_of(
             conn, [d.get(k) for d in items for k in ("seller_party_id", "buyer_party_id")]
         )
     return render_template(
@@ -81,9 +81,7 @@ def _deal(kind: str, key: str) -> ResponseReturnValue:
                 item = deals.get_credit_application(conn, me, key)
         except DomainError as e:
             abort(404 if e.status in (403, 404) else e.status)
-        names = desk_queries.names_of(
-            conn, [item.get("seller_party_id"), item.get("buyer_party_id")]
-        )
+        names = lookups.names_of(conn, [item.get("seller_party_id"), item.get("buyer_party_id")])
     return render_template("deal.html", kind=kind, item=item, names=names)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
-from market.services import desk_queries, ownership_views, parties, pickers, runner
+from market.services import lookups, ownership_views, parties, pickers, runner
 from market.services.uow import ReadOnly
 from market.validation import OwnerIn, OwnersAgreementIn, PartyFields
 from market.web import forms
@@ -32,7 +32,7 @@ def render_parties(status: int = 200) -> ResponseReturnValue:
         edges = ownership_views.ownership_edges(conn)
         agreements = ownership_views.agreements_in_force(conn)
         # The names the ownership web shows: its parties' only, not every party's.
-        names = desk_queries.names_of(
+        names = lookups.names_of(
             conn, [e[k] for e in edges for k in ("owner_party_id", "owned_party_id")]
         )
     return (

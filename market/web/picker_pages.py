@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import jsonify, request
 from flask.typing import ResponseReturnValue
 
-from market.services import desk_queries, pickers
+from market.services import lookups, pickers
 from market.services.uow import ReadOnly
 from market.web.base import bp, engine, roles_required
 
@@ -33,6 +33,6 @@ def party_picker() -> ResponseReturnValue:
 def certificate_picker() -> ResponseReturnValue:
     with ReadOnly(engine()) as conn:
         found = pickers.certificate_choices(conn, _typed())
-        names = desk_queries.names_of(conn, [c["holder_party_id"] for c in found])
+        names = lookups.names_of(conn, [c["holder_party_id"] for c in found])
     holder = {c["number"]: names.get(c["holder_party_id"], "") for c in found}
     return jsonify(choices=[{"value": n, "label": h} for n, h in holder.items()])

@@ -13,6 +13,7 @@ from market.domain.rules import proceeds
 from market.services import (
     certificate_views,
     desk_queries,
+    lookups,
     parties,
     runner,
     tech,
@@ -63,13 +64,13 @@ def _render(status: int = 200) -> ResponseReturnValue:
             conn, "approved", args.get("paid_after", type=int), 50, seller=me
         )
         paid_total, paid_count = desk_queries.paid_summary(conn, me)
-        names = desk_queries.names_of(
+        names = lookups.names_of(
             conn, [me, *(t["buyer_party_id"] for t in paid), *(o["buyer_party_id"] for o in offers)]
         )
-        numbers = desk_queries.numbers_of(
+        numbers = lookups.numbers_of(
             conn, [*(c["parent_id"] for c in certs), *(o["certificate_id"] for o in offers)]
         )
-        offered = desk_queries.programs_of(conn, [o["certificate_id"] for o in offers])
+        offered = lookups.programs_of(conn, [o["certificate_id"] for o in offers])
         party = parties.load_party(conn, me)
     numbers |= {c["id"]: c["number"] for c in certs}
     return (

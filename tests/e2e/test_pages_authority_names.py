@@ -1,5 +1,5 @@
 """The Authority's desk names the parties it shows, and reads the names of those only
-(desk_queries.names_of), not of every registered party."""
+(lookups.names_of), not of every registered party."""
 
 from __future__ import annotations
 

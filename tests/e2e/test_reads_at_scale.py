@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from market.domain.rulesets import get_ruleset
-from market.services import desk_queries, report_totals, trading
+from market.services import desk_queries, lookups, report_totals, trading
 from market.services.actor import AUTHORITY, PARTICIPANT, Actor
 from market.services.uow import ReadOnly, UnitOfWork
 from tests.e2e.test_pages_support import Market, browser, make_market
@@ -84,7 +84,7 @@ def test_all_501_holdings_are_reachable_page_by_page(app: Any) -> None:
     m = make_market(app)
     bought = sell_many(m, 501, [m.buyer["id"]])
     with ReadOnly(app.extensions["market.engine"]) as conn:
-        numbers = desk_queries.numbers_of(conn, [t["buyer_certificate_id"] for t in bought])
+        numbers = lookups.numbers_of(conn, [t["buyer_certificate_id"] for t in bought])
     pages = _pages(browser(app, "participant", m.buyer["id"]), "/buyer", "held_after")
     assert len(pages) == 11  # 50 a page
     shown = [n for html in pages for n in re.findall(r">(BRRAG-2014-\d+-T\d+)</a>", html)]
