@@ -11,8 +11,10 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from market import logging_setup
 from market.adapters.db import make_engine
 from market.config import ROOT, from_environment, instance_secret_key, token_hash_key
-from market.services import clock, mail_render, passwords
-from market.services.token_digest import TokenHasher
+from market.services.identity import passwords
+from market.services.identity.token_digest import TokenHasher
+from market.services.kernel import clock
+from market.services.notify import mail_render
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:

@@ -14,8 +14,8 @@ from typing import Any
 from sqlalchemy import Engine
 
 from market.api.errors import error_body
-from market.services import throttle
-from market.services.throttle import TooManyAttemptsError
+from market.services.identity import throttle
+from market.services.identity.throttle import TooManyAttemptsError
 from market.web.headers import HSTS
 
 PATH = "/api/v1/auth/token"

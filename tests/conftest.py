@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
-os.environ.setdefault("MARKET_ARGON2_FAST", "1")  # before market.services.identity is imported
+os.environ.setdefault(
+    "MARKET_ARGON2_FAST", "1"
+)  # before market.services.identity.identity is imported
 
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
@@ -129,7 +131,7 @@ def market_today() -> Iterator[Any]:
     """The business date (MARKET_TODAY, PRODUCT.md 8.4) is ERA_TODAY in every test, also in
     those that call the services without an app; a test may call this fixture with another
     ISO date (or None: the real New York date)."""
-    from market.services import clock
+    from market.services.kernel import clock
 
     clock.configure(ERA_TODAY)
     yield clock.configure

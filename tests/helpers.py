@@ -10,10 +10,11 @@ from sqlalchemy import Engine, select
 
 from market.adapters.tables import PROJECTION_TABLES, metadata
 from market.domain.events import upcast
-from market.services import identity, ledger
-from market.services.ledger import count_events
-from market.services.numbering import new_id
-from market.services.uow import UnitOfWork
+from market.services.identity import identity
+from market.services.kernel.numbering import new_id
+from market.services.kernel.uow import UnitOfWork
+from market.services.trust import ledger
+from market.services.trust.ledger import count_events
 
 
 def brrag_award(face_cents: int, **overrides: Any) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from pathlib import Path
 from market.adapters.signing import load_signer
 from market.adapters.witness_http import Answer, make_server
 from market.adapters.witness_state import WitnessState
-from market.services.witness_server import Witness, log_keys
+from market.services.trust.witness_server import Witness, log_keys
 
 
 def free_port() -> int:

@@ -8,7 +8,7 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine, token_hasher
-from market.services import identity, signin
+from market.services.identity import identity, signin
 
 blp = Blueprint("auth", __name__, url_prefix="/api/v1/auth", description="Bearer tokens")
 

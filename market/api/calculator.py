@@ -11,8 +11,8 @@ from marshmallow import Schema, fields, validate
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine, ruleset
 from market.api.schemas import cents, text
-from market.services import calculator
-from market.services.uow import ReadOnly
+from market.services.kernel.uow import ReadOnly
+from market.services.trading import calculator
 
 blp = Blueprint("calculator", __name__, url_prefix="/api/v1/calculator", description="Calculators")
 

@@ -13,14 +13,14 @@ from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import MAX_CURSOR, SeqPageArgs, cents, page_of, text
 from market.domain.rules.activities import MAX_ACTIVITIES, MAX_ACTIVITY_ID_LENGTH
 from market.domain.rules.uth_review import FINDINGS
-from market.services import (
+from market.services.certificates import (
     certificate_reads,
     certificate_views,
     certificates,
-    sale_windows,
     uth_reviews,
 )
-from market.services.uow import ReadOnly, UnitOfWork
+from market.services.kernel.uow import ReadOnly, UnitOfWork
+from market.services.trading import sale_windows
 
 blp = Blueprint("certificates", __name__, url_prefix="/api/v1", description="Transfer certificates")
 

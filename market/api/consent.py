@@ -11,7 +11,7 @@ from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, ruleset
 from market.api.schemas import text
 from market.api.trading import TRANSFER_OUT, TransferOut
-from market.services import trading
+from market.services.trading import trading
 
 blp = Blueprint("consent", __name__, url_prefix="/api/v1", description="The buyer's consent")
 

@@ -15,12 +15,12 @@ from structlog.contextvars import bind_contextvars
 from market.adapters.eventstore import canonical_json
 from market.domain.errors import InvalidRequestError
 from market.domain.rulesets import Ruleset, get_ruleset
-from market.services import identity
-from market.services.actor import Actor
-from market.services.errors import UnauthorizedError
-from market.services.runner import Idempotency, execute
-from market.services.token_digest import TokenHasher
-from market.services.uow import UnitOfWork
+from market.services.identity import identity
+from market.services.identity.token_digest import TokenHasher
+from market.services.kernel.actor import Actor
+from market.services.kernel.errors import UnauthorizedError
+from market.services.kernel.runner import Idempotency, execute
+from market.services.kernel.uow import UnitOfWork
 
 T = TypeVar("T")
 

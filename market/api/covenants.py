@@ -9,8 +9,8 @@ from marshmallow import Schema, fields
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine, ruleset
-from market.services import covenants
-from market.services.uow import ReadOnly
+from market.services.kernel.uow import ReadOnly
+from market.services.tech import covenants
 
 blp = Blueprint("monitor", __name__, url_prefix="/api/v1/monitor", description="Risk monitor")
 

@@ -15,8 +15,8 @@ from market.api.returns import CreditApplicationOut
 from market.api.schemas import SeqPageArgs, page_of
 from market.api.timeline_schema import TimelineEntryOut, timeline_fields
 from market.api.trading import OfferDetailOut, TransferDetailOut
-from market.services import deals
-from market.services.uow import ReadOnly
+from market.services.kernel.uow import ReadOnly
+from market.services.queries import deals
 
 blp = Blueprint("deals", __name__, url_prefix="/api/v1", description="Deals and their timelines")
 

@@ -11,7 +11,7 @@ from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor
 from market.api.parties import PartyOut
 from market.api.schemas import text
-from market.services import director_exceptions
+from market.services.parties import director_exceptions
 
 blp = Blueprint(
     "exceptions", __name__, url_prefix="/api/v1/parties", description="Director's exceptions"

@@ -6,7 +6,7 @@ from flask import Response
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
-from market.services import exports
+from market.services.queries import exports
 
 blp = Blueprint("exports", __name__, url_prefix="/api/v1/reports", description="Exports")
 

@@ -10,8 +10,8 @@ from marshmallow import Schema, fields
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine
-from market.services import funding
-from market.services.uow import ReadOnly, UnitOfWork
+from market.services.kernel.uow import ReadOnly, UnitOfWork
+from market.services.trading import funding
 from market.validation import PaymentIn
 
 blp = Blueprint("funding", __name__, url_prefix="/api/v1", description="Closing record")

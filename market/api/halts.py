@@ -11,8 +11,8 @@ from marshmallow import Schema, fields, validate
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine
 from market.domain.rules.halts import NOTICE_KINDS
-from market.services import halts
-from market.services.uow import ReadOnly, UnitOfWork
+from market.services.certificates import halts
+from market.services.kernel.uow import ReadOnly, UnitOfWork
 
 blp = Blueprint("halts", __name__, url_prefix="/api/v1", description="Trading halts")
 

@@ -12,7 +12,7 @@ from market.api import trust
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
 from market.api.schemas import MAX_CURSOR, page_of
-from market.services import ledger, trust_recent
+from market.services.trust import ledger, trust_recent
 
 blp = Blueprint("ledger", __name__, url_prefix="/api/v1", description="The event ledger")
 
@@ -40,7 +40,7 @@ class VerifyOut(Schema):
     head_hash = fields.String()
     first_bad_seq = fields.Integer(allow_none=True)
     problems = fields.List(fields.String())
-    # What the incremental check covered (services/trust_recent.py).
+    # What the incremental check covered (services/trust/trust_recent.py).
     mode = fields.String()
     checkpoint = fields.Dict(allow_none=True)
     checked_from_seq = fields.Integer()

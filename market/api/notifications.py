@@ -11,7 +11,7 @@ from marshmallow import Schema, fields, validate
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
 from market.api.schemas import MAX_CURSOR, page_of
-from market.services import inbox
+from market.services.notify import inbox
 
 blp = Blueprint(
     "notifications", __name__, url_prefix="/api/v1", description="The signed-in user's inbox"

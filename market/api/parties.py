@@ -11,8 +11,8 @@ from marshmallow import Schema, fields
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import EntityFacts, PageArgs, page_of
-from market.services import parties
-from market.services.uow import ReadOnly, UnitOfWork
+from market.services.kernel.uow import ReadOnly, UnitOfWork
+from market.services.parties import parties
 from market.validation import OwnerIn, OwnersAgreementIn, PartyFields
 
 blp = Blueprint("parties", __name__, url_prefix="/api/v1/parties", description="Parties")

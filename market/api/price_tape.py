@@ -10,8 +10,8 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import engine
-from market.services import price_tape
-from market.services.uow import ReadOnly
+from market.services.kernel.uow import ReadOnly
+from market.services.trading import price_tape
 
 blp = Blueprint("price_tape", __name__, url_prefix="/api/v1/public", description="Price tape")
 

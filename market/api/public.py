@@ -8,7 +8,7 @@ from marshmallow import Schema, fields
 
 from market.api.blueprint import Blueprint
 from market.api.context import engine, ruleset
-from market.services import public_status
+from market.services.queries import public_status
 
 blp = Blueprint("public", __name__, url_prefix="/api/v1/public", description="Public reads")
 

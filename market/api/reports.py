@@ -10,8 +10,8 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine, ruleset
-from market.services import certificate_caps
-from market.services.uow import ReadOnly
+from market.services.certificates import certificate_caps
+from market.services.kernel.uow import ReadOnly
 
 blp = Blueprint("reports", __name__, url_prefix="/api/v1/reports", description="Reports")
 

@@ -17,8 +17,8 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, ruleset
-from market.services import pass_through_allocations, recaptures, returns
-from market.services.uow import UnitOfWork
+from market.services.certificates import pass_through_allocations, recaptures, returns
+from market.services.kernel.uow import UnitOfWork
 from market.validation import CreditApplicationIn, PassThroughIn, RecaptureIn
 
 blp = Blueprint("returns", __name__, url_prefix="/api/v1", description="Returns and recapture")

@@ -10,8 +10,8 @@ from marshmallow import Schema, fields
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine, ruleset
-from market.services import simulator
-from market.services.uow import ReadOnly
+from market.services.kernel.uow import ReadOnly
+from market.services.tech import simulator
 
 blp = Blueprint(
     "tech_simulation", __name__, url_prefix="/api/v1/tech", description="TECH allocation simulator"

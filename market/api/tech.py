@@ -12,8 +12,9 @@ from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, ruleset
 from market.api.schemas import page_of
 from market.api.timeline_schema import timeline_fields
-from market.services import deal_views, tech, tech_allocation_views, tech_allocations
-from market.services.uow import ReadOnly, UnitOfWork
+from market.services.kernel.uow import ReadOnly, UnitOfWork
+from market.services.queries import deal_views
+from market.services.tech import tech, tech_allocation_views, tech_allocations
 from market.validation import TechApplicationIn
 
 blp = Blueprint("tech", __name__, url_prefix="/api/v1/tech", description="TECH program")

@@ -12,8 +12,9 @@ from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import SeqPageArgs, page_of
 from market.api.timeline_schema import timeline_fields
-from market.services import deal_views, trading
-from market.services.uow import ReadOnly, UnitOfWork
+from market.services.kernel.uow import ReadOnly, UnitOfWork
+from market.services.queries import deal_views
+from market.services.trading import trading
 from market.validation import AcceptIn, ApproveIn, ListingIn, OfferIn, RejectIn, TransferIn
 
 blp = Blueprint("trading", __name__, url_prefix="/api/v1", description="Listings and transfers")

@@ -15,10 +15,11 @@ from sqlalchemy import Engine
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
 from market.api.schemas import MAX_CURSOR, page_of
-from market.services import checkpoints, cosigned, proofs, rate_limit, signer
-from market.services.actor import AUTHORITY
-from market.services.checkpoints import TrustSettings
-from market.services.errors import NotFoundError
+from market.services.kernel import rate_limit
+from market.services.kernel.actor import AUTHORITY
+from market.services.kernel.errors import NotFoundError
+from market.services.trust import checkpoints, cosigned, proofs, signer
+from market.services.trust.checkpoints import TrustSettings
 
 blp = Blueprint("trust", __name__, url_prefix="/api/v1", description="Checkpoints and proofs")
 SIZE = validate.Range(1, MAX_CURSOR)

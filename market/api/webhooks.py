@@ -11,8 +11,8 @@ from marshmallow import Schema, fields, validate
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
 from market.api.schemas import MAX_CURSOR, SeqPageArgs, page_of
-from market.services import webhooks
-from market.services.delivery import Settings
+from market.services.notify import webhooks
+from market.services.notify.delivery import Settings
 
 blp = Blueprint("webhooks", __name__, url_prefix="/api/v1", description="Webhooks")
 

@@ -10,11 +10,11 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from market.domain.rulesets import get_ruleset
-from market.services import exports
-from market.services.actor import SYSTEM
-from market.services.carryforwards import expire_carryforwards
-from market.services.runner import run
-from market.services.uow import ReadOnly, UnitOfWork
+from market.services.certificates.carryforwards import expire_carryforwards
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.runner import run
+from market.services.kernel.uow import ReadOnly, UnitOfWork
+from market.services.queries import exports
 
 
 def _engine() -> Any:

@@ -11,10 +11,11 @@ from flask.cli import with_appcontext
 
 from market.domain.errors import DomainError
 from market.domain.rulesets import get_ruleset
-from market.services import clock, dm_pools
-from market.services.actor import SYSTEM
-from market.services.runner import run
-from market.services.uow import UnitOfWork
+from market.services.certificates import dm_pools
+from market.services.kernel import clock
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.runner import run
+from market.services.kernel.uow import UnitOfWork
 
 
 @click.command("roll-fiscal-year")

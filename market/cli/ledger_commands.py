@@ -13,7 +13,7 @@ from sqlalchemy import Engine
 from market.adapters import migrate
 from market.adapters.rebuild import FoldError
 from market.cli import trust_commands
-from market.services import ledger
+from market.services.trust import ledger
 
 
 def _engine() -> Engine:

@@ -15,8 +15,8 @@ from market.adapters import backup, roles
 from market.adapters.db import make_engine
 from market.adapters.signing import KeyFileError, load_signer
 from market.domain.errors import DomainError
-from market.services import checkpoints, key_rotation, signer, trust_verify
-from market.services.checkpoints import TrustSettings
+from market.services.trust import checkpoints, key_rotation, signer, trust_verify
+from market.services.trust.checkpoints import TrustSettings
 
 
 def engine() -> Engine:

@@ -15,7 +15,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from market.domain.errors import DomainError
-from market.services import identity
+from market.services.identity import identity
 
 
 @click.group()

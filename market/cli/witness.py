@@ -11,7 +11,7 @@ from market.adapters.signing import KeyFileError, Signer, load_signer
 from market.adapters.witness_http import make_server
 from market.adapters.witness_state import WitnessState
 from market.domain.checkpoint_note import NoteError
-from market.services.witness_server import Witness, cosigner_vkey, log_keys
+from market.services.trust.witness_server import Witness, cosigner_vkey, log_keys
 
 
 @click.group("witness")

@@ -16,10 +16,11 @@ from flask.cli import with_appcontext
 
 from market.domain.errors import DomainError
 from market.domain.rulesets import get_ruleset
-from market.services import clock, ticks
-from market.services.checkpoints import TrustSettings
-from market.services.delivery import Settings
-from market.services.worker import Worker, deliver_once
+from market.services.jobs import ticks
+from market.services.jobs.worker import Worker, deliver_once
+from market.services.kernel import clock
+from market.services.notify.delivery import Settings
+from market.services.trust.checkpoints import TrustSettings
 
 log = structlog.get_logger("market.worker")
 

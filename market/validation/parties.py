@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from market.services.actor import ROLES
-from market.services.parties import ENTITY_TYPES, TAX_TYPES
+from market.services.kernel.actor import ROLES
+from market.services.parties.parties import ENTITY_TYPES, TAX_TYPES
 from market.validation.fields import MAX_BPS, bps, text
 
 

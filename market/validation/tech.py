@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from market.services import tech
+from market.services.tech import tech
 from market.validation.fields import MAX_CENTS, cents, text
 
 _YEAR = validate.Range(1990, 2200)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from market.domain.rules import proceeds
-from market.services.funding import MAX_REFERENCE
+from market.services.trading.funding import MAX_REFERENCE
 from market.validation.fields import cents, text
 
 

@@ -7,7 +7,7 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_user
 
 from market.domain.errors import DomainError
-from market.services import identity, mfa, signin, throttle, web_sessions
+from market.services.identity import identity, mfa, signin, throttle, web_sessions
 from market.web.base import actor, bp, engine, roles_required, token_hasher
 from market.web.session import WebUser
 

@@ -11,16 +11,12 @@ from flask.typing import ResponseReturnValue
 
 from market.domain.rules import tech_caps
 from market.domain.values import fiscal_year
-from market.services import (
-    certificate_caps,
-    lookups,
-    pages_queries,
-    runner,
-    tech,
-    tech_allocations,
-)
-from market.services.trading import today
-from market.services.uow import ReadOnly
+from market.services.certificates import certificate_caps
+from market.services.kernel import lookups, runner
+from market.services.kernel.uow import ReadOnly
+from market.services.queries import pages_queries
+from market.services.tech import tech, tech_allocations
+from market.services.trading.trading import today
 from market.web import charts, confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
 

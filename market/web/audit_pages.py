@@ -8,8 +8,9 @@ from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
 from market.domain.errors import DomainError
-from market.services import audit, lookups
-from market.services.uow import ReadOnly
+from market.services.kernel import lookups
+from market.services.kernel.uow import ReadOnly
+from market.services.queries import audit
 from market.web.base import actor, bp, engine, roles_required
 
 

@@ -10,17 +10,12 @@ from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
-from market.services import (
-    certificates,
-    list_search,
-    lookups,
-    pages_queries,
-    pickers,
-    runner,
-    trading,
-)
-from market.services.trading import today
-from market.services.uow import ReadOnly
+from market.services.certificates import certificates
+from market.services.kernel import lookups, runner
+from market.services.kernel.uow import ReadOnly
+from market.services.queries import list_search, pages_queries, pickers
+from market.services.trading import trading
+from market.services.trading.trading import today
 from market.validation import RejectIn
 from market.web import confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset

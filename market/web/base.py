@@ -19,8 +19,8 @@ from sqlalchemy import Engine
 
 from market.domain.errors import DomainError
 from market.domain.rulesets import Ruleset, get_ruleset
-from market.services.actor import Actor
-from market.services.token_digest import TokenHasher
+from market.services.identity.token_digest import TokenHasher
+from market.services.kernel.actor import Actor
 from market.web.errors import render_domain_error
 
 bp = Blueprint("pages", __name__)

@@ -11,18 +11,13 @@ from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
 from market.domain.rules import pass_through as pt_rules
-from market.services import (
-    desk_queries,
-    lookups,
-    pages_queries,
-    parties,
-    pass_through_allocations,
-    returns,
-    runner,
-    trading,
-)
-from market.services.trading import today
-from market.services.uow import ReadOnly
+from market.services.certificates import pass_through_allocations, returns
+from market.services.kernel import lookups, runner
+from market.services.kernel.uow import ReadOnly
+from market.services.parties import parties
+from market.services.queries import desk_queries, pages_queries
+from market.services.trading import trading
+from market.services.trading.trading import today
 from market.validation import CreditApplicationIn, PassThroughIn
 from market.web import forms
 from market.web.base import actor, bp, engine, roles_required, ruleset

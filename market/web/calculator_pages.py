@@ -12,9 +12,9 @@ from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
 from market.domain.errors import DomainError
-from market.services import calculator, pretrade
-from market.services.actor import PARTICIPANT
-from market.services.uow import ReadOnly
+from market.services.kernel.actor import PARTICIPANT
+from market.services.kernel.uow import ReadOnly
+from market.services.trading import calculator, pretrade
 from market.web import forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
 

@@ -12,11 +12,14 @@ from flask import current_app, render_template, request
 from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
-from market.services import certificate_views, ledger_search, proofs, sale_windows
-from market.services.actor import AUTHORITY
-from market.services.checkpoints import TrustSettings
-from market.services.parties import load_party
-from market.services.uow import ReadOnly
+from market.services.certificates import certificate_views
+from market.services.kernel.actor import AUTHORITY
+from market.services.kernel.uow import ReadOnly
+from market.services.parties.parties import load_party
+from market.services.queries import ledger_search
+from market.services.trading import sale_windows
+from market.services.trust import proofs
+from market.services.trust.checkpoints import TrustSettings
 from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.certificate_qr import proof_url, qr_svg
 from market.web.event_sentences import sentence

@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import render_template
 from flask.typing import ResponseReturnValue
 
-from market.services import covenants
-from market.services.uow import ReadOnly
+from market.services.kernel.uow import ReadOnly
+from market.services.tech import covenants
 from market.web.base import actor, bp, engine, roles_required, ruleset
 
 

@@ -10,8 +10,12 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
 from market.domain.errors import DomainError
-from market.services import deal_views, deals, inbox, lookups, tech, trading
-from market.services.uow import ReadOnly
+from market.services.kernel import lookups
+from market.services.kernel.uow import ReadOnly
+from market.services.notify import inbox
+from market.services.queries import deal_views, deals
+from market.services.tech import tech
+from market.services.trading import trading
 from market.web.base import ALL_ROLES, actor, bp, engine, roles_required, ruleset
 
 
@@ -120,7 +124,7 @@ def public_status_form() -> ResponseReturnValue:
 @bp.get("/status/<reference>", endpoint="public_status")
 def public_status_page(reference: str) -> ResponseReturnValue:
     """Anyone, signed in or not: the filing's status, next step and deadline."""
-    from market.services import public_status
+    from market.services.queries import public_status
 
     try:
         found = public_status.status(engine(), reference[:64], ruleset())

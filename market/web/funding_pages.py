@@ -6,8 +6,9 @@ from __future__ import annotations
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from market.services import funding, runner, trading
-from market.services.uow import ReadOnly
+from market.services.kernel import runner
+from market.services.kernel.uow import ReadOnly
+from market.services.trading import funding, trading
 from market.validation import PaymentIn
 from market.web import forms
 from market.web.base import actor, bp, engine, roles_required

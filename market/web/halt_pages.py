@@ -10,9 +10,10 @@ from flask import flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from market.domain.rules.halts import NOTICE_KINDS
-from market.services import halts, runner
-from market.services.actor import AUDITOR, AUTHORITY
-from market.services.uow import ReadOnly
+from market.services.certificates import halts
+from market.services.kernel import runner
+from market.services.kernel.actor import AUDITOR, AUTHORITY
+from market.services.kernel.uow import ReadOnly
 from market.web import forms
 from market.web.base import actor, bp, engine, roles_required
 from market.web.certificate_pages import render_certificate

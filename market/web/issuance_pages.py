@@ -10,8 +10,10 @@ from typing import Any
 from flask import request, url_for
 from flask.typing import ResponseReturnValue
 
-from market.services import certificates, pickers, recaptures, runner
-from market.services.uow import ReadOnly
+from market.services.certificates import certificates, recaptures
+from market.services.kernel import runner
+from market.services.kernel.uow import ReadOnly
+from market.services.queries import pickers
 from market.validation import RecaptureIn
 from market.web import confirm, forms
 from market.web.authority_pages import FUNDS, ISSUABLE, PROGRAMS, done, render_desk

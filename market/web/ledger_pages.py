@@ -12,9 +12,10 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy.engine import Connection
 
 from market.domain.errors import DomainError
-from market.services import cosigned, ledger, ledger_search, pickers, trust_recent
-from market.services.checkpoints import TrustSettings
-from market.services.uow import ReadOnly
+from market.services.kernel.uow import ReadOnly
+from market.services.queries import ledger_search, pickers
+from market.services.trust import cosigned, ledger, trust_recent
+from market.services.trust.checkpoints import TrustSettings
 from market.web.base import actor, bp, engine, roles_required
 from market.web.event_sentences import sentence, type_in_words
 

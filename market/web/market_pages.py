@@ -8,8 +8,10 @@ from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
-from market.services import list_search, runner, trading
-from market.services.uow import ReadOnly
+from market.services.kernel import runner
+from market.services.kernel.uow import ReadOnly
+from market.services.queries import list_search
+from market.services.trading import trading
 from market.validation import OfferIn
 from market.web import forms
 from market.web.base import actor, bp, engine, roles_required, ruleset

@@ -19,8 +19,8 @@ from flask import abort, current_app, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from joserfc.errors import JoseError
 
-from market.services import oidc_signin, signin
-from market.services.errors import UnauthorizedError
+from market.services.identity import oidc_signin, signin
+from market.services.kernel.errors import UnauthorizedError
 from market.web.base import bp, engine
 from market.web.signin_pages import ask_second_factor, complete
 

@@ -10,8 +10,8 @@ from ipaddress import ip_address, ip_network
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request
 
 from market.adapters import metrics
-from market.services import ops_figures, readiness
-from market.services.checkpoints import TrustSettings
+from market.services.ops import ops_figures, readiness
+from market.services.trust.checkpoints import TrustSettings
 
 bp = Blueprint("ops", __name__)
 

@@ -10,8 +10,10 @@ from typing import Any
 from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
-from market.services import lookups, ownership_views, parties, pickers, runner
-from market.services.uow import ReadOnly
+from market.services.kernel import lookups, runner
+from market.services.kernel.uow import ReadOnly
+from market.services.parties import ownership_views, parties
+from market.services.queries import pickers
 from market.validation import OwnerIn, OwnersAgreementIn, PartyFields
 from market.web import forms
 from market.web.base import actor, bp, engine, roles_required

@@ -1,5 +1,5 @@
 """Forgot password: ask for a link (the same answer for every address), then set a new
-password from it (services/password_reset.py)."""
+password from it (services/identity/password_reset.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from market.domain.errors import DomainError
-from market.services import password_reset
+from market.services.identity import password_reset
 from market.web.base import bp, engine, token_hasher
 
 SENT = (

@@ -1,5 +1,5 @@
 """The type-ahead pickers' matches: a form carries only the first few parties and
-certificates (market/services/pickers.py), and market/static/app.js asks here for those
+certificates (market/services/queries/pickers.py), and market/static/app.js asks here for those
 matching what is typed, to refill the form's list. Without script the list stays as it
 came and whatever is typed is still resolved on submit. Only the roles whose pages have
 the pickers may ask (the Authority's desks, the ledger's party filter)."""
@@ -9,8 +9,9 @@ from __future__ import annotations
 from flask import jsonify, request
 from flask.typing import ResponseReturnValue
 
-from market.services import lookups, pickers
-from market.services.uow import ReadOnly
+from market.services.kernel import lookups
+from market.services.kernel.uow import ReadOnly
+from market.services.queries import pickers
 from market.web.base import bp, engine, roles_required
 
 MAX_TYPED = 100

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
-from market.services import price_tape
-from market.services.uow import ReadOnly
+from market.services.kernel.uow import ReadOnly
+from market.services.trading import price_tape
 from market.web.base import bp, engine
 from market.web.price_chart import price_chart, series_name
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from flask import current_app, jsonify
 from flask.typing import ResponseReturnValue
 
-from market.services import certificate_views, proofs
-from market.services.checkpoints import TrustSettings
-from market.services.uow import ReadOnly
+from market.services.certificates import certificate_views
+from market.services.kernel.uow import ReadOnly
+from market.services.trust import proofs
+from market.services.trust.checkpoints import TrustSettings
 from market.web.base import actor, bp, engine, roles_required
 
 

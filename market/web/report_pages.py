@@ -12,9 +12,10 @@ from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
 from market.domain.values import fiscal_year
-from market.services import certificate_caps, exports, list_search, report_totals
-from market.services.trading import today
-from market.services.uow import ReadOnly
+from market.services.certificates import certificate_caps
+from market.services.kernel.uow import ReadOnly
+from market.services.queries import exports, list_search, report_totals
+from market.services.trading.trading import today
 from market.web import charts
 from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.price_chart import PROGRAM_NAMES, price_chart

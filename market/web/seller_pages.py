@@ -10,18 +10,14 @@ from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
 from market.domain.rules import proceeds
-from market.services import (
-    certificate_views,
-    desk_queries,
-    lookups,
-    parties,
-    runner,
-    tech,
-    trade_lists,
-    trading,
-)
-from market.services.trading import today
-from market.services.uow import ReadOnly
+from market.services.certificates import certificate_views
+from market.services.kernel import lookups, runner
+from market.services.kernel.uow import ReadOnly
+from market.services.parties import parties
+from market.services.queries import desk_queries
+from market.services.tech import tech
+from market.services.trading import trade_lists, trading
+from market.services.trading.trading import today
 from market.validation import ListingIn, TechApplicationIn
 from market.web import confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset

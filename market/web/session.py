@@ -10,8 +10,8 @@ from flask_login import UserMixin
 from sqlalchemy.exc import InterfaceError, OperationalError
 from structlog.contextvars import bind_contextvars
 
-from market.services import identity, web_sessions
-from market.services.actor import Actor
+from market.services.identity import identity, web_sessions
+from market.services.kernel.actor import Actor
 
 
 class WebUser(UserMixin):  # type: ignore[misc]

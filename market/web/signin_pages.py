@@ -14,8 +14,8 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_user, logout_user
 
 from market.domain.errors import DomainError
-from market.services import identity, signin, web_sessions
-from market.services.actor import Actor
+from market.services.identity import identity, signin, web_sessions
+from market.services.kernel.actor import Actor
 from market.web.base import bp, engine, token_hasher
 from market.web.session import WebUser
 

@@ -7,8 +7,9 @@ from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
 from market.domain.values import fiscal_year as fiscal_year_of
-from market.services import clock, simulator
-from market.services.uow import ReadOnly
+from market.services.kernel import clock
+from market.services.kernel.uow import ReadOnly
+from market.services.tech import simulator
 from market.web.base import actor, bp, engine, roles_required, ruleset
 
 SHOWN_ROWS = 500  # the page lists the first rows; the API answers with all of them

@@ -7,9 +7,10 @@ from __future__ import annotations
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from market.services import pickers, user_admin
-from market.services.actor import PARTICIPANT, ROLES
-from market.services.uow import ReadOnly
+from market.services.identity import user_admin
+from market.services.kernel.actor import PARTICIPANT, ROLES
+from market.services.kernel.uow import ReadOnly
+from market.services.queries import pickers
 from market.validation import NewUserIn, PasswordResetIn
 from market.web import forms
 from market.web.base import actor, bp, engine, roles_required

@@ -9,7 +9,8 @@ from typing import Any
 from flask import flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
-from market.services import runner, uth_reviews
+from market.services.certificates import uth_reviews
+from market.services.kernel import runner
 from market.web import forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.certificate_pages import render_certificate

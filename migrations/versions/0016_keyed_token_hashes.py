@@ -1,5 +1,5 @@
 """Bearer tokens, page sessions and password-reset links are now stored as HMAC-SHA256
-under a key kept outside the database (TOKEN_HASH_KEY_FILE; services/token_digest.py),
+under a key kept outside the database (TOKEN_HASH_KEY_FILE; services/identity/token_digest.py),
 no longer as a SHA-256 anyone can compute. The digests stored before cannot be converted
 (the secrets behind them were never kept), so they are ended here rather than left
 looking live: every API token and page session is revoked and every unused reset link

@@ -35,7 +35,8 @@ from report import emit
 from sqlalchemy import create_engine, text
 
 from market.adapters.db import make_engine
-from market.services import clock, ledger
+from market.services.kernel import clock
+from market.services.trust import ledger
 
 PG_ADMIN = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 HERE = Path(__file__).resolve().parent

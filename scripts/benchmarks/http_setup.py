@@ -16,11 +16,11 @@ import requests
 from market.adapters.db import make_engine
 from market.adapters.migrate import upgrade
 from market.domain.rulesets import get_ruleset
-from market.services import identity
-from market.services.actor import SYSTEM
-from market.services.certificates import NewCertificate, issue_certificate
-from market.services.parties import NewParty, register_party
-from market.services.runner import run
+from market.services.certificates.certificates import NewCertificate, issue_certificate
+from market.services.identity import identity
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.runner import run
+from market.services.parties.parties import NewParty, register_party
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every server of a run (bare Flask, the thin write, the app) is served the same way;

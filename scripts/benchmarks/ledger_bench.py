@@ -21,10 +21,10 @@ from report import emit
 
 from market.adapters.db import make_engine
 from market.adapters.migrate import upgrade
-from market.services import ledger
-from market.services.actor import SYSTEM
-from market.services.parties import NewParty, record_ownership, register_party
-from market.services.uow import UnitOfWork
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.uow import UnitOfWork
+from market.services.parties.parties import NewParty, record_ownership, register_party
+from market.services.trust import ledger
 
 
 def raw_sqlite_commits(path: Path, n: int) -> float:

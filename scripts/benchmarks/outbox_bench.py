@@ -40,10 +40,14 @@ sys.path.insert(0, str(ROOT))
 from market.adapters.db import make_engine  # noqa: E402
 from market.adapters.migrate import upgrade  # noqa: E402
 from market.domain.rulesets import get_ruleset  # noqa: E402
-from market.services import certificates, identity, listings, parties, webhooks  # noqa: E402
-from market.services.actor import SYSTEM, Actor  # noqa: E402
-from market.services.delivery import Settings  # noqa: E402
-from market.services.runner import run  # noqa: E402
+from market.services.certificates import certificates  # noqa: E402
+from market.services.identity import identity  # noqa: E402
+from market.services.kernel.actor import SYSTEM, Actor  # noqa: E402
+from market.services.kernel.runner import run  # noqa: E402
+from market.services.notify import webhooks  # noqa: E402
+from market.services.notify.delivery import Settings  # noqa: E402
+from market.services.parties import parties  # noqa: E402
+from market.services.trading import listings  # noqa: E402
 
 RULES = get_ruleset("A1178")
 M = 100_000_000

@@ -35,7 +35,7 @@ from market.adapters.db import make_engine
 from market.adapters.migrate import upgrade
 from market.adapters.tables import metadata
 from market.domain.rulesets import get_ruleset
-from market.services import clock
+from market.services.kernel import clock
 
 GOAL_RATIO = 2.0
 # The business date the ledger is built and read on (PRODUCT.md 8.4): its credits of tax

@@ -20,10 +20,12 @@ from sqlalchemy import Engine
 
 from market.adapters.eventstore import event_count
 from market.domain.rulesets import Ruleset
-from market.services import certificates, identity, returns, trading
-from market.services.actor import AUTHORITY, PARTICIPANT, Actor
-from market.services.parties import NewParty, record_ownership, register_party
-from market.services.uow import UnitOfWork
+from market.services.certificates import certificates, returns
+from market.services.identity import identity
+from market.services.kernel.actor import AUTHORITY, PARTICIPANT, Actor
+from market.services.kernel.uow import UnitOfWork
+from market.services.parties.parties import NewParty, record_ownership, register_party
+from market.services.trading import trading
 
 EDA = Actor(user_id="bench-eda", role=AUTHORITY)
 PASSWORD = "bench-password"

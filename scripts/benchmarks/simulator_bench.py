@@ -21,10 +21,11 @@ from sqlalchemy import create_engine, text
 
 from market import create_app
 from market.domain.rulesets import get_ruleset
-from market.services import identity, simulator, tech
-from market.services.actor import SYSTEM
-from market.services.parties import NewParty, register_party
-from market.services.uow import UnitOfWork
+from market.services.identity import identity
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.uow import UnitOfWork
+from market.services.parties.parties import NewParty, register_party
+from market.services.tech import simulator, tech
 
 PG = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 BATCH = 500

@@ -27,8 +27,8 @@ from market.adapters import merkle_store
 from market.adapters.db import make_engine
 from market.adapters.eventstore import GENESIS_HASH, canonical_json, hash_encoded
 from market.adapters.migrate import upgrade
-from market.services import checkpoints, proofs, trust_recent, trust_verify
-from market.services.checkpoints import TrustSettings
+from market.services.trust import checkpoints, proofs, trust_recent, trust_verify
+from market.services.trust.checkpoints import TrustSettings
 
 
 def append_chain(path: Path, start: int, count: int) -> None:

@@ -34,14 +34,14 @@ from market.adapters.db import make_engine
 from market.adapters.migrate import upgrade
 from market.domain.events import upcast
 from market.domain.rulesets import A1178
-from market.services import tech, tech_allocations
-from market.services.actor import SYSTEM
-from market.services.carryforwards import expire_carryforwards
-from market.services.certificates import NewCertificate, issue_certificate
-from market.services.numbering import new_id
-from market.services.parties import NewParty, register_party
-from market.services.runner import run
-from market.services.uow import UnitOfWork
+from market.services.certificates.carryforwards import expire_carryforwards
+from market.services.certificates.certificates import NewCertificate, issue_certificate
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.numbering import new_id
+from market.services.kernel.runner import run
+from market.services.kernel.uow import UnitOfWork
+from market.services.parties.parties import NewParty, register_party
+from market.services.tech import tech, tech_allocations
 
 PG_ADMIN = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 BATCH = 20_000  # events appended per set-up unit of work

@@ -13,10 +13,10 @@ from sqlalchemy import Engine
 
 from market.domain.rules.activities import SAME_TAXPAYER
 from market.domain.rulesets import A1178
-from market.services.actor import Actor
-from market.services.errors import RuleRefusedError
-from market.services.returns import NewCreditApplication, apply_to_return
-from market.services.runner import run
+from market.services.certificates.returns import NewCreditApplication, apply_to_return
+from market.services.kernel.actor import Actor
+from market.services.kernel.errors import RuleRefusedError
+from market.services.kernel.runner import run
 from tests.e2e.test_pages_foundation import sign_in
 from tests.e2e.test_returns_api import cert_row, credit, held_certificate
 from tests.helpers import (

@@ -34,6 +34,6 @@ def test_allocate_prints_the_t1_allocation_and_writes_nothing(app: Any, tmp_path
     assert [a["id"] for a in out["allocations"]] == [i for i, _, _ in T1]
     assert {k: got[k] for k in FINAL} == FINAL
     assert got["Z3"] == 300_000_000 and got["N1"] == 20_000_000
-    from market.services.ledger import count_events
+    from market.services.trust.ledger import count_events
 
     assert count_events(app.extensions["market.engine"]) == 0

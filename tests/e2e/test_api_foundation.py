@@ -206,7 +206,7 @@ def test_every_api_error_has_the_same_shape(
 def test_an_unexpected_failure_is_a_500_with_the_error_shape(
     client: Any, app: Any, eda: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from market.services import parties
+    from market.services.parties import parties
 
     def boom(*_: Any, **__: Any) -> Any:
         raise RuntimeError("disk on fire")

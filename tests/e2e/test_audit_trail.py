@@ -11,8 +11,8 @@ from sqlalchemy import select
 
 from market.adapters.tables import User
 from market.domain.events.deals import ReminderIssued
-from market.services.ledger import verify
-from market.services.uow import UnitOfWork
+from market.services.kernel.uow import UnitOfWork
+from market.services.trust.ledger import verify
 from tests.e2e.test_notifications_api import sale
 from tests.e2e.test_pages_support import browser
 from tests.e2e.test_trading_api import Market

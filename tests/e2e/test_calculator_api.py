@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from market.services import clock
+from market.services.kernel import clock
 from tests.helpers import brrag_award, create_party, events, headers_for, tech_certificate
 
 URL = "/api/v1/calculator/tech"

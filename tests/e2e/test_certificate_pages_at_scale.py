@@ -8,9 +8,9 @@ from typing import Any
 from sqlalchemy import select
 
 from market.adapters.tables import EventRow, Listing, Transfer
-from market.services import trading
-from market.services.actor import PARTICIPANT, Actor
-from market.services.uow import ReadOnly, UnitOfWork
+from market.services.kernel.actor import PARTICIPANT, Actor
+from market.services.kernel.uow import ReadOnly, UnitOfWork
+from market.services.trading import trading
 from tests.e2e.test_pages_support import browser, make_market
 from tests.e2e.test_reads_at_scale import EDA, RULES
 

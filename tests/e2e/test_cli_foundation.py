@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy import text
 
-from market.services import identity
+from market.services.identity import identity
 from tests.helpers import create_party, headers_for
 
 

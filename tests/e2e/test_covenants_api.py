@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from market.domain.rulesets import A1178
-from market.services import clock
+from market.services.kernel import clock
 from tests.e2e.test_tech_api import seller
 from tests.helpers import confirm_as_buyer, create_party, headers_for, tech_certificate
 

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from market.services import demo, ledger
+from market.services import demo
+from market.services.trust import ledger
 
 SHIP_DAY = "2026-12-01"  # fiscal year 2027: its TECH intake open, FY 2026's allocated
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from market.services import clock
+from market.services.kernel import clock
 from tests.e2e.test_pages_support import browser
 from tests.e2e.test_trading_api import Market
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from market.domain.rulesets import A1178
-from market.services import clock
+from market.services.kernel import clock
 from tests.e2e.test_trading_api import Market
 from tests.helpers import create_party, events, headers_for, replay_equals_live_and_verifies
 

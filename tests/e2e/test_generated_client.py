@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from market.services import identity
+from market.services.identity import identity
 from tests.helpers import BRRAG_AWARD, create_party, headers_for
 
 M = 100_000_000

@@ -10,9 +10,9 @@ from typing import Any
 from sqlalchemy import event
 
 from market.domain.events import event_types
-from market.services import ledger_search
-from market.services.actor import AUDITOR, Actor
-from market.services.uow import ReadOnly
+from market.services.kernel.actor import AUDITOR, Actor
+from market.services.kernel.uow import ReadOnly
+from market.services.queries import ledger_search
 from tests.e2e.test_pages_foundation import sign_in
 from tests.helpers import create_party, headers_for
 

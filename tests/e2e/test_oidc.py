@@ -18,7 +18,7 @@ import pyotp
 import pytest
 import requests
 
-from market.services import identity, mfa
+from market.services.identity import identity, mfa
 from tests.ops_servers import IN_CI, free_port, stop, wait_until_up
 
 pytestmark = pytest.mark.storage

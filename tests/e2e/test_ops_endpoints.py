@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import text
 
 from market import create_app
-from market.services import fanout
+from market.services.notify import fanout
 from tests.conftest import ERA_TODAY
 from tests.helpers import create_party, headers_for
 

@@ -15,7 +15,8 @@ from sqlalchemy import func, select
 
 from market import create_app
 from market.adapters.tables import RequestTrace
-from market.services import fanout, identity, password_reset
+from market.services.identity import identity, password_reset
+from market.services.notify import fanout
 from tests.conftest import ERA_TODAY
 from tests.helpers import create_party
 

@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from market.adapters.db import make_engine
 from market.adapters.tables import LoginFailure
-from market.services import identity
+from market.services.identity import identity
 from tests.ops_servers import gunicorn, nginx_front
 
 pytestmark = pytest.mark.storage

@@ -12,9 +12,10 @@ from sqlalchemy import Engine, select
 
 from market.adapters.tables import EventRow
 from market.domain.rulesets import A1178
-from market.services import ledger, pass_through_allocations
-from market.services.actor import SYSTEM
-from market.services.runner import run
+from market.services.certificates import pass_through_allocations
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.runner import run
+from market.services.trust import ledger
 from tests.e2e.test_returns_api import cert_row, held_certificate, partnership
 from tests.helpers import create_party, events, headers_for, replay_equals_live_and_verifies
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from market.services import identity
+from market.services.identity import identity
 from tests.e2e.test_pages_support import browser, make_market, post_form
 from tests.helpers import events
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from market.services import clock
+from market.services.kernel import clock
 from tests.e2e.test_pages_support import M, browser, make_market, post_form
 from tests.helpers import events
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from market.services import identity
+from market.services.identity import identity
 from tests.helpers import create_party, headers_for
 
 

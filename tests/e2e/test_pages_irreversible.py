@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from market.services import clock
+from market.services.kernel import clock
 from tests.e2e.test_pages_support import M, browser, confirm_form, make_market, post_form
 from tests.helpers import create_party, events
 

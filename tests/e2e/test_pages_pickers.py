@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from market.services import pickers
-from market.services.uow import ReadOnly
+from market.services.kernel.uow import ReadOnly
+from market.services.queries import pickers
 from tests.e2e.test_pages_support import browser, make_market
 from tests.helpers import create_party
 

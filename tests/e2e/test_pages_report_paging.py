@@ -7,9 +7,9 @@ import re
 from typing import Any
 
 from market.domain.rulesets import get_ruleset
-from market.services import trading
-from market.services.actor import AUTHORITY, PARTICIPANT, Actor
-from market.services.uow import UnitOfWork
+from market.services.kernel.actor import AUTHORITY, PARTICIPANT, Actor
+from market.services.kernel.uow import UnitOfWork
+from market.services.trading import trading
 from tests.e2e.test_pages_support import browser, make_market
 
 RULES = get_ruleset("A1178")

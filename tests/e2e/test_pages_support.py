@@ -9,7 +9,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from market.services import identity
+from market.services.identity import identity
 from tests.e2e.test_pages_foundation import _csrf
 from tests.helpers import brrag_award, create_party, headers_for
 

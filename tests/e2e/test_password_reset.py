@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select, update
 
 from market.adapters.tables import PasswordReset
-from market.services import identity
+from market.services.identity import identity
 from tests.deals_servers import SmtpServer
 from tests.e2e.test_email_delivery import deliver
 from tests.e2e.test_pages_foundation import _csrf
@@ -69,7 +69,7 @@ def test_a_reset_link_is_mailed_works_once_and_changes_the_password(app: Any) ->
 def test_an_expired_or_superseded_link_is_refused(app: Any) -> None:
     engine = app.extensions["market.engine"]
     identity.create_user(engine, "bo@firm.test", "auditor", "the-old-password")
-    from market.services import password_reset
+    from market.services.identity import password_reset
 
     hasher = app.extensions["market.token_hasher"]
     first = password_reset.request_reset(engine, hasher, "bo@firm.test")

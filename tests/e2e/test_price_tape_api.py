@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from market.services import clock
+from market.services.kernel import clock
 from tests.helpers import BRRAG_AWARD, confirm_as_buyer, create_party, headers_for
 
 M = 100_000_000

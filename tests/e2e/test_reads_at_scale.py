@@ -7,9 +7,11 @@ import re
 from typing import Any
 
 from market.domain.rulesets import get_ruleset
-from market.services import desk_queries, lookups, report_totals, trading
-from market.services.actor import AUTHORITY, PARTICIPANT, Actor
-from market.services.uow import ReadOnly, UnitOfWork
+from market.services.kernel import lookups
+from market.services.kernel.actor import AUTHORITY, PARTICIPANT, Actor
+from market.services.kernel.uow import ReadOnly, UnitOfWork
+from market.services.queries import desk_queries, report_totals
+from market.services.trading import trading
 from tests.e2e.test_pages_support import Market, browser, make_market
 from tests.helpers import create_party
 

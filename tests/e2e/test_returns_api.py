@@ -10,12 +10,12 @@ from sqlalchemy import Engine, text
 
 from market.domain.events import upcast
 from market.domain.rulesets import A1178
-from market.services import ledger
-from market.services.actor import SYSTEM
-from market.services.carryforwards import expire_carryforwards
-from market.services.numbering import new_id
-from market.services.runner import run
-from market.services.uow import UnitOfWork
+from market.services.certificates.carryforwards import expire_carryforwards
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.numbering import new_id
+from market.services.kernel.runner import run
+from market.services.kernel.uow import UnitOfWork
+from market.services.trust import ledger
 from tests.helpers import BRRAG_AWARD, create_party, events, headers_for
 
 DOLLAR = 100

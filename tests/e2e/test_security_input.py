@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from market.services import identity
+from market.services.identity import identity
 from tests.helpers import create_party, events, headers_for, party_body
 
 JSON = "application/json"

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from market.adapters.tables import WebSession
-from market.services import identity
+from market.services.identity import identity
 
 PASSWORD = "a-fine-long-passphrase"
 sessions_t = WebSession.__table__  # type: ignore[attr-defined]

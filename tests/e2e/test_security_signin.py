@@ -11,7 +11,7 @@ import pyotp
 import pytest
 from sqlalchemy import Engine
 
-from market.services import identity, mfa
+from market.services.identity import identity, mfa
 from tests.helpers import create_party, headers_for
 
 PASSWORD = "a-fine-long-passphrase"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from market.services import clock
+from market.services.kernel import clock
 from tests.e2e.test_tech_api import T1, apply, seller
 from tests.helpers import headers_for
 

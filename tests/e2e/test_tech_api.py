@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import Engine, text
 
 from market.domain.rulesets import A1178
-from market.services import ledger
+from market.services.trust import ledger
 from tests.helpers import create_party, events, headers_for
 
 DOLLAR = 100

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from market.services.ledger import verify
+from market.services.trust.ledger import verify
 from tests.helpers import brrag_award, create_party, events, headers_for, tech_certificate
 
 M = 100_000_000  # one million dollars in cents

@@ -150,7 +150,7 @@ def test_a_missing_configured_key_file_is_a_clear_error(client: Any, app: Any) -
 def test_a_tree_far_behind_is_built_by_the_cli_not_in_a_request(
     client: Any, app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from market.services import checkpoints, proofs
+    from market.services.trust import checkpoints, proofs
 
     engine = app.extensions["market.engine"]
     w = build(client, engine)
@@ -167,7 +167,7 @@ def test_a_tree_far_behind_is_built_by_the_cli_not_in_a_request(
 def test_before_any_checkpoint_a_long_ledger_is_checked_at_its_end_only(
     client: Any, app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from market.services import trust_recent
+    from market.services.trust import trust_recent
 
     engine = app.extensions["market.engine"]
     w = build(client, engine)

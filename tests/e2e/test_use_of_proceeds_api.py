@@ -13,9 +13,9 @@ from sqlalchemy import select
 from market.adapters.tables import EventRow
 from market.domain.rules.proceeds import UseOfProceedsMissingError
 from market.domain.rulesets import A1178
-from market.services.actor import SYSTEM
-from market.services.runner import run
-from market.services.transfer_decisions import approve_transfer
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.runner import run
+from market.services.trading.transfer_decisions import approve_transfer
 from tests.e2e.test_trading_api import Market
 from tests.helpers import events, replay_equals_live_and_verifies
 

@@ -9,9 +9,9 @@ from dataclasses import replace
 from typing import Any
 
 from market.domain.rulesets import A1178
-from market.services.actor import SYSTEM
-from market.services.runner import run
-from market.services.uth_reviews import record_review
+from market.services.certificates.uth_reviews import record_review
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.runner import run
 from tests.helpers import (
     BRRAG_AWARD,
     UthAward,

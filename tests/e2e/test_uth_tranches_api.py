@@ -15,11 +15,11 @@ import pytest
 
 from market.domain.errors import TrancheNotReviewedError
 from market.domain.rulesets import A1178
-from market.services.actor import SYSTEM, Actor
-from market.services.carryforwards import expire_carryforwards
-from market.services.listings import create_listing
-from market.services.runner import run
-from market.services.transfers import create_transfer
+from market.services.certificates.carryforwards import expire_carryforwards
+from market.services.kernel.actor import SYSTEM, Actor
+from market.services.kernel.runner import run
+from market.services.trading.listings import create_listing
+from market.services.trading.transfers import create_transfer
 from tests.e2e.test_returns_api import partnership
 from tests.e2e.test_uth_reviews_api import TRANCHE, Hub
 from tests.helpers import (

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from market.adapters.signing import load_signer
-from market.services.checkpoints import TrustSettings, public_key
-from market.services.witness_server import cosigner_vkey
+from market.services.trust.checkpoints import TrustSettings, public_key
+from market.services.trust.witness_server import cosigner_vkey
 from tests.trust_world import build
 from tests.witnesses import witness_thread
 

@@ -14,9 +14,9 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from market import create_app
-from market.services.actor import SYSTEM
-from market.services.parties import NewParty, register_party
-from market.services.runner import run
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.runner import run
+from market.services.parties.parties import NewParty, register_party
 from tests.conftest import PG_URL
 from tests.helpers import events
 from tests.trust_world import build

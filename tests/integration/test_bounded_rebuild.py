@@ -14,10 +14,11 @@ from sqlalchemy import Engine, text
 from market.adapters import rebuild
 from market.adapters.eventstore import iter_events
 from market.adapters.spill_store import SpillStore
-from market.services import exports, ledger
-from market.services.actor import SYSTEM
-from market.services.parties import NewParty, record_ownership, register_party
-from market.services.uow import ReadOnly, UnitOfWork
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.uow import ReadOnly, UnitOfWork
+from market.services.parties.parties import NewParty, record_ownership, register_party
+from market.services.queries import exports
+from market.services.trust import ledger
 from tests.e2e.test_pages_support import make_market
 from tests.e2e.test_reads_at_scale import sell_many
 from tests.helpers import projection_rows, replay_equals_live_and_verifies

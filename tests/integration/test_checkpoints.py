@@ -15,10 +15,10 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from market.adapters.signing import load_signer
 from market.domain.checkpoint_note import Note, Signature, key_hash, signed_text
-from market.services.actor import SYSTEM
-from market.services.checkpoints import TrustSettings, checkpoint_due
-from market.services.parties import NewParty, register_party
-from market.services.runner import run
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.runner import run
+from market.services.parties.parties import NewParty, register_party
+from market.services.trust.checkpoints import TrustSettings, checkpoint_due
 from tests.helpers import events
 
 pytestmark = pytest.mark.storage

@@ -14,11 +14,12 @@ from sqlalchemy import Engine, select, text
 from market.adapters.tables import CapUsage, Certificate
 from market.domain.errors import DomainError
 from market.domain.rulesets import get_ruleset
-from market.services import certificates, recaptures, trading
-from market.services.actor import PARTICIPANT, SYSTEM, Actor
-from market.services.ledger import verify
-from market.services.parties import NewParty, record_ownership, register_party
-from market.services.runner import run
+from market.services.certificates import certificates, recaptures
+from market.services.kernel.actor import PARTICIPANT, SYSTEM, Actor
+from market.services.kernel.runner import run
+from market.services.parties.parties import NewParty, record_ownership, register_party
+from market.services.trading import trading
+from market.services.trust.ledger import verify
 from tests.helpers import brrag_award_kwargs, tech_certificate
 
 RULES = get_ruleset("A1178")

@@ -11,11 +11,11 @@ from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
 from market.adapters.eventstore import GENESIS_HASH, compute_hash, iter_events
-from market.services import ledger
-from market.services.actor import SYSTEM
-from market.services.parties import NewParty, record_ownership, register_party
-from market.services.runner import run
-from market.services.uow import UnitOfWork
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.runner import run
+from market.services.kernel.uow import UnitOfWork
+from market.services.parties.parties import NewParty, record_ownership, register_party
+from market.services.trust import ledger
 
 
 def _register(engine: Engine, name: str, tax_id: str) -> str:

@@ -13,7 +13,7 @@ from sqlalchemy import Engine, select, update
 
 from market.adapters.tables import Certificate
 from market.domain.invariants import COMMITTED
-from market.services import ledger
+from market.services.trust import ledger
 from tests.trust_world import M, build
 
 pytestmark = pytest.mark.storage

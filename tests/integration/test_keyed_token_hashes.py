@@ -14,7 +14,7 @@ from sqlalchemy import Engine, insert, select
 
 from market.adapters.migrate import downgrade, upgrade
 from market.adapters.tables import ApiToken, PasswordReset, WebSession
-from market.services import identity, password_reset, web_sessions
+from market.services.identity import identity, password_reset, web_sessions
 
 pytestmark = pytest.mark.storage
 

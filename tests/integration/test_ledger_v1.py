@@ -10,7 +10,7 @@ from sqlalchemy import Engine, insert, update
 
 from market.adapters.eventstore import events_t, head_t, iter_events
 from market.domain.events import event_types
-from market.services import ledger
+from market.services.trust import ledger
 from tests import ledger_v1
 from tests.helpers import projection_rows
 

@@ -18,7 +18,7 @@ from sqlalchemy import Engine, select, text
 from market.adapters.eventstore import events_t, head_t
 from market.adapters.signing import create_key_file, load_signer
 from market.domain.checkpoint_note import Note, Signature, signed_text
-from market.services.checkpoints import TrustSettings
+from market.services.trust.checkpoints import TrustSettings
 from tests.helpers import create_party
 from tests.trust_world import World, build
 

@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from market import create_app
-from market.services import identity
+from market.services.identity import identity
 from tests.conftest import reset_postgres
 
 PASSWORD = "a-long-passphrase"

@@ -11,16 +11,12 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, event
 
-from market.services import (
-    certificate_reads,
-    commitments,
-    deals,
-    desk_queries,
-    numbering,
-    trade_lists,
-)
-from market.services.actor import PARTICIPANT, Actor
-from market.services.uow import ReadOnly
+from market.services.certificates import certificate_reads
+from market.services.kernel import numbering
+from market.services.kernel.actor import PARTICIPANT, Actor
+from market.services.kernel.uow import ReadOnly
+from market.services.queries import deals, desk_queries
+from market.services.trading import commitments, trade_lists
 
 
 def _plans(engine: Engine, read: Callable[[Any], object]) -> str:

@@ -11,15 +11,15 @@ from sqlalchemy import Engine
 
 from market.adapters.repositories import Repositories
 from market.domain.rulesets import A1178
-from market.services import halts
-from market.services.actor import AUTHORITY, PARTICIPANT, Actor
-from market.services.certificates import NewCertificate, issue_certificate
-from market.services.listings import create_listing, make_offer
-from market.services.parties import NewParty, record_ownership, register_party
-from market.services.returns import NewCreditApplication, apply_to_return
-from market.services.transfer_decisions import approve_transfer
-from market.services.transfers import accept_offer, create_transfer
-from market.services.uow import UnitOfWork
+from market.services.certificates import halts
+from market.services.certificates.certificates import NewCertificate, issue_certificate
+from market.services.certificates.returns import NewCreditApplication, apply_to_return
+from market.services.kernel.actor import AUTHORITY, PARTICIPANT, Actor
+from market.services.kernel.uow import UnitOfWork
+from market.services.parties.parties import NewParty, record_ownership, register_party
+from market.services.trading.listings import create_listing, make_offer
+from market.services.trading.transfer_decisions import approve_transfer
+from market.services.trading.transfers import accept_offer, create_transfer
 from tests.unit.fakes import fake_from_ledger
 
 RULES = A1178

@@ -1,4 +1,4 @@
-"""The simulator's one-query plan (services/simulator_plan.py) is the preview's and the
+"""The simulator's one-query plan (services/tech/simulator_plan.py) is the preview's and the
 commit's plan (`tech_allocations.plan_allocation`), row for row, on generated intakes: parties with
 several applications and earlier allocations (TB-5 clipping), ineligible applications,
 receipt-day and receipt-time ties (CMN-2), zones, requests above the benefit, and both
@@ -20,7 +20,7 @@ from sqlalchemy import Engine, delete, insert
 from market.adapters.db import make_engine
 from market.adapters.tables import Party, TechApplication
 from market.domain.rulesets import A1178, Ruleset
-from market.services import simulator_plan, tech_allocations
+from market.services.tech import simulator_plan, tech_allocations
 
 apps_t = TechApplication.__table__  # type: ignore[attr-defined]
 parties_t = Party.__table__  # type: ignore[attr-defined]

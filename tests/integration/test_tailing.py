@@ -6,9 +6,9 @@ import threading
 
 from market.adapters.db import make_engine
 from market.adapters.eventstore import page_events
-from market.services.actor import SYSTEM
-from market.services.parties import NewParty, register_party
-from market.services.runner import run
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.runner import run
+from market.services.parties.parties import NewParty, register_party
 
 WRITERS, PER_WRITER, READERS = 10, 15, 2
 

@@ -10,10 +10,11 @@ from sqlalchemy import Engine, text
 
 from market.domain.errors import DomainError
 from market.domain.rulesets import A1178
-from market.services import ledger, tech, tech_allocations
-from market.services.actor import SYSTEM
-from market.services.parties import NewParty, register_party
-from market.services.runner import run
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.runner import run
+from market.services.parties.parties import NewParty, register_party
+from market.services.tech import tech, tech_allocations
+from market.services.trust import ledger
 
 WORKERS = 6
 

@@ -11,11 +11,11 @@ from sqlalchemy import Engine
 
 from market.adapters.repositories import Repositories
 from market.domain.rulesets import A1178
-from market.services.actor import AUTHORITY, Actor
-from market.services.parties import NewParty, register_party
-from market.services.tech import NewTechApplication, submit_application
-from market.services.tech_allocations import commit_allocation, plan_allocation
-from market.services.uow import UnitOfWork
+from market.services.kernel.actor import AUTHORITY, Actor
+from market.services.kernel.uow import UnitOfWork
+from market.services.parties.parties import NewParty, register_party
+from market.services.tech.tech import NewTechApplication, submit_application
+from market.services.tech.tech_allocations import commit_allocation, plan_allocation
 from tests.unit.fakes import fake_from_ledger
 
 RULES = A1178

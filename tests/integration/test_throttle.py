@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import Engine
 
-from market.services import throttle
-from market.services.throttle import Policy, TooManyAttemptsError
+from market.services.identity import throttle
+from market.services.identity.throttle import Policy, TooManyAttemptsError
 
 POLICY = Policy(max_failures=3, max_per_address=100, lockout_s=60, lockout_max_s=300)
 T0 = 1_800_000_000.0

@@ -14,7 +14,7 @@ from market.domain.events import VERSION_KEY, upcast
 from market.domain.events.parties import PartyRegistered
 from market.domain.rulesets import get_ruleset
 from market.services import demo
-from market.services.uow import UnitOfWork
+from market.services.kernel.uow import UnitOfWork
 
 PARTY: dict[str, Any] = {
     "party_id": "pty_typed",

@@ -25,13 +25,13 @@ from market.adapters.witness_state import origin_hash
 from market.domain.checkpoint_note import parse_signed, parse_verifier_key
 from market.domain.cosignature import cosigned_message, from_signature, is_from
 from market.domain.tlog_witness import request_body
-from market.services.actor import SYSTEM
-from market.services.checkpoints import TrustSettings, checkpoint_due, public_key
-from market.services.cosigned import witness_quorum_met
-from market.services.parties import NewParty, register_party
-from market.services.runner import run
-from market.services.uow import ReadOnly
-from market.services.witness_server import cosigner_vkey
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.runner import run
+from market.services.kernel.uow import ReadOnly
+from market.services.parties.parties import NewParty, register_party
+from market.services.trust.checkpoints import TrustSettings, checkpoint_due, public_key
+from market.services.trust.cosigned import witness_quorum_met
+from market.services.trust.witness_server import cosigner_vkey
 from tests.e2e.test_pages_foundation import sign_in
 from tests.witnesses import free_port, witness_process, witness_thread
 

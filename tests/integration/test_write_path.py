@@ -12,10 +12,11 @@ from sqlalchemy import Engine, text
 from sqlalchemy.exc import IntegrityError
 
 from market.adapters.eventstore import GENESIS_HASH, head, iter_events
-from market.services import ledger, runner
-from market.services.actor import SYSTEM
-from market.services.parties import NewParty, register_party
-from market.services.uow import UnitOfWork
+from market.services.kernel import runner
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.uow import UnitOfWork
+from market.services.parties.parties import NewParty, register_party
+from market.services.trust import ledger
 
 BIG = 100_000
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from market.services import identity
+from market.services.identity import identity
 from tests.helpers import brrag_award, create_party, headers_for
 from tests.proof.world import M
 

@@ -11,7 +11,7 @@ import time
 from collections import Counter, defaultdict
 from typing import Any
 
-from market.services.ledger import verify
+from market.services.trust.ledger import verify
 from tests.proof.conftest import SCALE
 from tests.proof.world import (
     PARTS,

@@ -24,12 +24,13 @@ from sqlalchemy import Engine, text
 
 from market.adapters.db import make_engine
 from market.domain.rulesets import get_ruleset
-from market.services import certificates, identity
-from market.services.actor import SYSTEM
-from market.services.ledger import verify
-from market.services.parties import NewParty, register_party
-from market.services.runner import run
-from market.services.token_digest import TokenHasher
+from market.services.certificates import certificates
+from market.services.identity import identity
+from market.services.identity.token_digest import TokenHasher
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.runner import run
+from market.services.parties.parties import NewParty, register_party
+from market.services.trust.ledger import verify
 from tests.conftest import ERA_TODAY
 from tests.helpers import brrag_award_kwargs
 from tests.proof.conftest import SCALE

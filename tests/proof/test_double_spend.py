@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from market.services.ledger import verify
+from market.services.trust.ledger import verify
 from tests.proof.conftest import SCALE
 from tests.proof.world import World, check_conservation, race
 

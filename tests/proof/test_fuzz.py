@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.internal.conjecture import utils as cu
 
-from market.services.ledger import verify
+from market.services.trust.ledger import verify
 from tests.helpers import headers_for
 from tests.proof.conftest import SCALE
 from tests.proof.world import M, World, event_count

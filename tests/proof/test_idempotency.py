@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from market.services.ledger import verify
+from market.services.trust.ledger import verify
 from tests.proof.conftest import SCALE
 from tests.proof.world import M, World, check_conservation, event_count, key
 

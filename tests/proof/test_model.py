@@ -27,11 +27,12 @@ from market.adapters.db import make_engine
 from market.adapters.tables import CapUsage
 from market.domain.errors import DomainError
 from market.domain.rulesets import get_ruleset
-from market.services import certificates, returns, trading
-from market.services.actor import PARTICIPANT, SYSTEM, Actor
-from market.services.ledger import verify
-from market.services.parties import NewParty, register_party
-from market.services.runner import run
+from market.services.certificates import certificates, returns
+from market.services.kernel.actor import PARTICIPANT, SYSTEM, Actor
+from market.services.kernel.runner import run
+from market.services.parties.parties import NewParty, register_party
+from market.services.trading import trading
+from market.services.trust.ledger import verify
 from tests.conftest import reset_postgres
 from tests.helpers import brrag_award_kwargs
 from tests.proof.conftest import SCALE

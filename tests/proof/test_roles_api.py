@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from market.services.ledger import verify
+from market.services.trust.ledger import verify
 from tests.proof.roles_api_market_rows import MARKET_ROWS
 from tests.proof.roles_api_rows import RECORD_ROWS
 from tests.proof.roles_world import ROLES, Matrix, fast_argon2

@@ -12,11 +12,12 @@ from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
 from market.domain.rulesets import get_ruleset
-from market.services import certificates, trading
-from market.services.actor import PARTICIPANT, SYSTEM, Actor
-from market.services.ledger import verify
-from market.services.parties import NewParty, register_party
-from market.services.runner import run
+from market.services.certificates import certificates
+from market.services.kernel.actor import PARTICIPANT, SYSTEM, Actor
+from market.services.kernel.runner import run
+from market.services.parties.parties import NewParty, register_party
+from market.services.trading import trading
+from market.services.trust.ledger import verify
 from tests.helpers import brrag_award_kwargs
 from tests.proof.conftest import SCALE
 from tests.proof.world import M, event_count

@@ -23,7 +23,7 @@ from market.adapters.eventstore import (
 )
 from market.adapters.projections import MemoryStore
 from market.domain.events import DomainEvent, upcast
-from market.services.uow import AbstractUnitOfWork
+from market.services.kernel.uow import AbstractUnitOfWork
 
 
 class FakeUnitOfWork(AbstractUnitOfWork):

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from market.services import notices, reminders
-from market.services.timelines import NEXT_STEP
+from market.services.jobs import reminders
+from market.services.notify import notices
+from market.services.queries.timelines import NEXT_STEP
 
 
 def test_a_missing_fact_reads_unknown_rather_than_failing() -> None:

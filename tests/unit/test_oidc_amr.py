@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from market.services.oidc_signin import multi_factor
+from market.services.identity.oidc_signin import multi_factor
 
 
 @pytest.mark.parametrize(

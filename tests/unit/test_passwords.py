@@ -6,9 +6,9 @@ import threading
 
 import pytest
 
-from market.services import passwords
 from market.services.demo import DEMO_PASSWORD
-from market.services.passwords import HashingBusyError, WeakPasswordError, check_policy
+from market.services.identity import passwords
+from market.services.identity.passwords import HashingBusyError, WeakPasswordError, check_policy
 
 
 def test_twelve_characters_are_needed_and_enough() -> None:

@@ -1,5 +1,5 @@
-"""The UTH annual review (market/services/uth_reviews.py): the award's reviewed tranches,
-its cut, the cap room it releases and the flags on tranches already transferred."""
+"""The UTH annual review (market/services/certificates/uth_reviews.py): the award's reviewed
+tranches, its cut, the cap room it releases and the flags on tranches already transferred."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Written directly (not projections): what the ledger owes people and machines. The
 events table is the outbox; each consumer keeps a cursor (`consumer_cursors`) advanced
 in the same transaction as the rows it derives, so nothing committed is forgotten and
-nothing is derived twice (see market/services/fanout.py).
+nothing is derived twice (see market/services/notify/fanout.py).
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ class IdempotencyKey(SQLModel, table=True):
 
 
 class PasswordReset(SQLModel, table=True):
-    """A reset link's token, kept as its HMAC only (services/token_digest.py); single use,
+    """A reset link's token, kept as its HMAC only (services/identity/token_digest.py); single use,
     30 minutes."""
 
     __tablename__ = "password_resets"

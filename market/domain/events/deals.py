@@ -1,4 +1,4 @@
-"""Reminders (market/services/reminders.py): a fact the ledger keeps, read by the fan-out,
+"""Reminders (market/services/jobs/reminders.py): a fact the ledger keeps, read by the fan-out,
 on the stream `reminder-<what>-d<days>`."""
 
 from __future__ import annotations

@@ -18,11 +18,11 @@ from sqlalchemy import Engine
 
 from market.adapters.eventstore import event_count
 from market.domain.rulesets import Ruleset
-from market.services import clock
 from market.services.demo import after_sale, credits, parties, trades
 from market.services.demo.context import Seeding
 from market.services.demo.dates import DemoDates
 from market.services.demo.parties import AUDITOR_EMAIL, AUTHORITY_EMAIL, DEMO_PASSWORD, PARTIES
+from market.services.kernel import clock
 
 __all__ = ["AUDITOR_EMAIL", "AUTHORITY_EMAIL", "DEMO_PASSWORD", "is_seeded", "logins", "seed"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from market.services import pass_through_allocations, recaptures, returns, uth_reviews
+from market.services.certificates import pass_through_allocations, recaptures, returns, uth_reviews
 from market.services.demo.context import EDA, THOUSAND, Seeding
 from market.services.demo.credits import Credits
 from market.services.demo.trades import Sales

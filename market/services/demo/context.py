@@ -10,11 +10,11 @@ from typing import Any, TypeVar
 from sqlalchemy import Engine
 
 from market.domain.rulesets import Ruleset
-from market.services import trading
-from market.services.actor import AUTHORITY, PARTICIPANT, Actor
 from market.services.demo.dates import DemoDates
-from market.services.runner import run
-from market.services.uow import ReadOnly, UnitOfWork
+from market.services.kernel.actor import AUTHORITY, PARTICIPANT, Actor
+from market.services.kernel.runner import run
+from market.services.kernel.uow import ReadOnly, UnitOfWork
+from market.services.trading import trading
 
 T = TypeVar("T")
 EDA = Actor(user_id="demo-seed", role=AUTHORITY)

@@ -11,8 +11,9 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from market.services import certificates, tech, tech_allocations
+from market.services.certificates import certificates
 from market.services.demo.context import EDA, MILLION, THOUSAND, Seeding
+from market.services.tech import tech, tech_allocations
 
 # TECH, the allocated year (request $, of which R&D $, allocation factor), each within the
 # $15M lifetime cap: $66.2M asked against the $60M cap, $14M of it from zone businesses.

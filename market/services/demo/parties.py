@@ -7,11 +7,11 @@ from datetime import date
 from functools import partial
 from typing import Any
 
-from market.services import identity
-from market.services.actor import AUTHORITY, PARTICIPANT
 from market.services.demo.context import EDA, Seeding
-from market.services.parties import NewParty, record_ownership, register_party
-from market.services.uow import UnitOfWork
+from market.services.identity import identity
+from market.services.kernel.actor import AUTHORITY, PARTICIPANT
+from market.services.kernel.uow import UnitOfWork
+from market.services.parties.parties import NewParty, record_ownership, register_party
 
 DEMO_PASSWORD = "demo-password"
 AUTHORITY_EMAIL, AUDITOR_EMAIL = "eda@demo.nj", "auditor@demo.nj"

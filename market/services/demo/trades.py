@@ -10,9 +10,9 @@ from datetime import date
 from functools import partial
 from typing import Any
 
-from market.services import trading
 from market.services.demo.context import EDA, THOUSAND, Seeding
 from market.services.demo.credits import Credits
+from market.services.trading import trading
 
 # What the BRRAG and TECH sellers attest their proceeds fund (BR-14, TB-25).
 PROCEEDS_USES = {

@@ -21,8 +21,11 @@ from werkzeug.serving import make_server
 from market.adapters.db import make_engine
 from market.adapters.migrate import upgrade
 from market.domain.rulesets import get_ruleset
-from market.services import certificates, identity, parties, runner
-from market.services.actor import SYSTEM
+from market.services.certificates import certificates
+from market.services.identity import identity
+from market.services.kernel import runner
+from market.services.kernel.actor import SYSTEM
+from market.services.parties import parties
 from tests.helpers import brrag_award_kwargs
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from market.services import demo, identity
+from market.services import demo
+from market.services.identity import identity
 from tests.e2e.browser.demo_site import LOGINS, DemoSite, serve_demo
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]

@@ -10,8 +10,8 @@ from typing import Any
 from market.domain.events.certificates import certificate_issued
 from market.domain.programs import Program, buyer_tax_types
 from market.domain.rulesets import A1178
-from market.services.actor import AUTHORITY, PARTICIPANT, Actor
-from market.services.parties import NewParty, record_ownership, register_party
+from market.services.kernel.actor import AUTHORITY, PARTICIPANT, Actor
+from market.services.parties.parties import NewParty, record_ownership, register_party
 from tests.unit.fakes import FakeUnitOfWork
 
 RULES = A1178

@@ -1,0 +1,125 @@
+"""Reading certificates: one by id, its status, its lineage (ancestors and a page of
+children), its history, its creditable activities (PT-1), its UTH installments, and a
+party's list.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.engine import Connection
+
+from market.adapters.queries import Query
+from market.adapters.tables import Certificate
+from market.domain.events.certificates import ACTIVITY_KEY
+from market.domain.programs import Program
+from market.services.certificates import certificate_reads, halts
+from market.services.kernel import reads
+from market.services.kernel.actor import Actor
+from market.services.kernel.errors import not_found
+from market.services.kernel.paging import split_page
+from market.services.kernel.reads import Source, repositories
+from market.services.parties.parties import load_party
+
+certs_t = Certificate.__table__  # type: ignore[attr-defined]
+
+
+# Built once (market.adapters.queries): read on every trade.
+_CERT_BY_ID = Query(select(certs_t).where(certs_t.c.id == bindparam("certificate_id")))
+
+
+def load_certificate(source: Source, certificate_id: str) -> dict[str, Any]:
+    return reads.certificate(source, certificate_id)
+
+
+def uth_tranches(cert: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """A UTH certificate's installments (copies), or None for other programs, whose
+    `tax_periods` are plain period numbers."""
+    periods = list(cert["tax_periods"] or [])
+    if cert["program"] != Program.UTH.value or not periods or not isinstance(periods[0], dict):
+        return None
+    return [dict(t) for t in periods]
+
+
+def activity_ids_of(source: Source, cert: dict[str, Any]) -> list[str]:
+    """PT-1: the certificate's creditable activity ids. A derived certificate carries its
+    parent's in `attributes`; one whose CERT_ISSUED payload did not copy them (a transfer
+    approved before they were inherited) has its root's, the award the activity belongs to."""
+    own = dict(cert["attributes"] or {})
+    if ACTIVITY_KEY in own or cert["root_id"] == cert["id"]:
+        return list(own.get(ACTIVITY_KEY) or [])
+    root = repositories(source).certificates.get(cert["root_id"])
+    return list(dict((root or {}).get("attributes") or {}).get(ACTIVITY_KEY) or [])
+
+
+def certificate_view(
+    source: Source, certificate_id: str, *, children_after: int | None = None
+) -> dict[str, Any]:
+    """The certificate with its ancestors (up to 50) and a page of its children
+    (`lineage.children_next` is the cursor of the next page, or None)."""
+    cert = load_certificate(source, certificate_id)
+    ancestors: list[dict[str, Any]] = []
+    parent_id = cert["parent_id"]
+    while parent_id is not None and len(ancestors) < 50:
+        parent = load_certificate(source, parent_id)
+        ancestors.append(certificate_reads.brief(parent))
+        parent_id = parent["parent_id"]
+    children, children_next = certificate_reads.children_page(
+        source, certificate_id, children_after
+    )
+    cert["lineage"] = {
+        "ancestors": ancestors,
+        "children": children,
+        "children_next": children_next,
+    }
+    cert["halted"] = halts.is_halted(source, cert)  # PRODUCT.md 8.3
+    cert[ACTIVITY_KEY] = activity_ids_of(source, cert)
+    return cert
+
+
+def get_certificate(
+    conn: Connection,
+    actor: Actor,
+    certificate_id: str,
+    *,
+    children_after: int | None = None,
+    history_after: int | None = None,
+) -> dict[str, Any]:
+    """The certificate, a page of its children and a page of its history (`history_next`
+    is the seq to ask for the next one from, or None)."""
+    cert = load_certificate(conn, certificate_id)
+    actor.require_reader_of(
+        cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
+    )
+    view = certificate_view(conn, certificate_id, children_after=children_after)
+    view["history"], view["history_next"] = certificate_reads.history_page(
+        conn, certificate_id, history_after
+    )
+    return view
+
+
+def certificate_history(conn: Connection, certificate_id: str) -> list[dict[str, Any]]:
+    """The first page of the certificate's history (`certificate_reads.history_page`)."""
+    return certificate_reads.history_page(conn, certificate_id)[0]
+
+
+def list_party_certificates(
+    conn: Connection, actor: Actor, party_id: str, after: int | None, limit: int
+) -> tuple[list[dict[str, Any]], int | None]:
+    load_party(conn, party_id)
+    actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
+    stmt = (
+        select(certs_t)
+        .where(certs_t.c.holder_party_id == party_id)
+        .order_by(certs_t.c.issued_seq)
+        .limit(limit + 1)
+    )
+    if after is not None:
+        stmt = stmt.where(certs_t.c.issued_seq > after)
+    rows = [dict(r) for r in conn.execute(stmt).mappings()]
+    halted = halts.halted_among(conn, rows)  # PRODUCT.md 8.3
+    for row in rows:
+        row[ACTIVITY_KEY] = activity_ids_of(conn, row)
+        row["halted"] = row["id"] in halted
+    return split_page(rows, limit, lambda r: int(r["issued_seq"]))

@@ -1,0 +1,160 @@
+"""Recapture assessments and the fund they go to (CMN-9, BR-13, DMG-10, DMC-12, TB-40,
+AMB-10, AMB-26, AMB-46)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from market.domain.errors import InvalidRequestError
+from market.domain.events.returns import RecaptureAssessed
+from market.domain.programs import Program, TaxType
+from market.domain.rules.certificate_status import certificate_status
+from market.domain.rules.recapture import (
+    check_assessed_on_the_business,
+    check_fund_tax_type,
+    check_hq_recapture,
+    recapture_fund,
+)
+from market.services.certificates.certificate_views import load_certificate
+from market.services.kernel.actor import AUTHORITY, Actor
+from market.services.kernel.clock import today
+from market.services.kernel.numbering import new_id
+from market.services.kernel.reads import Source, repositories
+from market.services.kernel.reads import transfer as load_transfer
+from market.services.kernel.uow import AbstractUnitOfWork
+from market.services.parties.parties import load_party
+
+
+@dataclass(frozen=True)
+class NewRecapture:
+    party_id: str
+    amount_cents: int
+    reason: str
+    certificate_id: str | None = None
+    tax_type: str | None = None
+    program: str | None = None
+    transfer_id: str | None = None
+    basis: str = "other"  # hq_not_maintained | proceeds_misused | other
+    occurred_on: date | None = None
+    liquidation: bool = False
+
+
+BASES = ("hq_not_maintained", "proceeds_misused", "other")
+
+
+def _check_transfer(
+    source: Source, new: NewRecapture, party: dict[str, Any]
+) -> dict[str, Any] | None:
+    """TB-40: a TECH recapture is assessed against the seller, per transfer; for a
+    headquarters failure the transfer's own 5-year window must still be open."""
+    if new.basis not in BASES:
+        raise InvalidRequestError(f"basis must be one of {', '.join(BASES)}.", {})
+    transfer = load_transfer(source, new.transfer_id) if new.transfer_id else None
+    if transfer is not None and (
+        transfer["status"] != "approved" or transfer["seller_party_id"] != party["id"]
+    ):
+        raise InvalidRequestError(
+            "A recapture names an approved transfer by the party assessed (the seller pays).",
+            {"transfer_id": transfer["id"]},
+        )
+    if new.basis == "hq_not_maintained":
+        if transfer is None or not transfer["hq_window_end"]:
+            raise InvalidRequestError(
+                "A headquarters recapture names the approved TECH transfer whose window it "
+                "falls in (transfer_id).",
+                {},
+            )
+        check_hq_recapture(
+            date.fromisoformat(transfer["hq_window_end"]),
+            new.occurred_on or today(),
+            new.liquidation,
+        )
+    return transfer
+
+
+def _regime(party: dict[str, Any], cert: dict[str, Any] | None, asked: str | None) -> TaxType:
+    """The tax side the fund follows: as given, else a TECH seller's regime, else the
+    party's (CBT when it files CBT, GIT when it files only GIT)."""
+    if asked is not None:
+        check_fund_tax_type(TaxType(asked), list(party["tax_types"]))
+        return TaxType(asked)
+    if cert is not None and (cert.get("attributes") or {}).get("seller_tax_regime"):
+        return TaxType(cert["attributes"]["seller_tax_regime"])
+    types = set(party["tax_types"])
+    if "CBT" in types or not types:
+        return TaxType.CBT
+    return TaxType.GIT if "GIT" in types else TaxType.IPT
+
+
+def assess_recapture(uow: AbstractUnitOfWork, actor: Actor, new: NewRecapture) -> dict[str, Any]:
+    """RECAPTURE_ASSESSED; with a certificate, up to the amount leaves its usable balance."""
+    actor.require(AUTHORITY)
+    party = load_party(uow, new.party_id)
+    if new.amount_cents <= 0:
+        raise InvalidRequestError("amount_cents must be positive.", {})
+    transfer = _check_transfer(uow, new, party)
+    cert = None
+    if new.certificate_id is not None:
+        cert = load_certificate(uow, new.certificate_id)
+        check_assessed_on_the_business(
+            party["id"], cert["original_holder_party_id"], bool(cert["is_original"])
+        )
+    else:
+        issued_to = party["id"] if uow.certificates.has_original_of(party["id"]) else None
+        check_assessed_on_the_business(party["id"], issued_to, None)
+    if cert is not None:
+        program = Program(cert["program"])
+    else:
+        try:
+            program = Program(new.program or Program.BRRAG.value)
+        except ValueError:
+            raise InvalidRequestError(f"Unknown program {new.program!r}.", {}) from None
+    try:
+        regime = _regime(party, cert, new.tax_type)
+    except ValueError:
+        raise InvalidRequestError("tax_type must be CBT, GIT or IPT.", {}) from None
+    fund = recapture_fund(program, regime)
+    from_balance = 0
+    status = None
+    if cert is not None:
+        balance = int(cert["balance_cents"])
+        from_balance = min(balance, new.amount_cents)
+        after = balance - from_balance
+        status = certificate_status(int(cert["allowed_cents"]), after, int(cert["queued_cents"]))
+        if after == 0 and int(cert["queued_cents"]) == 0 and from_balance > 0:
+            status = "recaptured"
+    recapture_id = new_id("rcp")
+    assessed = RecaptureAssessed(
+        recapture_id=recapture_id,
+        party_id=party["id"],
+        certificate_id=new.certificate_id,
+        program=program.value,
+        tax_type=regime.value,
+        amount_cents=new.amount_cents,
+        recaptured_from_balance_cents=from_balance,
+        fund=fund,
+        reason=new.reason,
+        certificate_status=status,
+        transfer_id=new.transfer_id,
+        basis=new.basis,
+        occurred_on=new.occurred_on.isoformat() if new.occurred_on else None,
+        hq_window_end=transfer["hq_window_end"] if transfer else None,
+    )
+    uow.append(f"recapture-{recapture_id}", assessed, actor.label, new_stream=True)
+    return recapture_view(uow, recapture_id) | {
+        "recaptured_from_balance_cents": from_balance,
+        "program": program.value,
+        "tax_type": regime.value,
+        "transfer_id": new.transfer_id,
+        "basis": new.basis,
+        "hq_window_end": assessed.hq_window_end,
+    }
+
+
+def recapture_view(source: Source, recapture_id: str) -> dict[str, Any]:
+    row = repositories(source).recaptures.get(recapture_id)
+    if row is None:
+        raise LookupError(f"recaptures {recapture_id} was not projected")
+    return row

@@ -1,0 +1,284 @@
+"""The Urban Transit Hub annual review as ledger events (UTH-7, UTH-11, UTH-13, UTH-26,
+UTH-27, AMB-13, AMB-14, AMB-18, AMB-61).
+
+`record_review` appends one UTH_REVIEW_RECORDED on the original award's stream. Every
+effect is decided here and carried in the payload; the projection only writes it.
+
+Readings (C.34:1B-209(c)(1) and (d); RULES UTH-11, UTH-13, UTH-26, AMB-14):
+
+- The review is of one tax period of an original UTH award (origin `issued`). The finding
+  is `approved`, one of the UTH-11 reductions/forfeitures of `domain.rules.uth`, or
+  `restored`.
+- A reduction or forfeiture cuts the original holder's still-unsold part of the tranche:
+  `new_positions_below_200` to `reduced_installment` (the ruleset's uth_reduction_pct,
+  rounded down), a forfeiture to zero. The cut is measured on the unsold amount before
+  any earlier cut of the same period, so reviewing a period twice never cuts twice.
+- `facility_sold` (UTH-11(4)) forfeits the reviewed period and every later tranche of the
+  award, and is permanent for the seller-owner: such a period can be neither approved nor
+  restored afterwards. The other findings reach the reviewed period only; later periods
+  get their own annual review (UTH-7).
+- The cut leaves the certificate's allowed and balance cents (never below zero; an
+  original's credit is never applied on a return, CMN-4(d), so nothing applied is
+  touched) and, as the certificate has no other place for credit that no longer exists,
+  is counted in its `expired_cents` (face = balance + transferred + expired + ...); the
+  tranche records `review`, `finding` and its cumulative `cut_cents`.
+- UTH-13 / AMB-13: the FY cap is charged with installments after reductions, so the cut
+  is released from the UTH bucket of the tranche's fiscal year and from UTH_CUMULATIVE.
+- UTH-26 / AMB-14: parts of the tranche already transferred (every certificate with the
+  award as root_id whose tax_periods hold the period) are flagged `at_risk`. With the
+  default `uth_transferred_tranche_effect = "freeze"` the buyer's unapplied cents of that
+  tranche are also `frozen` (returns.py will not apply them; error `tranche_at_risk`);
+  with `buyer_protected` they are flagged but usable. The event records, per buyer, the
+  cents at risk, what the finding would cut from the buyer's tranche, and the seller
+  that any assessment would be charged to; no recapture is created.
+- `restored` ("until restoration is approved", UTH-11(1)-(3)) lifts the reduction or
+  forfeiture for that period from the date of the determination: the buyers' at_risk
+  tranches of the period are un-frozen (the EDA determination), but a cut already made
+  is not given back. C.34:1B-209(d) says the installment is reduced or forfeited "until"
+  restoration is approved, which reads as prospective; nothing in it reinstates an
+  installment already reduced or forfeited for a period, and the cap room released for
+  it may already have gone to other awards.
+- `approved` on a period that was reduced or forfeited is refused: lifting it is a
+  `restored` finding.
+- UTH-27 / AMB-18: a buyer's tranche bought before its period was reviewed is
+  `conditional` and cannot be applied; any review of the period lifts that (the tranche
+  records the review, and the event lists the period under `conditional_lifted`), and a
+  reduction or forfeiture then puts it at risk as above.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from market.adapters.repositories import Repositories
+from market.domain.errors import InvalidRequestError
+from market.domain.events.uth import UthReviewRecorded
+from market.domain.programs import Program
+from market.domain.rules import uth, uth_held_tranches, uth_review
+from market.domain.rules.buckets import cap_id
+from market.domain.rules.certificate_status import certificate_status
+from market.domain.rulesets import Ruleset
+from market.services.certificates.certificate_views import certificate_view, uth_tranches
+from market.services.kernel import reads
+from market.services.kernel.actor import AUTHORITY, Actor
+from market.services.kernel.errors import ConflictError
+from market.services.kernel.uow import AbstractUnitOfWork
+
+
+class ReviewRequestError(InvalidRequestError):
+    """A review that names something the certificate does not have (400)."""
+
+    code = "invalid_review"
+    status = 400
+
+
+def _original_uth(repos: Repositories, certificate_id: str) -> dict[str, Any]:
+    cert = reads.certificate(repos, certificate_id)
+    if cert["program"] != Program.UTH.value or cert["origin"] != "issued":
+        raise ConflictError(
+            "Annual reviews are recorded on the original Urban Transit Hub award (a UTH "
+            f"certificate with origin 'issued'); {cert['number']} is a {cert['program']} "
+            f"certificate with origin '{cert['origin']}'.",
+            {
+                "certificate_id": cert["id"],
+                "program": cert["program"],
+                "origin": cert["origin"],
+                "root_id": cert["root_id"],
+            },
+            code="not_an_original_uth_award",
+        )
+    return cert
+
+
+def _check_transition(tranche: dict[str, Any], finding: str, period: int) -> None:
+    before = tranche.get("finding")
+    if before in uth_review.PERMANENT_FORFEITURES:
+        raise ConflictError(
+            f"Tax period {period} was forfeited for a facility sale (UTH-11(4)); that is "
+            "permanent for the seller-owner and cannot be approved or restored.",
+            {"tax_period": period, "finding": finding, "recorded_finding": before},
+            code="forfeiture_permanent",
+        )
+    reviewed_down = tranche.get("review") in ("reduced", "forfeited")
+    if finding == "restored" and not reviewed_down:
+        raise ConflictError(
+            f"Tax period {period} is not reduced or forfeited; there is nothing to restore.",
+            {"tax_period": period, "review": tranche.get("review")},
+            code="nothing_to_restore",
+        )
+    if finding == "approved" and reviewed_down:
+        raise ConflictError(
+            f"Tax period {period} was {tranche['review']} ({before}); record 'restored' to "
+            "lift it.",
+            {"tax_period": period, "review": tranche["review"], "recorded_finding": before},
+            code="review_conflict",
+        )
+
+
+def _descendants(repos: Repositories, root_id: str) -> list[dict[str, Any]]:
+    """The certificates derived from an award (bought or passed through), oldest first."""
+    rows = [r for r in repos.certificates.where(root_id=root_id) if r["id"] != root_id]
+    return sorted(rows, key=lambda r: int(r["issued_seq"]))
+
+
+def _buyer_effects(
+    held: list[dict[str, Any]],
+    periods: list[int],
+    finding: str,
+    outcome: str,
+    freeze: bool,
+    original: dict[str, Any],
+    ruleset: Ruleset,
+) -> list[dict[str, Any]]:
+    """UTH-26: what the review does to each transferred part of the reviewed tranches."""
+    effects: list[dict[str, Any]] = []
+    for cert in held:
+        tranches = uth_tranches(cert) or []
+        touched = False
+        at_risk = finding_cut = 0
+        lifted: list[int] = []
+        for t in tranches:
+            if int(t["period"]) not in periods or int(t["cents"]) <= 0:
+                continue
+            if t.get("conditional"):
+                # UTH-27 / AMB-18: the review the buyer waited for; what it finds decides
+                # below whether the tranche is also at risk.
+                t.update(conditional=False, review=outcome)
+                lifted.append(int(t["period"]))
+                touched = True
+            if outcome in ("reduced", "forfeited"):
+                unapplied = uth_held_tranches.tranche_unapplied(t)
+                cut = int(t["cents"]) - uth.reduced_installment(int(t["cents"]), finding, ruleset)
+                t.update(
+                    at_risk=True,
+                    frozen=freeze,
+                    at_risk_finding=finding,
+                    at_risk_cents=unapplied,
+                    finding_cut_cents=cut,
+                )
+                at_risk += unapplied
+                finding_cut += cut
+                touched = True
+            elif outcome == "restored" and t.get("at_risk"):
+                t.update(at_risk=False, frozen=False, restored=True)
+                touched = True
+        if touched:
+            attributes = cert["attributes"] or {}
+            effects.append(
+                {
+                    "certificate_id": cert["id"],
+                    "holder_party_id": cert["holder_party_id"],
+                    "seller_party_id": attributes.get(
+                        "seller_party_id", original["original_holder_party_id"]
+                    ),
+                    "frozen": freeze and outcome in ("reduced", "forfeited"),
+                    "at_risk_cents": at_risk,
+                    "finding_cut_cents": finding_cut,
+                    "conditional_lifted": lifted,
+                    "tax_periods": tranches,
+                }
+            )
+    return effects
+
+
+def record_review(
+    uow: AbstractUnitOfWork,
+    actor: Actor,
+    certificate_id: str,
+    tax_period: int,
+    finding: str,
+    ruleset: Ruleset,
+) -> dict[str, Any]:
+    """UTH_REVIEW_RECORDED on the award's stream; answers with the reviewed certificate."""
+    actor.require(AUTHORITY)
+    cert = _original_uth(uow, certificate_id)
+    try:
+        outcome = uth_review.review_outcome(finding)
+    except InvalidRequestError as exc:
+        raise ReviewRequestError(exc.message, exc.details) from None
+    tranches = uth_tranches(cert) or []
+    by_period = {int(t["period"]): t for t in tranches}
+    if tax_period not in by_period:
+        raise ReviewRequestError(
+            f"Tax period {tax_period} is not one of the installments of {cert['number']}.",
+            {"tax_period": tax_period, "tax_periods": sorted(by_period)},
+        )
+    _check_transition(by_period[tax_period], finding, tax_period)
+    freeze = uth_review.freezes_transferred_tranches(ruleset)
+    periods = uth_review.reviewed_periods(finding, tax_period, sorted(by_period))
+
+    balance = int(cert["balance_cents"])
+    total_cut = 0
+    per_fy: dict[int, int] = {}
+    cuts: list[dict[str, int]] = []
+    for period in periods:
+        t = by_period[period]
+        if finding != "restored" and t.get("finding") in uth_review.PERMANENT_FORFEITURES:
+            continue  # a later period already forfeited for good stays so
+        unsold = int(t["unsold_cents"])
+        cut = min(
+            uth_review.review_cut(unsold, int(t.get("cut_cents", 0)), finding, ruleset), balance
+        )
+        balance -= cut
+        total_cut += cut
+        t.update(
+            review=outcome,
+            finding=finding,
+            unsold_cents=unsold - cut,
+            cut_cents=int(t.get("cut_cents", 0)) + cut,
+        )
+        if cut:
+            fy = int(t["fiscal_year"])
+            per_fy[fy] = per_fy.get(fy, 0) + cut
+            cuts.append({"period": period, "cut_cents": cut})
+
+    releases = [_release("UTH", fy, cents, uow) for fy, cents in sorted(per_fy.items())]
+    if total_cut:
+        releases.append(_release("UTH_CUMULATIVE", 0, total_cut, uow))
+    buyers = _buyer_effects(
+        _descendants(uow, cert["id"]), periods, finding, outcome, freeze, cert, ruleset
+    )
+    assessed = [b for b in buyers if outcome in ("reduced", "forfeited")]
+    review = UthReviewRecorded(
+        certificate_id=cert["id"],
+        tax_period=tax_period,
+        finding=finding,
+        review=outcome,
+        periods=periods,
+        ruleset=ruleset.name,
+        transferred_tranche_effect=ruleset.uth_transferred_tranche_effect,
+        cut_cents=total_cut,
+        cuts=cuts,
+        certificate_status=certificate_status(
+            int(cert["allowed_cents"]) - total_cut,
+            int(cert["balance_cents"]) - total_cut,
+            int(cert["queued_cents"]),
+        ),
+        tax_periods=tranches,
+        cap_releases=[r for r in releases if r["cents"] > 0],
+        descendants=buyers,
+        # UTH-26: any assessment is charged to the seller; none is created here.
+        assessment=(
+            {
+                "party_id": cert["original_holder_party_id"],
+                "at_risk_cents": sum(b["at_risk_cents"] for b in assessed),
+                "finding_cut_cents": sum(b["finding_cut_cents"] for b in assessed),
+                "recapture_created": False,
+            }
+            if assessed
+            else None
+        ),
+    )
+    uow.append(f"certificate-{cert['id']}", review, actor.label)
+    return certificate_view(uow, cert["id"]) | {"review": review.to_payload()}
+
+
+def _release(bucket: str, fiscal_year: int, cents: int, repos: Repositories) -> dict[str, Any]:
+    """Give back cap room, never more than the row uses."""
+    key = cap_id(bucket, fiscal_year)
+    return {
+        "cap_id": key,
+        "bucket": bucket,
+        "fiscal_year": fiscal_year,
+        "cents": min(cents, repos.caps.used_cents(key)),
+    }

@@ -1,0 +1,162 @@
+"""TOTP second factor (RFC 6238 via pyotp; NIST SP 800-63B 5.1.4) with recovery codes.
+
+Enrolment: `begin` stores a fresh secret, unconfirmed; `confirm` with a current code puts
+it in force and returns 10 single-use recovery codes, shown once and stored as SHA-256
+(each is 40 random bits). `verify` accepts the current code or the one either side of it
+(clock drift), never the same time step twice, or an unused recovery code, which it
+spends. The secret itself must be stored readable to check codes.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+import time
+import uuid
+
+import pyotp
+import segno
+from sqlalchemy import Engine, select
+
+from market.adapters.eventstore import utcnow_iso
+from market.adapters.tables import MfaCredential, MfaRecoveryCode
+from market.services.kernel.errors import ConflictError, UnauthorizedError
+
+creds_t = MfaCredential.__table__  # type: ignore[attr-defined]
+codes_t = MfaRecoveryCode.__table__  # type: ignore[attr-defined]
+ISSUER = "NJ Transfer Certificates"
+RECOVERY_CODES = 10
+
+
+class MfaRequiredError(UnauthorizedError):
+    code = "mfa_required"
+
+
+class MfaInvalidError(UnauthorizedError):
+    code = "mfa_invalid"
+
+
+def required_roles(setting: str) -> frozenset[str]:
+    return frozenset(r.strip() for r in setting.split(",") if r.strip())
+
+
+def is_enrolled(engine: Engine, user_id: str) -> bool:
+    with engine.connect() as conn:
+        row = conn.execute(
+            select(creds_t.c.confirmed_at).where(creds_t.c.user_id == user_id)
+        ).first()
+    return row is not None and row.confirmed_at is not None
+
+
+def begin(engine: Engine, user_id: str) -> str:
+    """A new unconfirmed secret (replacing an unconfirmed one); refused once enrolled."""
+    if is_enrolled(engine, user_id):
+        raise ConflictError("Two-step sign-in is already set up.", code="mfa_already_enrolled")
+    secret = pyotp.random_base32()
+    with engine.begin() as conn:
+        conn.execute(creds_t.delete().where(creds_t.c.user_id == user_id))
+        conn.execute(
+            creds_t.insert().values(user_id=user_id, secret=secret, created_at=utcnow_iso())
+        )
+    return secret
+
+
+def pending_secret(engine: Engine, user_id: str) -> str | None:
+    with engine.connect() as conn:
+        row = conn.execute(select(creds_t).where(creds_t.c.user_id == user_id)).first()
+    return None if row is None or row.confirmed_at is not None else str(row.secret)
+
+
+def provisioning_uri(secret: str, email: str) -> str:
+    return pyotp.TOTP(secret).provisioning_uri(name=email, issuer_name=ISSUER)
+
+
+def qr_svg_data_uri(uri: str) -> str:
+    """The QR code as an SVG data URI (rendered here: no external service sees the secret)."""
+    svg = segno.make(uri, error="m").svg_inline(scale=4)
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode()
+
+
+def _digest(code: str) -> str:
+    return hashlib.sha256(code.strip().lower().replace("-", "").encode()).hexdigest()
+
+
+def _matching_step(secret: str, code: str, now: float) -> int | None:
+    totp = pyotp.TOTP(secret)
+    step = int(now) // totp.interval
+    code = code.strip().replace(" ", "")
+    for s in (step - 1, step, step + 1):
+        if secrets.compare_digest(totp.generate_otp(s), code):
+            return s
+    return None
+
+
+def _recovery_code() -> str:
+    code = secrets.token_hex(5)
+    return f"{code[:5]}-{code[5:]}"
+
+
+def confirm(engine: Engine, user_id: str, code: str, now: float | None = None) -> list[str]:
+    secret = pending_secret(engine, user_id)
+    if secret is None:
+        raise ConflictError("Start the set-up first.", code="mfa_not_started")
+    step = _matching_step(secret, code, now or time.time())
+    if step is None:
+        raise MfaInvalidError("That code is not the current one; check the app's clock.")
+    codes = [_recovery_code() for _ in range(RECOVERY_CODES)]
+    with engine.begin() as conn:
+        conn.execute(
+            creds_t.update()
+            .where(creds_t.c.user_id == user_id)
+            .values(confirmed_at=utcnow_iso(), last_step=step)
+        )
+        conn.execute(codes_t.delete().where(codes_t.c.user_id == user_id))
+        conn.execute(
+            codes_t.insert(),
+            [{"id": uuid.uuid4().hex, "user_id": user_id, "code_hash": _digest(c)} for c in codes],
+        )
+    return codes
+
+
+def verify(engine: Engine, user_id: str, code: str | None, now: float | None = None) -> None:
+    """Accept a current TOTP code or an unused recovery code; raise mfa_required/mfa_invalid."""
+    if not code or not code.strip():
+        raise MfaRequiredError("This account signs in in two steps: send the code (otp).")
+    with engine.connect() as conn:
+        cred = conn.execute(select(creds_t).where(creds_t.c.user_id == user_id)).first()
+    if cred is None or cred.confirmed_at is None:
+        raise MfaInvalidError("Two-step sign-in is not set up for this account.")
+    step = _matching_step(cred.secret, code, now or time.time())
+    if step is not None:
+        with engine.begin() as conn:
+            # Compare-and-set: a step already used (or an earlier one) is refused.
+            done = conn.execute(
+                creds_t.update()
+                .where(creds_t.c.user_id == user_id)
+                .where((creds_t.c.last_step.is_(None)) | (creds_t.c.last_step < step))
+                .values(last_step=step)
+            ).rowcount
+        if done == 1:
+            return
+        raise MfaInvalidError("That code was already used; wait for the next one.")
+    with engine.begin() as conn:
+        spent = conn.execute(
+            codes_t.update()
+            .where(
+                codes_t.c.user_id == user_id,
+                codes_t.c.code_hash == _digest(code),
+                codes_t.c.used_at.is_(None),
+            )
+            .values(used_at=utcnow_iso())
+        ).rowcount
+    if spent != 1:
+        raise MfaInvalidError("The code is wrong or was already used.")
+
+
+def recovery_codes_left(engine: Engine, user_id: str) -> int:
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(codes_t.c.id).where(codes_t.c.user_id == user_id, codes_t.c.used_at.is_(None))
+        ).all()
+    return len(rows)

@@ -1,0 +1,142 @@
+"""Password reset by an e-mailed, single-use link valid 30 minutes (issue 15, item 5).
+
+The request answers the same whatever the address (no account oracle); when an active
+user has it, a random token (32 bytes) is made, only its HMAC under the token hash key
+(services/identity/token_digest.py) is stored, earlier unused
+links of that user stop working, and the e-mail goes into the outbox, sent by the worker
+(never inside the request). Using the link sets the password, spends the token, and
+revokes the user's API tokens.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import Engine, insert, select, update
+
+from market.adapters.tables import ApiToken, EmailMessage, PasswordReset, User
+from market.domain.errors import InvalidRequestError
+from market.services.identity import identity, passwords, web_sessions
+from market.services.identity.token_digest import TokenHasher
+from market.services.kernel import clock
+from market.services.kernel.numbering import new_id
+from market.services.notify.delivery import iso
+from market.services.notify.fanout import write_transaction
+from market.services.notify.mail_render import absolute, render_email
+
+VALID_FOR = timedelta(minutes=30)
+resets_t = PasswordReset.__table__  # type: ignore[attr-defined]
+users_t = User.__table__  # type: ignore[attr-defined]
+mail_t = EmailMessage.__table__  # type: ignore[attr-defined]
+tokens_t = ApiToken.__table__  # type: ignore[attr-defined]
+
+
+class ResetLinkError(InvalidRequestError):
+    code = "reset_link_invalid"
+    status = 400
+
+
+def request_reset(engine: Engine, hasher: TokenHasher, email: str) -> str | None:
+    """Queue the link for `email` if an active user has it; the token, for tests only (the
+    caller must never show it)."""
+    address = email.strip().lower()[:254]
+    with engine.connect() as conn:
+        user = (
+            conn.execute(select(users_t).where(users_t.c.email == address, users_t.c.active))
+            .mappings()
+            .first()
+        )
+    if user is None:
+        return None
+    token = secrets.token_urlsafe(32)
+    now = clock.now_utc()
+    hashed = hasher.digest(token)
+    subject = "Reset your password"
+    body = (
+        "Someone (we hope you) asked to reset the password of your account on the NJ transfer "
+        "certificate market. The link below works once, for 30 minutes. If it was not you, "
+        "ignore this message: your password stays as it is."
+    )
+    link = f"/password/reset/{token}"
+    text, html = render_email(subject, body, absolute(link))
+    with write_transaction(engine) as conn:
+        conn.execute(
+            update(resets_t)
+            .where(resets_t.c.user_id == user["id"], resets_t.c.used_at.is_(None))
+            .values(used_at=iso(now))
+        )
+        conn.execute(
+            insert(resets_t).values(
+                token_hash=hashed,
+                user_id=user["id"],
+                created_at=iso(now),
+                expires_at=iso(now + VALID_FOR),
+            )
+        )
+        conn.execute(
+            insert(mail_t).values(
+                id=new_id("eml"),
+                user_id=user["id"],
+                seq=0,
+                type=f"PASSWORD_RESET_{hashed[:24]}",
+                to_addr=user["email"],
+                subject=subject,
+                text_body=text,
+                html_body=html,
+                status="pending",
+                attempts=0,
+                next_attempt_at=iso(now),
+                created_at=iso(now),
+            )
+        )
+    return token
+
+
+def _live(conn: Any, hasher: TokenHasher, token: str) -> dict[str, Any]:
+    row = (
+        conn.execute(select(resets_t).where(resets_t.c.token_hash == hasher.digest(token)))
+        .mappings()
+        .first()
+    )
+    if row is None or row["used_at"] is not None or row["expires_at"] <= iso(clock.now_utc()):
+        raise ResetLinkError("This reset link is not valid any more: ask for a new one.", {})
+    return dict(row)
+
+
+def check_link(engine: Engine, hasher: TokenHasher, token: str) -> None:
+    with engine.connect() as conn:
+        _live(conn, hasher, token[:100])
+
+
+def reset_password(
+    engine: Engine, hasher: TokenHasher, token: str, password: str, confirm: str
+) -> None:
+    if password != confirm:
+        raise InvalidRequestError("The two passwords differ.", {})
+    with engine.connect() as conn:
+        user_id = _live(conn, hasher, token[:100])["user_id"]
+    # The same policy as every other way of setting a password (length, common list).
+    passwords.check_policy(password, identity.user_email(engine, user_id) or "")
+    new_hash = passwords.hash_password(password)
+    now = iso(clock.now_utc())
+    with write_transaction(engine) as conn:
+        row = _live(conn, hasher, token[:100])
+        spent = conn.execute(
+            update(resets_t)
+            .where(resets_t.c.token_hash == row["token_hash"], resets_t.c.used_at.is_(None))
+            .values(used_at=now)
+        )
+        if spent.rowcount != 1:  # used by a concurrent request a moment ago
+            raise ResetLinkError("This reset link is not valid any more: ask for a new one.", {})
+        conn.execute(
+            update(users_t).where(users_t.c.id == row["user_id"]).values(password_hash=new_hash)
+        )
+        conn.execute(
+            update(tokens_t)
+            .where(tokens_t.c.user_id == row["user_id"], tokens_t.c.revoked_at.is_(None))
+            .values(revoked_at=now)
+        )
+    # Whoever knew the old password is signed out of the pages too.
+    web_sessions.revoke_all(engine, user_id)

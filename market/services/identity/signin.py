@@ -1,0 +1,90 @@
+"""Signing in: throttling, the password, and the second factor when the user enrolled one.
+
+Order matters: a locked account or address is refused (429) before any password is
+hashed; every wrong password, missing or wrong second factor counts as one failure; only
+a complete sign-in clears the account's count. A user who enrolled TOTP needs it
+whatever their role (MFA_REQUIRED_ROLES says who is offered enrolment).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine
+
+from market.services.identity import identity, mfa, passwords, throttle
+from market.services.kernel.actor import Actor
+from market.services.kernel.errors import UnauthorizedError
+
+
+@dataclass(frozen=True)
+class SignInPolicy:
+    throttle: throttle.Policy = field(default_factory=throttle.Policy)
+    mfa_roles: frozenset[str] = frozenset({"authority", "auditor"})
+
+
+def policy_from(settings: Mapping[str, Any]) -> SignInPolicy:
+    return SignInPolicy(
+        throttle=throttle.Policy(
+            max_failures=int(settings.get("LOGIN_MAX_FAILURES", 10)),
+            max_per_address=int(settings.get("LOGIN_MAX_FAILURES_PER_ADDRESS", 100)),
+            lockout_s=int(settings.get("LOGIN_LOCKOUT_SECONDS", 60)),
+            lockout_max_s=int(settings.get("LOGIN_LOCKOUT_MAX_SECONDS", 3600)),
+        ),
+        mfa_roles=mfa.required_roles(str(settings.get("MFA_REQUIRED_ROLES", ""))),
+    )
+
+
+def first_factor(
+    engine: Engine, email: str, password: str, address: str | None, policy: SignInPolicy
+) -> Actor:
+    throttle.check(engine, email, address)
+    with passwords.POOL:  # the whole attempt holds one slot (see services/passwords)
+        try:
+            return identity.check_password(engine, email, password)
+        except UnauthorizedError:
+            throttle.record_failure(engine, email, address, policy.throttle)
+            raise
+
+
+def needs_second_factor(engine: Engine, actor: Actor) -> bool:
+    return mfa.is_enrolled(engine, actor.user_id)
+
+
+def second_factor(
+    engine: Engine,
+    actor: Actor,
+    email: str,
+    code: str | None,
+    address: str | None,
+    policy: SignInPolicy,
+) -> None:
+    throttle.check(engine, email, address)
+    with passwords.POOL:
+        try:
+            mfa.verify(engine, actor.user_id, code)
+        except UnauthorizedError:
+            throttle.record_failure(engine, email, address, policy.throttle)
+            raise
+
+
+def succeeded(engine: Engine, email: str) -> None:
+    throttle.record_success(engine, email)
+
+
+def sign_in(
+    engine: Engine,
+    email: str,
+    password: str,
+    otp: str | None,
+    address: str | None,
+    policy: SignInPolicy,
+) -> Actor:
+    """Both steps at once (POST /auth/token)."""
+    actor = first_factor(engine, email, password, address, policy)
+    if needs_second_factor(engine, actor):
+        second_factor(engine, actor, email, otp, address, policy)
+    succeeded(engine, email)
+    return actor

@@ -1,0 +1,64 @@
+"""The Authority's user administration: who can sign in, creating a user, and resetting a
+user's password. A reset revokes every bearer token the user holds, so an old session
+cannot outlive the password it was issued under.
+Users are identity, not ledger events, as the `users` CLI command treats them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, func, select
+
+from market.adapters.tables import ApiToken, Party, User
+from market.services.identity import identity
+from market.services.kernel.actor import AUTHORITY, Actor
+from market.services.kernel.errors import NotFoundError
+
+users_t = User.__table__  # type: ignore[attr-defined]
+tokens_t = ApiToken.__table__  # type: ignore[attr-defined]
+parties_t = Party.__table__  # type: ignore[attr-defined]
+
+
+def list_users(engine: Engine, actor: Actor) -> list[dict[str, Any]]:
+    actor.require(AUTHORITY)
+    stmt = (
+        select(
+            users_t.c.id,
+            users_t.c.email,
+            users_t.c.role,
+            users_t.c.party_id,
+            users_t.c.active,
+            users_t.c.created_at,
+            parties_t.c.name.label("party_name"),
+        )
+        .select_from(users_t.outerjoin(parties_t, parties_t.c.id == users_t.c.party_id))
+        .order_by(users_t.c.email)
+    )
+    with engine.connect() as conn:
+        return [dict(r) for r in conn.execute(stmt).mappings()]
+
+
+def create_user(
+    engine: Engine, actor: Actor, email: str, role: str, password: str, party_id: str | None
+) -> dict[str, Any]:
+    actor.require(AUTHORITY)
+    return identity.create_user(engine, email, role, password, party_id)
+
+
+def reset_password(engine: Engine, actor: Actor, user_id: str, password: str) -> dict[str, Any]:
+    """Set a new password the Authority hands over, under the one password policy; every
+    page session and token of the user stops working (identity.set_password)."""
+    actor.require(AUTHORITY)
+    with engine.connect() as conn:
+        user = conn.execute(
+            select(users_t.c.id, users_t.c.email).where(users_t.c.id == user_id)
+        ).first()
+        if user is None:
+            raise NotFoundError(f"User {user_id} does not exist.", {"user_id": user_id})
+        live = conn.execute(
+            select(func.count())
+            .select_from(tokens_t)
+            .where(tokens_t.c.user_id == user_id, tokens_t.c.revoked_at.is_(None))
+        ).scalar_one()
+    identity.set_password(engine, user_id, password)
+    return {"id": user.id, "email": user.email, "tokens_revoked": int(live)}

@@ -1,0 +1,130 @@
+"""Run one command in one unit of work, honouring an Idempotency-Key.
+
+The key is looked up and stored inside the same write transaction as the command's
+events, so a retry either finds the committed response or runs the command afresh:
+there is no window in which the events are committed but the key is not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy import Engine, bindparam, select
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from market.adapters.db import violates
+from market.adapters.eventstore import utcnow_iso
+from market.adapters.queries import Query
+from market.adapters.tables import IdempotencyKey
+from market.services.kernel.errors import IdempotencyConflictError
+from market.services.kernel.uow import UnitOfWork
+
+T = TypeVar("T")
+Rendered = tuple[int, dict[str, Any]]
+
+keys_t = IdempotencyKey.__table__  # type: ignore[attr-defined]
+_PRIOR = Query(
+    select(keys_t).where(keys_t.c.scope == bindparam("scope"), keys_t.c.key == bindparam("key"))
+)
+
+# PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled
+# back whole, so running the command again is safe.
+RETRYABLE_SQLSTATES = frozenset({"40P01", "40001"})
+ATTEMPTS = 5
+
+
+class _KeyTaken(Exception):
+    """Another request with the same Idempotency-Key committed first."""
+
+
+def _retryable(exc: BaseException) -> bool:
+    if isinstance(exc, _KeyTaken):
+        return True
+    return isinstance(exc, DBAPIError) and (
+        getattr(exc.orig, "sqlstate", None) in RETRYABLE_SQLSTATES
+    )
+
+
+def _retrying(attempt: Callable[[], T]) -> T:
+    """Run a whole unit of work again when the database rolled it back (a deadlock or a
+    serialization failure) or a racing Idempotency-Key committed first."""
+    for tries_left in range(ATTEMPTS - 1, -1, -1):
+        try:
+            return attempt()
+        except Exception as exc:
+            if tries_left == 0 or not _retryable(exc):
+                raise
+    raise AssertionError("unreachable")
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    scope: str
+    key: str
+    request_hash: str
+
+
+def execute(
+    engine: Engine,
+    command: Callable[[UnitOfWork], T],
+    render: Callable[[T], Rendered],
+    idempotency: Idempotency | None = None,
+) -> Rendered:
+    """`command` in a unit of work, its result rendered as (status, body) and stored under
+    the Idempotency-Key if one is given."""
+    return _retrying(lambda: _execute_once(engine, command, render, idempotency))
+
+
+def _execute_once(
+    engine: Engine,
+    command: Callable[[UnitOfWork], T],
+    render: Callable[[T], Rendered],
+    idempotency: Idempotency | None,
+) -> Rendered:
+    with UnitOfWork(engine) as uow:
+        if idempotency is not None:
+            prior = _PRIOR.first(uow.conn, {"scope": idempotency.scope, "key": idempotency.key})
+            if prior is not None:
+                if prior["request_hash"] != idempotency.request_hash:
+                    raise IdempotencyConflictError(
+                        "This Idempotency-Key was already used with a different request.",
+                        {"idempotency_key": idempotency.key},
+                    )
+                return int(prior["status_code"]), dict(prior["response_body"])
+        status, body = render(command(uow))
+        if idempotency is not None:
+            uow.insert_at_commit(
+                keys_t,
+                {
+                    "scope": idempotency.scope,
+                    "key": idempotency.key,
+                    "request_hash": idempotency.request_hash,
+                    "status_code": status,
+                    "response_body": body,
+                    "created_at": utcnow_iso(),
+                },
+            )
+        try:
+            uow.commit()
+        except IntegrityError as exc:
+            # The lookup above runs under the head lock, so another request's key cannot
+            # appear meanwhile; should it (a writer not holding the head), its answer is
+            # found on the next attempt.
+            if idempotency is not None and violates(exc, keys_t.name):
+                raise _KeyTaken from exc
+            raise
+        return status, body
+
+
+def run(engine: Engine, command: Callable[[UnitOfWork], T]) -> T:
+    """Run a command without idempotency (CLI, seeding, pages)."""
+
+    def once() -> T:
+        with UnitOfWork(engine) as uow:
+            result = command(uow)
+            uow.commit()
+            return result
+
+    return _retrying(once)

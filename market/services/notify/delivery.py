@@ -1,0 +1,97 @@
+"""What delivery needs to know, and what every channel shares: due rows, claims, backoff.
+
+A row is due when `next_attempt_at` has passed. A sender *claims* a row by moving its
+`next_attempt_at` a lease ahead, in a conditional UPDATE that only one sender can win, so
+two workers never send the same row at once; a sender that dies leaves the claim to lapse
+and the row is sent again (at least once: the same message id each time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from sqlalchemy import Engine, Table, select, update
+
+from market.services.kernel import clock
+from market.services.notify.fanout import write_transaction
+
+MAX_DELAY = timedelta(hours=24)
+
+
+@dataclass(frozen=True)
+class Settings:
+    smtp_host: str | None = None
+    smtp_port: int = 25
+    mail_from: str = "market@localhost"
+    backoff_base_s: float = 30.0
+    allow_private_networks: bool = False
+    timeout_s: float = 5.0
+    own_hosts: frozenset[str] = frozenset()
+    senders: int = 8
+    # A claimed row's lease: longer than one attempt can take (the 5 s webhook timeout,
+    # SMTP's 10 s), short enough that a killed worker's claims come back soon.
+    lease_s: float = 20.0
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any], also_own: Iterable[str] = ()) -> Settings:
+        """From the app's settings; the service's own host:port (PUBLIC_BASE_URL, and the
+        host a request came in on) is never a webhook target."""
+        base = urlsplit(config["PUBLIC_BASE_URL"])
+        port = base.port or (443 if base.scheme == "https" else 80)
+        own = {f"{(base.hostname or '').lower()}:{port}", *(h.lower() for h in also_own)}
+        return cls(
+            smtp_host=config["SMTP_HOST"],
+            smtp_port=int(config["SMTP_PORT"]),
+            mail_from=config["MAIL_FROM"],
+            backoff_base_s=float(config["DELIVERY_BACKOFF_BASE_S"]),
+            allow_private_networks=bool(config["WEBHOOK_ALLOW_PRIVATE_NETWORKS"]),
+            timeout_s=float(config["WEBHOOK_TIMEOUT_S"]),
+            own_hosts=frozenset(own),
+        )
+
+
+def iso(moment: Any) -> str:
+    return str(moment.isoformat(timespec="microseconds").replace("+00:00", "Z"))
+
+
+def now_iso() -> str:
+    return iso(clock.now_utc())
+
+
+def backoff(settings: Settings, attempts: int) -> timedelta:
+    """Base, then doubling, per failed attempt (attempts >= 1), capped at a day."""
+    delay = timedelta(seconds=settings.backoff_base_s * 2 ** max(attempts - 1, 0))
+    return min(delay, MAX_DELAY)
+
+
+def claim_due(
+    engine: Engine, table: Table, pending: str, limit: int, lease_s: float
+) -> list[dict[str, Any]]:
+    """Claim up to `limit` due rows (oldest first) for this sender."""
+    now = clock.now_utc()
+    stmt = (
+        select(table)
+        .where(table.c.status == pending, table.c.next_attempt_at <= iso(now))
+        .order_by(table.c.next_attempt_at, table.c.seq)
+        .limit(limit)
+    )
+    with engine.connect() as conn:
+        due = [dict(r) for r in conn.execute(stmt).mappings()]
+    if not due:
+        return []
+    claimed = []
+    lease_end = iso(now + timedelta(seconds=lease_s))
+    with write_transaction(engine) as conn:
+        for row in due:
+            won = conn.execute(
+                update(table)
+                .where(table.c.id == row["id"], table.c.next_attempt_at == row["next_attempt_at"])
+                .values(next_attempt_at=lease_end)
+            )
+            if won.rowcount == 1:
+                claimed.append(row)
+    return claimed

@@ -1,0 +1,87 @@
+"""E-mail from the outbox over SMTP, by the worker only (never inside a request).
+
+A message that cannot be sent (SMTP down, refused) stays pending and is retried with
+exponential backoff until it goes. Each carries a Message-ID made from its outbox id, so
+a message sent twice (a worker killed between sending and recording) is recognisably the
+same message.
+"""
+
+from __future__ import annotations
+
+import smtplib
+from email.message import EmailMessage as Mime
+from email.utils import formatdate
+from typing import Any
+
+from sqlalchemy import Engine, update
+
+from market.adapters.tables import EmailMessage
+from market.services.kernel import clock
+from market.services.notify import delivery
+from market.services.notify.delivery import Settings
+from market.services.notify.fanout import write_transaction
+
+mail_t = EmailMessage.__table__  # type: ignore[attr-defined]
+
+
+def mime(row: dict[str, Any], mail_from: str) -> Mime:
+    msg = Mime()
+    msg["From"] = mail_from
+    msg["To"] = row["to_addr"]
+    msg["Subject"] = row["subject"]
+    msg["Date"] = formatdate(usegmt=True)
+    msg["Message-ID"] = f"<{row['id']}@{mail_from.rpartition('@')[2] or 'market'}>"
+    msg["X-Market-Event-Seq"] = str(row["seq"])
+    msg.set_content(row["text_body"])
+    msg.add_alternative(row["html_body"], subtype="html")
+    return msg
+
+
+def send_due(engine: Engine, settings: Settings, limit: int = 100) -> dict[str, int]:
+    """One pass: send what is due over one connection; what fails waits for its next
+    attempt. The pass's outcomes are recorded together (one transaction)."""
+    if not settings.smtp_host:
+        return {"sent": 0, "failed": 0}
+    rows = delivery.claim_due(engine, mail_t, "pending", limit, settings.lease_s)
+    if not rows:
+        return {"sent": 0, "failed": 0}
+    outcomes: list[tuple[dict[str, Any], str | None]] = []
+    try:
+        smtp = smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=10)
+    except (OSError, smtplib.SMTPException) as exc:
+        # The server is down: every message waits for its next attempt.
+        outcomes = [(row, str(exc) or type(exc).__name__) for row in rows]
+    else:
+        for row in rows:
+            try:
+                smtp.send_message(mime(row, settings.mail_from))
+                outcomes.append((row, None))
+            except (OSError, smtplib.SMTPException) as exc:
+                outcomes.append((row, str(exc) or type(exc).__name__))
+        _quit(smtp)
+    _record(engine, settings, outcomes)
+    sent = sum(1 for _, error in outcomes if error is None)
+    return {"sent": sent, "failed": len(outcomes) - sent}
+
+
+def _quit(smtp: smtplib.SMTP) -> None:
+    try:
+        smtp.quit()
+    except (OSError, smtplib.SMTPException):
+        smtp.close()
+
+
+def _record(
+    engine: Engine, settings: Settings, outcomes: list[tuple[dict[str, Any], str | None]]
+) -> None:
+    now = clock.now_utc()
+    with write_transaction(engine) as conn:
+        for row, error in outcomes:
+            attempts = int(row["attempts"]) + 1
+            values: dict[str, Any] = {"attempts": attempts}
+            if error is None:
+                values |= {"status": "sent", "sent_at": delivery.iso(now)}
+            else:
+                retry_at = now + delivery.backoff(settings, attempts)
+                values |= {"next_attempt_at": delivery.iso(retry_at), "last_error": error[:500]}
+            conn.execute(update(mail_t).where(mail_t.c.id == row["id"]).values(**values))

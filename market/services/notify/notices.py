@@ -1,0 +1,290 @@
+"""What each event type tells people: who is concerned, and the subject and body in words
+and dollars. One entry per event type (`NOTICES`); the inbox, the e-mails and the
+webhooks' party filter all read it, so a new event type is one entry here.
+
+Templates are `str.format_map` over the event's *facts*: its payload, plus for every
+`x_cents` an `x_dollars`, for every `x_party_id` an `x_party` (the party's name), the
+certificate's number, the transfer's or offer's parties and amounts when the payload
+names one, and `reason` (a rejection's reasons in one sentence). A missing fact reads
+"(unknown)" rather than failing the fan-out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from market.adapters.eventstore import Event
+from market.adapters.tables import Certificate, Offer, Transfer
+from market.domain.values import format_cents
+from market.services.kernel import lookups
+
+AUTHORITY = "@authority"  # "concerned" marker: every Authority user
+
+certs_t = Certificate.__table__  # type: ignore[attr-defined]
+offers_t = Offer.__table__  # type: ignore[attr-defined]
+transfers_t = Transfer.__table__  # type: ignore[attr-defined]
+
+Who = Callable[[dict[str, Any]], Iterable[str | None]]
+
+
+@dataclass(frozen=True)
+class Notice:
+    who: Who
+    subject: str
+    body: str
+    link: str | None = None
+    email: bool = False
+    # Facts only one recipient party should read (its own allocation): (facts, party) -> more.
+    personal: Callable[[dict[str, Any], str], dict[str, Any]] | None = None
+
+
+def keys(*names: str) -> Who:
+    return lambda f: [f.get(n) for n in names]
+
+
+def _allocated_to(f: dict[str, Any], party_id: str) -> dict[str, Any]:
+    mine = sum(
+        int(a.get("allocated_cents") or 0)
+        for a in f.get("allocations", [])
+        if a.get("party_id") == party_id
+    )
+    return {"your_allocated_dollars": format_cents(mine)}
+
+
+_TRANSFER_LINK = "/deals/transfers/{transfer_id}"
+_OFFER_LINK = "/deals/offers/{offer_id}"
+
+NOTICES: dict[str, Notice] = {
+    "OFFER_MADE": Notice(
+        keys("seller_party_id"),
+        "New offer: {price_dollars} for {amount_dollars} of {certificate_number}",
+        "{buyer_party} offers {price_dollars} for {amount_dollars} of certificate "
+        "{certificate_number}. Accept or decline it on your Selling page.",
+        _OFFER_LINK,
+        email=True,
+    ),
+    "OFFER_ACCEPTED": Notice(
+        keys("buyer_party_id"),
+        "Offer accepted: {amount_dollars} of {certificate_number}",
+        "{seller_party} accepted your offer of {price_dollars} for {amount_dollars} of "
+        "certificate {certificate_number}. Next: the Authority approves or rejects the transfer.",
+        _OFFER_LINK,
+    ),
+    "OFFER_DECLINED": Notice(
+        keys("buyer_party_id"),
+        "Offer declined: {amount_dollars} of {certificate_number}",
+        "{seller_party} declined your offer of {price_dollars} for {amount_dollars} of "
+        "certificate {certificate_number}.",
+        _OFFER_LINK,
+    ),
+    "TRANSFER_PROPOSED": Notice(
+        lambda f: [f.get("buyer_party_id"), AUTHORITY],
+        "Transfer proposed: {amount_dollars} of {certificate_number}",
+        "{seller_party} proposes to transfer {amount_dollars} of certificate "
+        "{certificate_number} to {buyer_party} for {consideration_dollars}. "
+        "Next: {next_step}",
+        _TRANSFER_LINK,
+        email=True,
+    ),
+    "TRANSFER_CONFIRMED": Notice(
+        lambda f: [f.get("seller_party_id"), AUTHORITY],
+        "Transfer confirmed: {amount_dollars} of {certificate_number}",
+        "{buyer_party} confirmed the transfer of {amount_dollars} of certificate "
+        "{certificate_number} from {seller_party}. Next: the Authority's approval.",
+        _TRANSFER_LINK,
+    ),
+    "TRANSFER_DECLINED": Notice(
+        keys("seller_party_id"),
+        "Transfer declined by the buyer: {amount_dollars} of {certificate_number}",
+        "{buyer_party} declined the transfer of {amount_dollars} of certificate "
+        "{certificate_number}. Reason: {reason}",
+        _TRANSFER_LINK,
+        email=True,
+    ),
+    "TECH_RECEIPT_RECORDED": Notice(
+        keys("party_id"),
+        "TECH application: paper filing received on {received_on}",
+        "The Authority recorded that your TECH application was received on {received_on} "
+        "({receipt_reason}).",
+        "/deals/tech/{application_id}",
+    ),
+    "CERTIFICATE_NOTICE_ISSUED": Notice(
+        lambda f: list(f.get("holder_party_ids", [])),
+        "Trading halted: certificate {certificate_number}",
+        "The Authority issued a {kind} notice on certificate {certificate_number}: {reason}. "
+        "Trading in it and every certificate derived from it is halted until the notice is "
+        "lifted.",
+        "/certificates/{certificate_id}",
+        email=True,
+    ),
+    "CERTIFICATE_NOTICE_LIFTED": Notice(
+        lambda f: list(f.get("holder_party_ids", [])),
+        "Trading resumed: certificate {certificate_number}",
+        "The Authority lifted a notice on certificate {certificate_number}; trading resumes "
+        "unless another notice still halts it.",
+        "/certificates/{certificate_id}",
+        email=True,
+    ),
+    "TRANSFER_PAYMENT_RECORDED": Notice(
+        keys("seller_party_id"),
+        "Payment recorded: {amount_dollars} for {certificate_number}",
+        "{buyer_party} recorded a payment of {amount_dollars} (reference {reference}). "
+        "Confirm its receipt on the Closing page.",
+        "/closing",
+    ),
+    "TRANSFER_RECEIPT_CONFIRMED": Notice(
+        keys("buyer_party_id"),
+        "Payment received: {certificate_number}",
+        "{seller_party} confirmed receipt of your payment for certificate {certificate_number}.",
+        "/closing",
+    ),
+    "TRANSFER_REFUND_OWED": Notice(
+        keys("seller_party_id", "buyer_party_id"),
+        "Refund owed: {refund_owed_dollars}",
+        "The transfer of certificate {certificate_number} was rejected after payment: "
+        "{seller_party} owes {buyer_party} a refund of {refund_owed_dollars}.",
+        "/closing",
+        email=True,
+    ),
+    "TRANSFER_APPROVED": Notice(
+        keys("seller_party_id", "buyer_party_id"),
+        "Transfer approved: {amount_dollars} of {certificate_number}",
+        "The Authority approved the transfer of {amount_dollars} of certificate "
+        "{certificate_number} from {seller_party} to {buyer_party} for "
+        "{consideration_dollars}, exchanged on {exchange_date}.",
+        _TRANSFER_LINK,
+        email=True,
+    ),
+    "TRANSFER_REJECTED": Notice(
+        keys("seller_party_id", "buyer_party_id"),
+        "Transfer rejected: {amount_dollars} of {certificate_number}",
+        "The Authority rejected the transfer of {amount_dollars} of certificate "
+        "{certificate_number} from {seller_party} to {buyer_party}. Reason: {reason}",
+        _TRANSFER_LINK,
+        email=True,
+    ),
+    "FY_ALLOCATION_RUN": Notice(
+        lambda f: [a.get("party_id") for a in f.get("allocations", [])],
+        "TECH allocation committed for fiscal year {fiscal_year}",
+        "The Authority committed the TECH allocation for fiscal year {fiscal_year}: "
+        "{total_dollars} in all. Your allocation: {your_allocated_dollars}.",
+        "/seller",
+        email=True,
+        personal=_allocated_to,
+    ),
+    "RECAPTURE_ASSESSED": Notice(
+        keys("party_id"),
+        "Recapture assessed: {amount_dollars}",
+        "The Authority assessed a recapture of {amount_dollars} on {party}"
+        " (certificate {certificate_number}). Reason: {reason}. It goes to the {fund}.",
+        "/buyer",
+        email=True,
+    ),
+    "TECH_APPLICATION_RECEIVED": Notice(
+        keys("party_id"),
+        "TECH application received for fiscal year {fiscal_year}",
+        "Your TECH application was received on {received_on}: benefit "
+        "{benefit_dollars}, requested {requested_dollars}. Next: the fiscal year's allocation.",
+        "/deals/tech/{application_id}",
+    ),
+    "CARRYFORWARD_EXPIRED": Notice(
+        keys("party_id"),
+        "Carryforward expired: {amount_dollars} of {certificate_number}",
+        "{amount_dollars} of certificate {certificate_number} could not be used after tax "
+        "year {carryover_last_year} and has expired.",
+        "/certificates/{certificate_id}",
+    ),
+    "CERT_ISSUED": Notice(
+        lambda f: [f.get("holder_party_id")] if f.get("origin") != "transfer" else [],
+        "Certificate issued: {certificate_number}",
+        "Certificate {certificate_number} ({program}, fiscal year {fiscal_year}) was issued "
+        "to {holder_party} for {face_dollars}.",
+        "/certificates/{certificate_id}",
+    ),
+    "REMINDER_ISSUED": Notice(
+        lambda f: list(f.get("party_ids", [])),
+        "{subject}",
+        "{body}",
+        "{link}",
+        email=True,
+    ),
+}
+
+
+class _Facts(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "(unknown)"
+
+
+def _row(conn: Connection, table: Any, key: str | None) -> dict[str, Any]:
+    if not key:
+        return {}
+    row = conn.execute(select(table).where(table.c.id == key)).mappings().first()
+    return dict(row) if row else {}
+
+
+def facts(conn: Connection, event: Event, *, in_words: bool = True) -> dict[str, Any]:
+    """The payload, completed from the projections with what a sentence needs (without
+    `in_words`, only the parties: what the webhooks' filter reads)."""
+    f: dict[str, Any] = {}
+    p = event.facts()
+    # What the payload names, joined first, so the payload's own values win.
+    offer = _row(conn, offers_t, p.get("offer_id"))
+    transfer = _row(conn, transfers_t, p.get("transfer_id") or offer.get("transfer_id"))
+    for source in (offer, transfer):
+        f |= {k: v for k, v in source.items() if k != "id" and k != "status"}
+    f |= p
+    if not in_words:
+        return f
+    cert = _row(conn, certs_t, f.get("certificate_id"))
+    f.setdefault("certificate_number", cert.get("number") or f.get("number"))
+    if event.type == "CERT_ISSUED":
+        f["certificate_number"] = p.get("number")
+    if event.type == "TRANSFER_PROPOSED":  # a negotiated one waits for the buyer (8.2)
+        f["next_step"] = (
+            "the buyer's confirmation, then the Authority's approval."
+            if p.get("awaiting_buyer")
+            else "the Authority's approval."
+        )
+    reasons = f.get("reasons") or ([p["reason"]] if p.get("reason") else [])
+    f["reason"] = "; ".join(str(r) for r in reasons) or "none given"
+    party_keys = [k for k in f if k.endswith("party_id") and isinstance(f[k], str)]
+    names = lookups.names_of(conn, {f[k] for k in party_keys})
+    for k in party_keys:
+        f[k[: -len("_id")]] = names.get(f[k], f[k])
+    for k, v in list(f.items()):
+        if k.endswith("_cents") and isinstance(v, int):
+            f[k[: -len("_cents")] + "_dollars"] = format_cents(v)
+    f["fund"] = str(f.get("fund", "")).replace("_", " ")
+    return f
+
+
+def concerned_parties(event: Event, f: dict[str, Any]) -> set[str]:
+    """The parties an event is about: the mapping's, and any `*party_id` it names (the
+    webhooks' filter for a participant's subscription)."""
+    found = {v for k, v in f.items() if k.endswith("party_id") and isinstance(v, str)}
+    notice = NOTICES.get(event.type)
+    if notice is not None:
+        found |= {w for w in notice.who(f) if w and w != AUTHORITY}
+    for a in f.get("allocations", []) if isinstance(f.get("allocations"), list) else []:
+        if isinstance(a, dict) and isinstance(a.get("party_id"), str):
+            found.add(a["party_id"])
+    return found
+
+
+def render(notice: Notice, f: dict[str, Any], party_id: str | None) -> tuple[str, str, str | None]:
+    ctx = _Facts(f)
+    if notice.personal is not None and party_id is not None:
+        ctx |= notice.personal(f, party_id)
+    link = notice.link.format_map(ctx) if notice.link else None
+    return notice.subject.format_map(ctx)[:300], notice.body.format_map(ctx)[:4000], link
+
+
+def words(event_type: str) -> str:
+    """An event type in words, for types the timelines and inbox know nothing about."""
+    return event_type.replace("_", " ").lower()

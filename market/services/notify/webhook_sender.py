@@ -1,0 +1,207 @@
+"""Webhook deliveries per the Standard Webhooks specification, by the worker.
+
+Headers `webhook-id` (the delivery's id: the same on every retry), `webhook-timestamp`
+(seconds since the epoch, of this attempt) and `webhook-signature`
+(`v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the base64 part of
+the `whsec_` secret); body `{type, timestamp, data: {seq, type, stream, payload}}`.
+A 2xx marks it delivered; anything else (an error, a timeout, a refused address) records
+the attempt and retries with exponential backoff. Deliveries run on a pool of threads, each
+with its own timeout, so a receiver that hangs holds one thread for at most the timeout and
+never the others.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import wait as futures_wait
+from typing import Any
+
+from sqlalchemy import Engine, insert, select, update
+
+from market.adapters.eventstore import event_from_row, events_t
+from market.adapters.tables import Webhook, WebhookAttempt, WebhookDelivery
+from market.domain.errors import DomainError
+from market.services.kernel import clock
+from market.services.kernel.numbering import new_id
+from market.services.notify import delivery
+from market.services.notify.delivery import Settings
+from market.services.notify.fanout import write_transaction
+from market.services.notify.webhooks import check_target
+
+hooks_t = Webhook.__table__  # type: ignore[attr-defined]
+deliveries_t = WebhookDelivery.__table__  # type: ignore[attr-defined]
+attempts_t = WebhookAttempt.__table__  # type: ignore[attr-defined]
+
+
+def sign(secret: str, msg_id: str, timestamp: int, body: str) -> str:
+    key = base64.b64decode(secret.removeprefix("whsec_"))
+    signed = f"{msg_id}.{timestamp}.{body}".encode()
+    return "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+
+
+def body_of(event: Any) -> str:
+    return json.dumps(
+        {
+            "type": event.type,
+            "timestamp": event.recorded_at,
+            "data": {
+                "seq": event.seq,
+                "type": event.type,
+                "stream": event.stream,
+                "payload": event.payload,
+            },
+        },
+        separators=(",", ":"),
+        sort_keys=True,
+    )
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirect could lead past the address check: it counts as a failed attempt."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
+
+
+def post(url: str, headers: dict[str, str], body: str, timeout: float) -> int:
+    request = urllib.request.Request(url, data=body.encode(), headers=headers, method="POST")
+    try:
+        with _OPENER.open(request, timeout=timeout) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+def attempt(settings: Settings, row: dict[str, Any], hook: Any, event: Any) -> dict[str, Any]:
+    """One POST; what happened, to be recorded with the pass's other outcomes."""
+    body = body_of(event)
+    stamp = int(time.time())
+    headers = {
+        "content-type": "application/json",
+        "user-agent": "nj-market-webhooks/1",
+        "webhook-id": row["id"],
+        "webhook-timestamp": str(stamp),
+        "webhook-signature": sign(hook["secret"], row["id"], stamp, body),
+    }
+    started = time.monotonic()
+    status: int | None = None
+    error: str | None = None
+    try:
+        check_target(hook["url"], settings)  # again at delivery: DNS may have changed
+        status = post(hook["url"], headers, body, settings.timeout_s)
+        if not 200 <= status < 300:
+            error = f"HTTP {status}"
+    except DomainError as exc:
+        error = exc.message
+    except Exception as exc:  # any failure of this one delivery is its attempt's outcome
+        error = f"{type(exc).__name__}: {exc}"[:500]
+    took = int((time.monotonic() - started) * 1000)
+    return {"row": row, "status": status, "error": error, "ms": took, "at": delivery.now_iso()}
+
+
+def record(engine: Engine, settings: Settings, outcomes: list[dict[str, Any]]) -> None:
+    """Every outcome of a pass in one transaction: the attempt log, and the delivery
+    marked delivered or given its next attempt."""
+    if not outcomes:
+        return
+    with write_transaction(engine) as conn:
+        for o in outcomes:
+            row = o["row"]
+            attempts = int(row["attempts"]) + 1
+            values: dict[str, Any] = {"attempts": attempts}
+            if o["error"] is None:
+                values |= {"status": "delivered", "delivered_at": o["at"]}
+            else:
+                retry = clock.now_utc() + delivery.backoff(settings, attempts)
+                values["next_attempt_at"] = delivery.iso(retry)
+            conn.execute(
+                insert(attempts_t).values(
+                    id=new_id("att"),
+                    delivery_id=row["id"],
+                    webhook_id=row["webhook_id"],
+                    seq=row["seq"],
+                    attempted_at=o["at"],
+                    status_code=o["status"],
+                    error=o["error"],
+                    duration_ms=o["ms"],
+                )
+            )
+            conn.execute(
+                update(deliveries_t).where(deliveries_t.c.id == row["id"]).values(**values)
+            )
+
+
+class Sender:
+    """Deliveries on a pool of threads. A pass records what finished since the last one,
+    claims as many due deliveries as there are free threads, and starts them; the worker
+    does not wait for them (a hanging receiver holds its thread for the timeout, nothing
+    else), the one-pass `deliver` does (`wait=True`)."""
+
+    def __init__(self, engine: Engine, settings: Settings) -> None:
+        self.engine, self.settings = engine, settings
+        self.pool = ThreadPoolExecutor(max_workers=settings.senders)
+        self.running: set[Future[dict[str, Any]]] = set()
+
+    def _drain(self) -> dict[str, int]:
+        finished = {f for f in self.running if f.done()}
+        self.running -= finished
+        outcomes = [f.result() for f in finished]
+        record(self.engine, self.settings, outcomes)
+        ok = sum(1 for o in outcomes if o["error"] is None)
+        return {"delivered": ok, "failed": len(outcomes) - ok}
+
+    def run_pass(self, wait: bool = False) -> dict[str, int]:
+        done = self._drain()
+        free = self.settings.senders * 4 - len(self.running)
+        rows = (
+            delivery.claim_due(
+                self.engine, deliveries_t, "pending", max(free, 0), self.settings.lease_s
+            )
+            if free > 0
+            else []
+        )
+        if rows:
+            with self.engine.connect() as conn:
+                ids = {r["webhook_id"] for r in rows}
+                hooks = {
+                    h["id"]: h
+                    for h in conn.execute(select(hooks_t).where(hooks_t.c.id.in_(ids))).mappings()
+                }
+                seqs = {r["seq"] for r in rows}
+                events = {
+                    e.seq: event_from_row(e)
+                    for e in conn.execute(select(events_t).where(events_t.c.seq.in_(seqs)))
+                }
+            for r in rows:
+                hook, event = hooks[r["webhook_id"]], events[r["seq"]]
+                self.running.add(self.pool.submit(attempt, self.settings, r, hook, event))
+        done["started"] = len(rows)
+        if wait:
+            futures_wait(self.running)
+            later = self._drain()
+            done = {k: done[k] + later.get(k, 0) for k in done}
+        return done
+
+    def close(self) -> dict[str, int]:
+        self.pool.shutdown(wait=True)
+        return self._drain()
+
+
+def send_due(engine: Engine, settings: Settings) -> dict[str, int]:
+    """One pass that waits for its deliveries (the `deliver` command)."""
+    sender = Sender(engine, settings)
+    try:
+        done = sender.run_pass(wait=True)
+    finally:
+        sender.close()
+    return {"delivered": done["delivered"], "failed": done["failed"]}

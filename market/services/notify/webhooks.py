@@ -1,0 +1,187 @@
+"""Webhook subscriptions (Standard Webhooks): registration with its SSRF guard, the
+delivery log, and replay from a seq.
+
+The secret (`whsec_` + base64 of 24 random bytes) is shown once, at registration, and
+kept in plain text in `webhooks.secret`: the worker must sign with it (HMAC needs the
+key itself), so a hash would not do; the database is the service's own trust boundary.
+"""
+
+from __future__ import annotations
+
+import base64
+import ipaddress
+import secrets
+import socket
+from typing import Any
+from urllib.parse import urlsplit
+
+from sqlalchemy import Engine, insert, select, update
+
+from market.adapters.eventstore import head, page_events
+from market.adapters.projections import known_types
+from market.adapters.tables import Webhook, WebhookAttempt, WebhookDelivery
+from market.domain.errors import InvalidRequestError
+from market.services.kernel.actor import AUTHORITY, PARTICIPANT, Actor
+from market.services.kernel.errors import NotFoundError
+from market.services.kernel.numbering import new_id
+from market.services.kernel.paging import split_page
+from market.services.notify import notices
+from market.services.notify.delivery import Settings, now_iso
+from market.services.notify.fanout import hook_wants, write_transaction
+
+hooks_t = Webhook.__table__  # type: ignore[attr-defined]
+deliveries_t = WebhookDelivery.__table__  # type: ignore[attr-defined]
+attempts_t = WebhookAttempt.__table__  # type: ignore[attr-defined]
+
+
+class UnsafeTargetError(InvalidRequestError):
+    code = "unsafe_webhook_url"
+    status = 400
+
+
+class UnknownEventTypeError(InvalidRequestError):
+    code = "unknown_event_type"
+    status = 400
+
+
+def event_types() -> frozenset[str]:
+    return known_types() | frozenset(notices.NOTICES)
+
+
+def check_target(url: str, settings: Settings) -> None:
+    """http(s) only, not the service itself, and (unless allowed) no loopback, private,
+    link-local or otherwise non-public address for any address the host resolves to."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UnsafeTargetError("A webhook URL must be http:// or https:// with a host.", {})
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    host = parts.hostname.lower()
+    if f"{host}:{port}" in settings.own_hosts:
+        raise UnsafeTargetError("A webhook may not point at this service itself.", {})
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError):
+        raise UnsafeTargetError(f"The webhook host {host} does not resolve.", {}) from None
+    for info in infos:
+        address = ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])
+        if not address.is_global and not settings.allow_private_networks:
+            raise UnsafeTargetError(
+                f"The webhook host {host} resolves to a non-public address ({address}).",
+                {"address": str(address)},
+            )
+        if f"{address}:{port}" in settings.own_hosts:
+            raise UnsafeTargetError("A webhook may not point at this service itself.", {})
+
+
+def register(
+    engine: Engine, actor: Actor, url: str, types: list[str], settings: Settings
+) -> dict[str, Any]:
+    actor.require(AUTHORITY, PARTICIPANT)
+    if actor.role == PARTICIPANT and actor.party_id is None:
+        raise InvalidRequestError("Your user is not linked to a party.", {})
+    unknown = sorted(set(types) - event_types() - {"*"})
+    if not types or unknown:
+        raise UnknownEventTypeError(
+            'event_types must name known event types, or be ["*"] for all.',
+            {"unknown": unknown},
+        )
+    check_target(url, settings)
+    secret = "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
+    with engine.connect() as conn:
+        at = head(conn)[0]
+    row = {
+        "id": new_id("whk"),
+        "user_id": actor.user_id,
+        "party_id": None if actor.role == AUTHORITY else actor.party_id,
+        "url": url,
+        "event_types": sorted(set(types)),
+        "secret": secret,
+        "created_at": now_iso(),
+        "created_seq": at,
+        "active": True,
+    }
+    with write_transaction(engine) as conn:
+        conn.execute(insert(hooks_t).values(**row))
+    return row
+
+
+def load(engine: Engine, actor: Actor, webhook_id: str) -> dict[str, Any]:
+    with engine.connect() as conn:
+        row = conn.execute(select(hooks_t).where(hooks_t.c.id == webhook_id)).mappings().first()
+    if row is None or (actor.role != AUTHORITY and row["user_id"] != actor.user_id):
+        raise NotFoundError(f"Webhook {webhook_id} does not exist.", {})
+    return dict(row)
+
+
+def deliveries(
+    engine: Engine, actor: Actor, webhook_id: str, after: int | None, limit: int
+) -> tuple[list[dict[str, Any]], int | None]:
+    """Every message with its attempts, by event seq."""
+    load(engine, actor, webhook_id)
+    stmt = select(deliveries_t).where(deliveries_t.c.webhook_id == webhook_id)
+    if after is not None:
+        stmt = stmt.where(deliveries_t.c.seq > after)
+    with engine.connect() as conn:
+        rows = conn.execute(stmt.order_by(deliveries_t.c.seq).limit(limit + 1)).mappings().all()
+        kept, nxt = split_page(rows, limit, lambda r: int(r["seq"]))
+        ids = [r["id"] for r in kept]
+        tried = (
+            conn.execute(
+                select(attempts_t).where(attempts_t.c.delivery_id.in_(ids)).order_by("attempted_at")
+            )
+            .mappings()
+            .all()
+            if ids
+            else []
+        )
+    out = []
+    for r in kept:
+        mine = [dict(a) for a in tried if a["delivery_id"] == r["id"]]
+        out.append(dict(r) | {"webhook_id_header": r["id"], "attempt_log": mine})
+    return out, nxt
+
+
+def replay(engine: Engine, actor: Actor, webhook_id: str, from_seq: int) -> dict[str, Any]:
+    """Send again every matching event from `from_seq` on: messages already made keep their
+    webhook-id (receivers deduplicate on it); events never sent get new ones."""
+    hook = load(engine, actor, webhook_id) | {"created_seq": from_seq - 1}
+    requeued = created = 0
+    now = now_iso()
+    with write_transaction(engine) as conn:
+        have = {
+            int(r.seq): r.id
+            for r in conn.execute(
+                select(deliveries_t.c.seq, deliveries_t.c.id).where(
+                    deliveries_t.c.webhook_id == webhook_id, deliveries_t.c.seq >= from_seq
+                )
+            )
+        }
+        after = from_seq - 1
+        while batch := page_events(conn, after, 1000):
+            for event in batch:
+                parties = notices.concerned_parties(event, notices.facts(conn, event))
+                if not hook_wants(hook, event, parties):
+                    continue
+                if event.seq in have:
+                    conn.execute(
+                        update(deliveries_t)
+                        .where(deliveries_t.c.id == have[event.seq])
+                        .values(status="pending", next_attempt_at=now)
+                    )
+                    requeued += 1
+                else:
+                    conn.execute(
+                        insert(deliveries_t).values(
+                            id=new_id("msg"),
+                            webhook_id=webhook_id,
+                            seq=event.seq,
+                            type=event.type,
+                            status="pending",
+                            attempts=0,
+                            next_attempt_at=now,
+                            created_at=now,
+                        )
+                    )
+                    created += 1
+            after = batch[-1].seq
+    return {"webhook_id": webhook_id, "from_seq": from_seq, "requeued": requeued, "new": created}

@@ -1,0 +1,88 @@
+"""Readiness (GET /readyz): a list of named checks, each one function that answers None
+when all is well or a sentence saying what is wrong. A new check (the witnesses' quorum,
+say) is one function and one line in CHECKS."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, text
+
+from market.adapters import migrate
+from market.adapters.signing import KeyFileError, load_signer
+from market.services.ops.ops_figures import outbox_lag
+from market.services.trust import cosigned
+from market.services.trust.checkpoints import TrustSettings
+
+
+@dataclass(frozen=True)
+class Probe:
+    engine: Engine
+    trust: TrustSettings
+    max_worker_lag_s: float
+
+
+def database(probe: Probe) -> str | None:
+    with probe.engine.connect() as conn:
+        conn.execute(text("SELECT 1"))
+    return None
+
+
+def migrations(probe: Probe) -> str | None:
+    current, head = migrate.current(probe.engine), migrate.head_revision()
+    if current is None:
+        return f"the database is not migrated (the code expects revision {head})"
+    if current != head:
+        return f"the database is at revision {current}, the code expects {head}"
+    return None
+
+
+def signing_key(probe: Probe) -> str | None:
+    try:
+        load_signer(probe.trust.key_file, probe.trust.origin, create=probe.trust.create_key)
+    except KeyFileError as e:
+        return str(e)
+    return None
+
+
+def worker_lag(probe: Probe) -> str | None:
+    with probe.engine.connect() as conn:
+        events, age = outbox_lag(conn)
+    if age > probe.max_worker_lag_s:
+        return (
+            f"{events} events wait for the worker, the oldest for {age:.0f} s "
+            f"(READY_MAX_WORKER_LAG_S={probe.max_worker_lag_s:g})"
+        )
+    return None
+
+
+def witness_quorum(probe: Probe) -> str | None:
+    """The latest checkpoint has its quorum of cosignatures (WITNESSES, WITNESS_QUORUM)."""
+    if cosigned.witness_quorum_met(probe.engine, probe.trust.witnesses):
+        return None
+    return "the latest checkpoint is below its witness quorum (WITNESS_QUORUM)"
+
+
+Check = Callable[[Probe], "str | None"]
+CHECKS: list[tuple[str, Check]] = [
+    ("database", database),
+    ("migrations", migrations),
+    ("signing_key", signing_key),
+    ("worker_lag", worker_lag),
+    ("witness_quorum", witness_quorum),
+]
+
+
+def run_checks(probe: Probe, checks: list[tuple[str, Check]] = CHECKS) -> dict[str, str]:
+    """Each check's outcome by name: "ok" or what is wrong. A check that raises fails
+    with the exception's class only (this answer is public; its message may name hosts),
+    and the later checks still run."""
+    outcome: dict[str, str] = {}
+    for name, check in checks:
+        try:
+            problem = check(probe)
+        except Exception as exc:
+            problem = f"failed: {type(exc).__name__}"
+        outcome[name] = problem or "ok"
+    return outcome

@@ -1,0 +1,37 @@
+"""The Director's exception for an individual's direct purchase (PT-7, AMB-53), recorded
+by the Authority as DIRECTOR_EXCEPTION_RECORDED on the party's stream."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from market.domain.errors import InvalidRequestError
+from market.domain.events.parties import DirectorExceptionRecorded
+from market.domain.rules.individuals import INDIVIDUALS
+from market.services.kernel import clock
+from market.services.kernel.actor import AUTHORITY, Actor
+from market.services.kernel.uow import AbstractUnitOfWork
+from market.services.parties.parties import load_party
+
+
+def record_exception(
+    uow: AbstractUnitOfWork, actor: Actor, party_id: str, reason: str
+) -> dict[str, Any]:
+    actor.require(AUTHORITY)
+    party = load_party(uow, party_id)
+    if party["entity_type"] not in INDIVIDUALS:
+        raise InvalidRequestError(
+            "The Director's exception (PT-7, AMB-53) is for an individual buying directly; "
+            f"a {party['entity_type'].replace('_', ' ')} buys as the business entity it is.",
+            {"entity_type": party["entity_type"]},
+        )
+    if not reason.strip():
+        raise InvalidRequestError("The exception needs the Director's reason.", {})
+    uow.append(
+        f"party-{party_id}",
+        DirectorExceptionRecorded(
+            party_id=party_id, reason=reason.strip(), recorded_on=clock.today().isoformat()
+        ),
+        actor.label,
+    )
+    return load_party(uow, party_id)

@@ -1,0 +1,274 @@
+"""Registering parties and their ownership; the affiliation question between two parties."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from market.adapters.tables import Ownership, Party
+from market.domain.errors import InvalidRequestError
+from market.domain.events.parties import (
+    OwnersAgreementFiled,
+    OwnershipRecorded,
+    PartyRegistered,
+)
+from market.domain.rules import pass_through
+from market.domain.rules.affiliation import OwnershipGraph, Stake, affiliation
+from market.domain.rulesets import Ruleset
+from market.services.kernel import reads
+from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
+from market.services.kernel.errors import ConflictError, not_found
+from market.services.kernel.paging import split_page
+from market.services.kernel.reads import Source, repositories
+from market.services.kernel.uow import AbstractUnitOfWork
+
+parties_t = Party.__table__  # type: ignore[attr-defined]
+owners_t = Ownership.__table__  # type: ignore[attr-defined]
+
+ENTITY_TYPES = (
+    "c_corporation",
+    "s_corporation",
+    "partnership",
+    "llc",
+    "sole_proprietorship",
+    "individual",
+    "insurance_company",
+)
+TAX_TYPES = ("CBT", "GIT", "IPT")
+MAX_BPS = 10_000
+
+
+@dataclass(frozen=True)
+class NewParty:
+    name: str
+    tax_id: str
+    entity_type: str
+    tax_types: list[str]
+    in_innovation_zone: bool = False
+    us_employees: int | None = None
+    nj_full_time_employees: int | None = None
+    formed_on: str | None = None
+    operating_income_cents_by_year: dict[str, int] | None = None
+
+
+def register_party(uow: AbstractUnitOfWork, actor: Actor, new: NewParty) -> dict[str, Any]:
+    actor.require(AUTHORITY)
+    if new.entity_type not in ENTITY_TYPES:
+        raise InvalidRequestError(f"Unknown entity type {new.entity_type!r}.", {})
+    if not set(new.tax_types) <= set(TAX_TYPES):
+        raise InvalidRequestError("Tax types must be among CBT, GIT and IPT.", {})
+    taken = uow.parties.by_tax_id(new.tax_id)
+    if taken is not None:
+        raise ConflictError(
+            f"A party with tax id {new.tax_id} is already registered.",
+            {"tax_id": new.tax_id, "party_id": taken["id"]},
+        )
+    party_id = f"pty_{uuid.uuid4().hex[:20]}"
+    registered = PartyRegistered(
+        party_id=party_id,
+        name=new.name,
+        tax_id=new.tax_id,
+        entity_type=new.entity_type,
+        tax_types=sorted(set(new.tax_types)),
+        in_innovation_zone=new.in_innovation_zone,
+        us_employees=new.us_employees,
+        nj_full_time_employees=new.nj_full_time_employees,
+        formed_on=new.formed_on,
+        operating_income_cents_by_year=new.operating_income_cents_by_year or {},
+    )
+    uow.append(f"party-{party_id}", registered, actor.label, new_stream=True)
+    return load_party(uow, party_id)
+
+
+def record_ownership(
+    uow: AbstractUnitOfWork,
+    actor: Actor,
+    party_id: str,
+    owner_party_id: str,
+    voting_bps: int,
+    value_bps: int,
+    income_share_bps: int | None = None,
+) -> dict[str, Any]:
+    actor.require(AUTHORITY)
+    load_party(uow, party_id)
+    load_party(uow, owner_party_id)
+    if party_id == owner_party_id:
+        raise InvalidRequestError("A party cannot own itself.", {"party_id": party_id})
+    shares = {
+        "voting_bps": voting_bps,
+        "value_bps": value_bps,
+        "income_share_bps": income_share_bps,
+    }
+    for name, bps in shares.items():
+        if bps is not None and not 0 <= bps <= MAX_BPS:
+            raise InvalidRequestError(f"{name} must be between 0 and 10000.", {name: bps})
+    others = [o for o in uow.parties.owners_of(party_id) if o["owner_party_id"] != owner_party_id]
+    for name, bps in shares.items():
+        total = sum(o[name] or 0 for o in others) + (bps or 0)
+        if total > MAX_BPS:
+            raise InvalidRequestError(
+                f"Stakes in this party would sum to {total} bps of {name[:-4]}, over 10000.",
+                {"field": name, "total_bps": total},
+            )
+    recorded = OwnershipRecorded(
+        party_id=party_id,
+        owner_party_id=owner_party_id,
+        voting_bps=voting_bps,
+        value_bps=value_bps,
+        income_share_bps=income_share_bps,
+    )
+    uow.append(f"party-{party_id}", recorded, actor.label)
+    return ownership_view(uow, party_id, owner_party_id)
+
+
+def ownership_view(source: Source, party_id: str, owner_party_id: str) -> dict[str, Any]:
+    row = repositories(source).parties.stake(party_id, owner_party_id)
+    if row is None:
+        raise LookupError(f"ownerships {party_id}:{owner_party_id} was not projected")
+    return {
+        "party_id": row["owned_party_id"],
+        "owner_party_id": row["owner_party_id"],
+        "voting_bps": row["voting_bps"],
+        "value_bps": row["value_bps"],
+        "income_share_bps": row["income_share_bps"],
+    }
+
+
+@dataclass(frozen=True)
+class NewOwnersAgreement:
+    shares: list[tuple[str, int]]  # (owner_party_id, share_bps) as sent
+    filed_on: str  # ISO date the agreement was filed with the Director
+    reference: str | None = None
+
+
+def file_owners_agreement(
+    uow: AbstractUnitOfWork, actor: Actor, party_id: str, new: NewOwnersAgreement
+) -> dict[str, Any]:
+    """UTH-14 / AMB-17: the Authority records that a partnership filed an owners' agreement
+    with the Director. OWNERS_AGREEMENT_FILED on the party's stream; the latest filing is
+    the agreement in force (it names the one it replaces)."""
+    actor.require(AUTHORITY)
+    party = load_party(uow, party_id)
+    for owner_id in dict.fromkeys(owner for owner, _ in new.shares):
+        load_party(uow, owner_id)
+    recorded = {r["owner_party_id"] for r in uow.parties.owners_of(party_id)}
+    current = owners_agreement(uow, party_id)
+    shares = pass_through.validate_owners_agreement(
+        party_id,
+        party["entity_type"],
+        new.shares,
+        recorded,
+        new.filed_on,
+        current["filed_on"] if current is not None else None,
+    )
+    agreement_id = f"oag_{uuid.uuid4().hex[:20]}"
+    filed = OwnersAgreementFiled(
+        party_id=party_id,
+        agreement_id=agreement_id,
+        shares=[{"owner_party_id": o, "share_bps": bps} for o, bps in sorted(shares.items())],
+        filed_on=new.filed_on,
+        reference=new.reference,
+        replaces_agreement_id=current["agreement_id"] if current is not None else None,
+    )
+    uow.append(f"party-{party_id}", filed, actor.label)
+    found = owners_agreement(uow, party_id)
+    if found is None:  # the projection handler writes the row on append
+        raise LookupError(f"owners_agreements {party_id} was not projected")
+    return found | {"replaces_agreement_id": filed.replaces_agreement_id}
+
+
+def owners_agreement(source: Source, party_id: str) -> dict[str, Any] | None:
+    """The owners' agreement in force for a partnership, or None if none was filed."""
+    row = repositories(source).parties.owners_agreement(party_id)
+    if row is None:
+        return None
+    return {
+        "party_id": row["party_id"],
+        "agreement_id": row["agreement_id"],
+        "shares": [dict(s) for s in row["shares"]],
+        "filed_on": row["filed_on"],
+        "reference": row["reference"],
+        "recorded_seq": int(row["recorded_seq"]),
+    }
+
+
+def load_party(source: Source, party_id: str) -> dict[str, Any]:
+    return reads.party(source, party_id)
+
+
+def load_party_pair(source: Source, a: str, b: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two parties (a seller and a buyer), in the order asked."""
+    return reads.party(source, a), reads.party(source, b)
+
+
+def get_party(conn: Connection, actor: Actor, party_id: str) -> dict[str, Any]:
+    party = load_party(conn, party_id)
+    actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
+    party["owners"] = [
+        dict(r)
+        for r in conn.execute(
+            select(
+                owners_t.c.owner_party_id,
+                owners_t.c.voting_bps,
+                owners_t.c.value_bps,
+                owners_t.c.income_share_bps,
+            )
+            .where(owners_t.c.owned_party_id == party_id)
+            .order_by(owners_t.c.owner_party_id)
+        ).mappings()
+    ]
+    return party
+
+
+def list_parties(
+    conn: Connection, actor: Actor, after: str | None, limit: int
+) -> tuple[list[dict[str, Any]], str | None]:
+    stmt = select(parties_t).order_by(parties_t.c.id).limit(limit + 1)
+    if actor.role not in (AUTHORITY, AUDITOR):
+        stmt = stmt.where(parties_t.c.id == (actor.party_id or ""))
+    if after:
+        stmt = stmt.where(parties_t.c.id > after)
+    rows = [dict(r) for r in conn.execute(stmt).mappings()]
+    return split_page(rows, limit, lambda r: str(r["id"]))
+
+
+def ownership_graph(source: Source) -> OwnershipGraph:
+    stakes = [
+        Stake(r["owner_party_id"], r["owned_party_id"], r["voting_bps"], r["value_bps"])
+        for r in repositories(source).parties.stakes()
+    ]
+    return OwnershipGraph.from_stakes(stakes)
+
+
+def affiliation_between(
+    conn: Connection, actor: Actor, a: str, b: str, ruleset: Ruleset
+) -> dict[str, Any]:
+    actor.require(AUTHORITY)
+    load_party(conn, a)
+    load_party(conn, b)
+    return affiliation_view(ownership_graph(conn), a, b, ruleset)
+
+
+def affiliation_view(graph: OwnershipGraph, a: str, b: str, ruleset: Ruleset) -> dict[str, Any]:
+    """`affiliation_between`'s answer on a graph already built (a page deciding many pairs
+    builds it once)."""
+    result = affiliation(graph, a, b, ruleset)
+    return {
+        "affiliated": result.affiliated,
+        "reasons": list(result.reasons),
+        "paths": [_path_repr(p) for p in result.paths],
+    }
+
+
+def _path_repr(path: Any) -> Any:
+    if isinstance(path, (list, tuple)):
+        return [_path_repr(p) for p in path]
+    if isinstance(path, (str, int, bool)) or path is None:
+        return path
+    if hasattr(path, "__dataclass_fields__"):
+        return {k: _path_repr(getattr(path, k)) for k in path.__dataclass_fields__}
+    return str(path)

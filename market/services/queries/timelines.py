@@ -1,0 +1,174 @@
+"""A deal's life from its events: `[{status, at, by, reason?, event}]`, oldest first.
+
+Built generically from the events of the entity's stream (an offer's are the listing's
+events naming it, then its transfer's; a TECH application's, its own stream and the
+fiscal year's allocation naming it; a credit application's, the event that made it). An
+event type this module does not know still shows, as its type in words, so what other
+areas add (a buyer's confirmation, a trading halt) appears without a change here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from market.adapters.eventstore import Event, event_from_row, events_t
+from market.adapters.tables import User
+from market.services.kernel import lookups
+from market.services.notify import notices
+
+users_t = User.__table__  # type: ignore[attr-defined]
+
+STATUS = {
+    "OFFER_MADE": "open",
+    "OFFER_ACCEPTED": "accepted",
+    "OFFER_DECLINED": "declined",
+    "TRANSFER_PROPOSED": "pending_approval",
+    "TRANSFER_CONFIRMED": "pending_approval",
+    "TRANSFER_DECLINED": "declined",
+    "TRANSFER_APPROVED": "approved",
+    "TRANSFER_REJECTED": "rejected",
+    "TECH_APPLICATION_RECEIVED": "received",
+    "FY_ALLOCATION_RUN": "allocated",
+    "CREDIT_APPLIED": "applied",
+}
+
+# The next step once a deal is in a status (what the pages and the public status say).
+NEXT_STEP = {
+    "open": "The seller accepts or declines the offer.",
+    "accepted": "The Authority approves or rejects the transfer.",
+    "declined": "None: the deal is closed.",
+    "awaiting_buyer": "The buyer confirms the transfer; then the Authority decides.",
+    "pending_approval": "The Authority approves or rejects the transfer.",
+    "approved": "None: the buyer holds the credit and may apply it to a return.",
+    "rejected": "None: the transfer is closed; the seller keeps the credit and may sell again.",
+    "received": "The Authority runs the fiscal year's allocation after the June 30 deadline.",
+    "allocated": "None: a certificate for the allocated benefit is held by the seller.",
+    "applied": "None: the credit is on the return; what was not used carries forward.",
+}
+
+
+def status_of(event: Event) -> str:
+    """The status an event names in its payload (a proposal that waits for the buyer says
+    `awaiting_buyer`), else the one its type leads to, else its type in words."""
+    facts = event.facts()
+    status = facts.get("status")
+    if isinstance(status, str):
+        return status
+    if event.type == "TRANSFER_PROPOSED" and facts.get("awaiting_buyer"):
+        return "awaiting_buyer"
+    return STATUS.get(event.type) or notices.words(event.type)
+
+
+def _stream(conn: Connection, stream: str) -> list[Event]:
+    rows = conn.execute(select(events_t).where(events_t.c.stream == stream).order_by("seq"))
+    return [event_from_row(r) for r in rows]
+
+
+def _who(conn: Connection, events: list[Event]) -> dict[str, str]:
+    """Actor label -> who, in words: the Authority, an auditor, or the party acted for."""
+    labels = {e.actor for e in events}
+    ids = {lab.split(":", 1)[1].split("@", 1)[0] for lab in labels if lab.startswith("user:")}
+    users = (
+        {
+            r.id: (r.role, r.party_id)
+            for r in conn.execute(
+                select(users_t.c.id, users_t.c.role, users_t.c.party_id).where(
+                    users_t.c.id.in_(ids)
+                )
+            )
+        }
+        if ids
+        else {}
+    )
+    acted_for = {
+        lab.partition(":")[2].partition("@")[2] or users.get(lab.partition(":")[2], ("", None))[1]
+        for lab in labels
+    }
+    # The names of the parties acted for only (it read every party's, for every deal).
+    names = lookups.names_of(conn, acted_for)
+    out: dict[str, str] = {}
+    for lab in labels:
+        user_id, _, party = lab.partition(":")[2].partition("@")
+        role, own_party = users.get(user_id, ("system", None))
+        if role == "authority":
+            out[lab] = "the Authority"
+        elif role == "participant":
+            acted = party or own_party
+            out[lab] = names.get(acted or "", acted or "a participant")
+        elif role == "auditor":
+            out[lab] = "an auditor"
+        else:
+            out[lab] = "the system"
+    return out
+
+
+def build(conn: Connection, events: list[Event]) -> list[dict[str, Any]]:
+    who = _who(conn, events)
+    out = []
+    for e in events:
+        entry: dict[str, Any] = {
+            "status": status_of(e),
+            "at": e.recorded_at,
+            "by": who[e.actor],
+            "event": e.type,
+            "seq": e.seq,
+        }
+        facts = e.facts()
+        reasons = facts.get("reasons") if e.type.endswith("REJECTED") else None
+        reason = "; ".join(map(str, reasons)) if reasons else facts.get("reason")
+        if reason:
+            entry["reason"] = str(reason)
+        out.append(entry)
+    return out
+
+
+def transfer_events(conn: Connection, transfer_id: str) -> list[Event]:
+    return _stream(conn, f"transfer-{transfer_id}")
+
+
+def transfer_timeline(conn: Connection, transfer_id: str) -> list[dict[str, Any]]:
+    return build(conn, transfer_events(conn, transfer_id))
+
+
+def offer_timeline(conn: Connection, offer: dict[str, Any]) -> list[dict[str, Any]]:
+    own = [
+        e
+        for e in _stream(conn, f"listing-{offer['listing_id']}")
+        if e.facts().get("offer_id") == offer["id"]
+    ]
+    if offer.get("transfer_id"):
+        own += transfer_events(conn, offer["transfer_id"])
+    return build(conn, own)
+
+
+def tech_timeline(conn: Connection, application: dict[str, Any]) -> list[dict[str, Any]]:
+    own = _stream(conn, f"tech-{application['id']}")
+    for e in _stream(conn, f"tech-fy-{application['fiscal_year']}"):
+        facts = e.facts()
+        named = [a.get("application_id") for a in facts.get("allocations", [])]
+        if application["id"] in named + list(facts.get("excluded_application_ids", [])):
+            own.append(e)
+    return build(conn, own)
+
+
+def credit_timeline(conn: Connection, application: dict[str, Any]) -> list[dict[str, Any]]:
+    own = [
+        e
+        for e in _stream(conn, f"certificate-{application['certificate_id']}")
+        if e.facts().get("application_id") == application["id"]
+    ]
+    return build(conn, own)
+
+
+def next_step(timeline: list[dict[str, Any]]) -> str:
+    if not timeline:
+        return ""
+    return NEXT_STEP.get(timeline[-1]["status"], "See the latest step above.")
+
+
+def deal_status(offer: dict[str, Any], transfer: dict[str, Any] | None) -> str:
+    """What an offer's deal has come to: its transfer's outcome once there is one."""
+    return str(transfer["status"]) if transfer else str(offer["status"])

@@ -1,0 +1,217 @@
+"""Listings and offers: a seller offers part or all of a certificate, buyers bid on it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from market.domain.errors import (
+    BelowMinimumConsiderationError,
+    InsufficientBalanceError,
+    InvalidRequestError,
+)
+from market.domain.events.trading import (
+    ListingCreated,
+    ListingWithdrawn,
+    OfferDeclined,
+    OfferMade,
+)
+from market.domain.programs import Program
+from market.domain.rules import consideration
+from market.domain.rulesets import Ruleset
+from market.domain.values import format_cents
+from market.services.certificates import halts
+from market.services.kernel import reads
+from market.services.kernel.actor import PARTICIPANT, Actor
+from market.services.kernel.errors import ConflictError, ForbiddenError, not_found
+from market.services.kernel.numbering import new_id
+from market.services.kernel.reads import Source
+from market.services.kernel.uow import AbstractUnitOfWork
+from market.services.parties.parties import load_party
+from market.services.trading import commitments, sale_windows
+from market.services.trading.rule_checks import (
+    check_balance,
+    check_other_party,
+    check_resale,
+    refuse_if_failed,
+    rule_checks,
+    today,
+    unreviewed_in_sale,
+)
+from market.services.trading.trade_lists import listings_page, view_of_listing
+from market.services.trading.trade_views import (
+    load_listing,
+    load_offer,
+    offer_view,
+    sold_from_listing,
+)
+
+
+def listing_view(source: Source, listing_id: str, ruleset: Ruleset) -> dict[str, Any]:
+    listing = load_listing(source, listing_id)
+    cert = reads.certificate(source, listing["certificate_id"])
+    return view_of_listing(
+        listing, cert, sold_from_listing(source, listing_id), ruleset
+    ) | sale_windows.window_fields(cert, ruleset)
+
+
+def _check_ask(cert: dict[str, Any], amount_cents: int, ask_cents: int, ruleset: Ruleset) -> None:
+    """A listing may not ask less than the program's floor for its amount: no buyer could
+    pay it (CMN-5, BR-8, UTH-23, DMG-11, DMC-9, TB-22)."""
+    program = Program(cert["program"])
+    try:
+        consideration.check_minimum_consideration(program, ask_cents, amount_cents, ruleset)
+    except BelowMinimumConsiderationError as exc:
+        raise BelowMinimumConsiderationError(
+            f"The ask is below the floor, so no buyer could pay it: {exc.message} (CMN-5).",
+            exc.details,
+        ) from None
+
+
+def create_listing(
+    uow: AbstractUnitOfWork,
+    actor: Actor,
+    certificate_id: str,
+    amount_cents: int,
+    ask_cents: int,
+    ruleset: Ruleset,
+) -> dict[str, Any]:
+    cert = reads.certificate(uow, certificate_id)
+    actor.require_party(
+        cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
+    )
+    halts.check_not_halted(uow, cert)  # PRODUCT.md 8.3 trading halts
+    check_resale(cert, ruleset)
+    if amount_cents <= 0 or ask_cents < 0:
+        raise InvalidRequestError(
+            "amount_cents must be positive and ask_cents not negative.",
+            {"amount_cents": amount_cents, "ask_cents": ask_cents},
+        )
+    check_balance(cert, amount_cents)
+    _check_ask(cert, amount_cents, ask_cents, ruleset)
+    sale_windows.check_sellable(cert, today(), ruleset)
+    unreviewed_in_sale(cert, amount_cents, ruleset)
+    listing_id = new_id("lst")
+    commitments.check_new_listing(uow, cert, listing_id, amount_cents)
+    uow.append(
+        f"listing-{listing_id}",
+        ListingCreated(
+            listing_id=listing_id,
+            certificate_id=certificate_id,
+            seller_party_id=cert["holder_party_id"],
+            amount_cents=amount_cents,
+            ask_cents=ask_cents,
+        ),
+        actor.label,
+        new_stream=True,
+    )
+    return listing_view(uow, listing_id, ruleset)
+
+
+def withdraw_listing(
+    uow: AbstractUnitOfWork, actor: Actor, listing_id: str, ruleset: Ruleset
+) -> dict[str, Any]:
+    listing = load_listing(uow, listing_id)
+    actor.require_party(listing["seller_party_id"], not_found("Listing", "listing_id", listing_id))
+    # A listing suspended by a trading halt may be withdrawn too (it then stays withdrawn).
+    if listing["status"] not in ("open", "suspended"):
+        raise ConflictError(
+            f"Listing {listing_id} is {listing['status']}, not open.",
+            {"listing_id": listing_id, "status": listing["status"]},
+        )
+    uow.append(f"listing-{listing_id}", ListingWithdrawn(listing_id=listing_id), actor.label)
+    return listing_view(uow, listing_id, ruleset)
+
+
+def list_listings(
+    conn: Connection,
+    actor: Actor,
+    program: str | None,
+    after: int | None,
+    limit: int,
+    ruleset: Ruleset,
+    seller_party_id: str | None = None,
+) -> tuple[list[dict[str, Any]], int | None]:
+    """Open listings, oldest first; any signed-in user may browse the market.
+    `seller_party_id` keeps one seller's (its desk)."""
+    return listings_page(conn, program, after, limit, ruleset, seller_party_id)
+
+
+# ---- offers --------------------------------------------------------------------------
+
+
+def make_offer(
+    uow: AbstractUnitOfWork,
+    actor: Actor,
+    listing_id: str,
+    amount_cents: int,
+    price_cents: int,
+    ruleset: Ruleset,
+) -> dict[str, Any]:
+    listing = load_listing(uow, listing_id)
+    actor.require(PARTICIPANT)
+    if actor.party_id is None:
+        raise ForbiddenError("Your user is not linked to a party, so it cannot buy.", {})
+    buyer = load_party(uow, actor.party_id)
+    cert = reads.certificate(uow, listing["certificate_id"])
+    check_other_party(cert, buyer["id"])
+    halts.check_not_halted(uow, cert)  # PRODUCT.md 8.3 trading halts
+    if listing["status"] != "open":
+        raise ConflictError(
+            f"Listing {listing_id} is {listing['status']}, not open.",
+            {"listing_id": listing_id, "status": listing["status"]},
+        )
+    if amount_cents <= 0:
+        raise InvalidRequestError("amount_cents must be positive.", {"amount_cents": amount_cents})
+    available = int(listing["amount_cents"]) - sold_from_listing(uow, listing_id)
+    if amount_cents > available:
+        raise InsufficientBalanceError(
+            f"The listing has {format_cents(available)} available; "
+            f"{format_cents(amount_cents)} was offered for.",
+            {"listing_id": listing_id, "available_cents": available, "amount_cents": amount_cents},
+        )
+    seller = load_party(uow, cert["holder_party_id"])
+    checks, failures = rule_checks(
+        uow, cert, seller, buyer, amount_cents, price_cents, ruleset, None
+    )
+    refuse_if_failed(checks, failures)
+    offer_id = new_id("ofr")
+    uow.append(
+        f"listing-{listing_id}",
+        OfferMade(
+            offer_id=offer_id,
+            listing_id=listing_id,
+            certificate_id=cert["id"],
+            seller_party_id=cert["holder_party_id"],
+            buyer_party_id=buyer["id"],
+            amount_cents=amount_cents,
+            price_cents=price_cents,
+        ),
+        actor.label,
+    )
+    return offer_view(uow, offer_id)
+
+
+def open_offer_for_seller(uow: AbstractUnitOfWork, actor: Actor, offer_id: str) -> dict[str, Any]:
+    offer = load_offer(uow, offer_id)
+    actor.require_party(offer["seller_party_id"], not_found("Offer", "offer_id", offer_id))
+    if offer["status"] != "open":
+        raise ConflictError(
+            f"Offer {offer_id} is {offer['status']}, not open.",
+            {"offer_id": offer_id, "status": offer["status"]},
+        )
+    return offer
+
+
+def decline_offer(uow: AbstractUnitOfWork, actor: Actor, offer_id: str) -> dict[str, Any]:
+    offer = open_offer_for_seller(uow, actor, offer_id)
+    uow.append(
+        f"listing-{offer['listing_id']}",
+        OfferDeclined(offer_id=offer_id, listing_id=offer["listing_id"]),
+        actor.label,
+    )
+    return offer_view(uow, offer_id)
+
+
+# ---- transfers -----------------------------------------------------------------------

@@ -1,0 +1,103 @@
+"""The pre-trade check (PRODUCT.md 8.3): before a buyer offers, the rules the transfer
+would be checked against, in words, on the listing as it stands (its available amount at
+its ask), plus how long the credit stays usable and whether trading in it is halted.
+
+The rules are `rule_checks`, the same ones an offer and the approval run; nothing here
+decides anything the approval would decide differently."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from market.domain.rulesets import Ruleset
+from market.services.certificates import halts
+from market.services.certificates.certificate_views import load_certificate, uth_tranches
+from market.services.kernel import clock
+from market.services.parties.parties import load_party
+from market.services.trading.rule_checks import rule_checks
+
+
+def usable_through(cert: dict[str, Any]) -> int | None:
+    """The last tax year the credit may be used in (a UTH credit: its last tranche's), or
+    None when no carryover limit is recorded (TECH: the buyer's own limits, TB-27)."""
+    tranches = uth_tranches(cert)
+    if tranches:
+        return max(int(t["carryforward_last_period"]) for t in tranches)
+    last = cert.get("carryover_last_year")
+    return int(last) if last is not None else None
+
+
+def _usable_check(cert: dict[str, Any]) -> dict[str, Any]:
+    last, year = usable_through(cert), clock.today().year
+    if last is None:
+        return {
+            "rule": "usable_through",
+            "passed": True,
+            "usable_through": None,
+            "message": "No carryover limit is recorded on the certificate; the buyer's own "
+            "limits apply (TB-27).",
+        }
+    left = last - year + 1
+    return {
+        "rule": "usable_through",
+        "passed": left > 0,
+        "usable_through": last,
+        "message": (
+            f"Usable through tax year {last}: {left} tax year{'s' if left != 1 else ''} "
+            f"from {year}."
+            if left > 0
+            else f"The carryover ended with tax year {last}; nobody can use it any more."
+        ),
+    }
+
+
+def _halt_check(conn: Connection, cert: dict[str, Any]) -> dict[str, Any]:
+    halted = halts.halting_notice_ids(conn, cert)
+    return {
+        "rule": "trading_halt",
+        "passed": not halted,
+        "message": "Trading is halted by a recapture or invalidity notice."
+        if halted
+        else "No recapture or invalidity notice halts it.",
+    }
+
+
+def pretrade_checks(
+    conn: Connection,
+    cert: dict[str, Any],
+    buyer_party_id: str,
+    amount_cents: int,
+    price_cents: int,
+    ruleset: Ruleset,
+) -> list[dict[str, Any]]:
+    seller = load_party(conn, cert["holder_party_id"])
+    buyer = load_party(conn, buyer_party_id)
+    checks, _ = rule_checks(conn, cert, seller, buyer, amount_cents, price_cents, ruleset, None)
+    return [*checks, _usable_check(cert), _halt_check(conn, cert)]
+
+
+def listing_checks(
+    conn: Connection, listings: list[dict[str, Any]], buyer_party_id: str, ruleset: Ruleset
+) -> dict[str, list[dict[str, Any]]]:
+    """Each listing's pre-trade check for this buyer (its own listings skipped)."""
+    found = {}
+    for listing in listings:
+        if listing["seller_party_id"] == buyer_party_id or listing["available_cents"] <= 0:
+            continue
+        cert = load_certificate(conn, listing["certificate_id"])
+        found[listing["id"]] = pretrade_checks(
+            conn,
+            cert,
+            buyer_party_id,
+            int(listing["available_cents"]),
+            # The ask pro rata for what is left, rounded up (never below the seller's ask).
+            -(
+                -int(listing["ask_cents"])
+                * int(listing["available_cents"])
+                // int(listing["amount_cents"])
+            ),
+            ruleset,
+        )
+    return found

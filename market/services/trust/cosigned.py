@@ -1,0 +1,71 @@
+"""What the witnesses' cosignatures add to a checkpoint as the API, the bundles and the
+ledger page show it (PRODUCT.md 9.3): the note with every stored cosignature line, who
+cosigned and when, and whether the quorum (`WITNESS_QUORUM`, default all) is met."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine
+
+from market.adapters import checkpoint_store, cosignature_store
+from market.services.kernel.uow import ReadOnly
+from market.services.trust.witnessing import WitnessSettings, signed_note
+
+
+def quorum_of(ws: WitnessSettings, stored: list[dict[str, Any]]) -> dict[str, Any]:
+    """Only cosignatures by configured witness keys count toward the quorum."""
+    configured = {(w.name, w.key.key_hash.hex()) for w in ws.witnesses}
+    cosigned = sorted({c["witness"] for c in stored if (c["witness"], c["key_id"]) in configured})
+    return {
+        "required": ws.required,
+        "cosigned": len(cosigned),
+        "met": len(cosigned) >= ws.required,
+        "missing": sorted({w.name for w in ws.witnesses} - set(cosigned)),
+    }
+
+
+def with_cosignatures(
+    engine: Engine, ws: WitnessSettings, public: dict[str, Any]
+) -> dict[str, Any]:
+    """`public` (a checkpoint as `checkpoints.as_public` gives it) with its cosignatures:
+    `signed_note` carries their lines after the log's, as the checkpoint's file does."""
+    return page_with_cosignatures(engine, ws, [public])[0]
+
+
+def page_with_cosignatures(
+    engine: Engine, ws: WitnessSettings, items: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    with ReadOnly(engine) as conn:
+        found = cosignature_store.for_checkpoints(conn, [int(p["tree_size"]) for p in items])
+    return [_with(ws, p, found.get(int(p["tree_size"]), [])) for p in items]
+
+
+def _with(
+    ws: WitnessSettings, public: dict[str, Any], stored: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return public | {
+        "signed_note": signed_note(public, stored),
+        "cosignatures": [
+            {"witness": c["witness"], "key_id": c["key_id"], "timestamp": c["timestamp"]}
+            for c in stored
+        ],
+        "quorum": quorum_of(ws, stored),
+    }
+
+
+def latest_quorum(engine: Engine, ws: WitnessSettings) -> dict[str, Any] | None:
+    """The latest checkpoint's quorum (with its `tree_size`), None before the first."""
+    with ReadOnly(engine) as conn:
+        row = checkpoint_store.latest(conn)
+        if row is None:
+            return None
+        stored = cosignature_store.for_checkpoint(conn, int(row["tree_size"]))
+    return {"tree_size": int(row["tree_size"]), **quorum_of(ws, stored)}
+
+
+def witness_quorum_met(engine: Engine, ws: WitnessSettings) -> bool:
+    """For the readiness probe: the latest checkpoint has its quorum of cosignatures (true
+    with no witnesses configured, or before the first checkpoint)."""
+    found = latest_quorum(engine, ws)
+    return found is None or bool(found["met"])
