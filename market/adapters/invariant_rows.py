@@ -28,9 +28,20 @@ _FIGURES = (
 )
 
 
-def certificate_figures(conn: Connection) -> Iterator[CertificateFigures]:
+def certificate_figures(
+    conn: Connection, ids: set[str] | None = None
+) -> Iterator[CertificateFigures]:
+    """Every certificate's figures (or those of `ids` only), in id order."""
     cols = [certs_t.c.id, certs_t.c.number, certs_t.c.is_original]
     cols += [certs_t.c[name] for name in _FIGURES]
+    if ids is not None:
+        wanted = sorted(ids)
+        for start in range(0, len(wanted), BATCH):
+            part = wanted[start : start + BATCH]
+            stmt = select(*cols).where(certs_t.c.id.in_(part)).order_by(certs_t.c.id)
+            for r in conn.execute(stmt).all():
+                yield CertificateFigures(str(r[0]), str(r[1]), bool(r[2]), *map(int, r[3:]))
+        return
     last: str | None = None
     while True:
         stmt = select(*cols).order_by(certs_t.c.id).limit(BATCH)
@@ -77,11 +88,13 @@ def commitments_by_certificate(conn: Connection) -> dict[str, Commitments]:
     }
 
 
-def breaches(conn: Connection) -> list[Breach]:
-    """Every invariant a certificate row breaks, in certificate id order."""
+def breaches(conn: Connection, ids: set[str] | None = None) -> list[Breach]:
+    """Every invariant a certificate row breaks (of `ids` only, if given), in id order."""
+    if ids is not None and not ids:
+        return []
     committed = commitments_by_certificate(conn)
     none = Commitments()
     found: list[Breach] = []
-    for figures in certificate_figures(conn):
+    for figures in certificate_figures(conn, ids):
         found += check_certificate(figures, committed.get(figures.certificate_id, none))
     return found

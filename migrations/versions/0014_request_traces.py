@@ -22,7 +22,7 @@ def upgrade() -> None:
         'request_traces',
         sa.Column('seq', sa.BigInteger(), autoincrement=False, nullable=False),
         sa.Column('request_id', sa.String(length=64), nullable=False),
-        sa.PrimaryKeyConstraint('seq', name=op.f('pk_request_traces')),
+        sa.PrimaryKeyConstraint('seq', 'request_id', name=op.f('pk_request_traces')),
     )
 
 

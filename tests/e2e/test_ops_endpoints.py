@@ -47,6 +47,7 @@ def test_readyz_names_each_check_and_is_ready_on_a_migrated_database(client: Any
         "migrations": "ok",
         "signing_key": "ok",
         "worker_lag": "ok",
+        "witness_quorum": "ok",
     }
     assert r.json["failing"] == []
 
@@ -54,12 +55,13 @@ def test_readyz_names_each_check_and_is_ready_on_a_migrated_database(client: Any
 def test_readyz_is_503_when_the_migrations_are_not_current(app: Any, client: Any) -> None:
     engine = app.extensions["market.engine"]
     with engine.begin() as conn:
+        current = conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
         conn.execute(text("UPDATE alembic_version SET version_num = '0013'"))
     try:
         r = client.get("/readyz")
     finally:
         with engine.begin() as conn:
-            conn.execute(text("UPDATE alembic_version SET version_num = '0014'"))
+            conn.execute(text("UPDATE alembic_version SET version_num = :v"), {"v": current})
     assert r.status_code == 503
     assert r.json["failing"] == ["migrations"]
     assert "0013" in r.json["checks"]["migrations"]

@@ -86,7 +86,7 @@ def test_no_password_token_reset_link_or_document_content_reaches_the_log(
     headers = {"Authorization": f"Bearer {token}"}
     create_party(client, headers, name=secret_name)
     client.get("/api/v1/parties?q=Trenton%207781", headers=headers)
-    reset = password_reset.request_reset(engine, EMAIL)
+    reset = password_reset.request_reset(engine, json_app.extensions["market.token_hasher"], EMAIL)
     assert reset is not None
     assert client.get(f"/password/reset/{reset}").status_code == 200
     page = json_app.test_client()

@@ -88,3 +88,27 @@ def test_a_raised_balance_and_an_over_balance_listing_fail_verify_and_replay(app
     assert withdrawn.status_code == 200, withdrawn.json
     assert runner.invoke(args=["replay"]).exit_code == 0
     assert runner.invoke(args=["verify"]).exit_code == 0
+
+
+def test_the_request_verify_names_an_over_balance_listing_made_after_the_checkpoint(
+    app: Any,
+) -> None:
+    """GET /ledger/verify re-checks the invariants of every certificate the events since
+    the last checkpoint name, so the attack shows without waiting for `flask verify`."""
+    engine: Engine = app.extensions["market.engine"]
+    client = app.test_client()
+    w = build(client, engine)
+    made = client.post("/api/v1/ledger/checkpoints", headers=w.authority)
+    assert made.status_code == 201, made.json
+    assert client.get("/api/v1/ledger/verify", headers=w.auditor).json["ok"] is True
+    _raise_by(engine, w.certificate_id, BILLION)
+    listed = client.post(
+        "/api/v1/listings",
+        headers=w.seller,
+        json={"certificate_id": w.certificate_id, "amount_cents": 3 * M // 2, "ask_cents": M},
+    )
+    assert listed.status_code == 201, listed.json
+    _raise_by(engine, w.certificate_id, -BILLION)  # the row put back: only the listing shows
+    found = client.get("/api/v1/ledger/verify", headers=w.auditor).json
+    assert found["ok"] is False, found
+    assert any(f"({w.certificate_id}) breaks {COMMITTED}" in p for p in found["problems"])

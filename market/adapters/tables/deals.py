@@ -36,10 +36,11 @@ class RequestTrace(SQLModel, table=True):
 
     __tablename__ = "request_traces"
 
-    # No foreign key to events: a trace is a log's aid, and must never stand in the way
-    # of what is done to the ledger itself (restores, the trust tests' tampering).
+    # No foreign key to events and the request in the key: a trace is a log's aid, and
+    # must never stand in the way of what is done to the ledger itself (a restore, a cut
+    # tail whose stale traces the next events' seqs meet again).
     seq: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
-    request_id: str = Field(max_length=64)
+    request_id: str = Field(max_length=64, primary_key=True)
 
 
 class Notification(SQLModel, table=True):

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
-from market.adapters import merkle_store
+from market.adapters import invariant_rows, merkle_store
 from market.adapters.eventstore import GENESIS_HASH, compute_hash, head, iter_events
 from market.domain import merkle
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
@@ -65,7 +65,11 @@ def verify_recent(engine: Engine, settings: TrustSettings) -> dict[str, Any]:
             start, prev = size, None
         checked = 0
         if bad is None and (anchor is None or anchor.note.tree_size <= head_seq):
-            checked, bad, last = _check_chain(conn, anchor, start, prev, report)
+            touched: set[str] = set()
+            checked, bad, last = _check_chain(conn, anchor, start, prev, report, touched)
+            # The projections those events touched must still keep their invariants: a
+            # certificate row raised by hand, a listing over the real balance.
+            report.problems += [str(b) for b in invariant_rows.breaches(conn, touched)]
             if bad is None and head_seq > 0 and last != head_hash:
                 report.problems.append(
                     f"the ledger head does not match the chain at seq {head_seq}"
@@ -78,6 +82,8 @@ def verify_recent(engine: Engine, settings: TrustSettings) -> dict[str, Any]:
             "the stored Merkle tree has each checkpoint's root at its size",
             "the event at the last checkpoint's size is the leaf it signed",
             "every later event's hash and link to its predecessor, up to the head",
+            "the invariants of every certificate those events name (conservation, "
+            "commitments within the balance)",
         ]
     elif start == 1:
         checked_what = ["every event's hash and link (no checkpoint yet)"]
@@ -95,6 +101,14 @@ def verify_recent(engine: Engine, settings: TrustSettings) -> dict[str, Any]:
         checked=checked_what,
     )
     return out
+
+
+def certificates_named(stream: str, payload: dict[str, Any]) -> set[str]:
+    """The certificates an event names: its stream's, and any `*certificate_id` field."""
+    found = {str(v) for k, v in payload.items() if k.endswith("certificate_id") and v}
+    if stream.startswith("certificate-"):
+        found.add(stream.removeprefix("certificate-"))
+    return found
 
 
 def _first_bad(report: CheckpointReport, record: published.Record, head_seq: int) -> int | None:
@@ -143,12 +157,14 @@ def _check_chain(
     start: int,
     prev: str | None,
     report: CheckpointReport,
+    touched: set[str],
 ) -> tuple[int, int | None, str | None]:
     """Events from `start` to the head: (how many, first bad seq, the last hash). With an
     anchor, the event at `start` must be the leaf its checkpoint signed."""
     checked = 0
     for e in iter_events(conn, after=start - 1):
         checked += 1
+        touched.update(certificates_named(e.stream, e.payload))
         if anchor is not None and e.seq == start:
             leaf = merkle_store.NodeReader(conn).run(lambda n: n(0, start - 1))
             if merkle.leaf_hash(bytes.fromhex(e.hash)) != leaf:
