@@ -105,7 +105,11 @@ def test_the_request_verify_names_an_over_balance_listing_made_after_the_checkpo
     listed = client.post(
         "/api/v1/listings",
         headers=w.seller,
-        json={"certificate_id": w.certificate_id, "amount_cents": 3 * M // 2, "ask_cents": M},
+        json={
+            "certificate_id": w.certificate_id,
+            "amount_cents": 3 * M // 2,
+            "ask_cents": 3 * M // 2,
+        },
     )
     assert listed.status_code == 201, listed.json
     _raise_by(engine, w.certificate_id, -BILLION)  # the row put back: only the listing shows
