@@ -21,24 +21,9 @@ def insert(conn: Connection, row: dict[str, Any]) -> None:
     conn.execute(checkpoints_t.insert().values(**row))
 
 
-def latest(conn: Connection) -> dict[str, Any] | None:
-    row = (
-        conn.execute(select(checkpoints_t).order_by(checkpoints_t.c.tree_size.desc()).limit(1))
-        .mappings()
-        .first()
-    )
-    return None if row is None else dict(row)
-
-
 def newest_first(conn: Connection, limit: int) -> list[dict[str, Any]]:
     stmt = select(checkpoints_t).order_by(checkpoints_t.c.tree_size.desc()).limit(limit)
     return [dict(r) for r in conn.execute(stmt).mappings()]
-
-
-def covering(conn: Connection, seq: int) -> dict[str, Any] | None:
-    """The latest checkpoint, if its tree includes `seq`."""
-    found = latest(conn)
-    return found if found is not None and found["tree_size"] >= seq else None
 
 
 def page(conn: Connection, after: int, limit: int) -> list[dict[str, Any]]:

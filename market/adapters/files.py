@@ -15,18 +15,28 @@ import tempfile
 from pathlib import Path
 
 
-def write_once(path: Path, data: bytes, mode: int = 0o600) -> bool:
-    """Create `path` holding `data` with `mode` unless it exists; True if this call made
-    it, False if the file was there already (it is left as it was)."""
+def _written_beside(path: Path, data: bytes, mode: int) -> Path:
+    """`data` in a new file beside `path` (same folder: a link or rename is atomic), with
+    `mode`, flushed to disk; the caller links or renames it into place."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)  # created 0600
-    tmp = Path(name)
     try:
         with os.fdopen(fd, "wb") as f:
             os.fchmod(f.fileno(), mode)
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
+    return Path(name)
+
+
+def write_once(path: Path, data: bytes, mode: int = 0o600) -> bool:
+    """Create `path` holding `data` with `mode` unless it exists; True if this call made
+    it, False if the file was there already (it is left as it was)."""
+    tmp = _written_beside(path, data, mode)
+    try:
         os.link(tmp, path)
     except FileExistsError:
         return False
@@ -38,15 +48,9 @@ def write_once(path: Path, data: bytes, mode: int = 0o600) -> bool:
 def replace_file(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Write `path` whole, replacing what was there (a temporary file renamed over it, so a
     reader sees the old content or the new, never half of one)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    tmp = _written_beside(path, data, mode)
     try:
-        with os.fdopen(fd, "wb") as f:
-            os.fchmod(f.fileno(), mode)
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(name, path)
+        os.replace(tmp, path)
     except BaseException:
-        Path(name).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise

@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection
 from market.domain.errors import DomainError
 from market.services.kernel.uow import ReadOnly
 from market.services.queries import ledger_search, pickers
-from market.services.trust import cosigned, ledger, trust_recent
+from market.services.trust import checkpoints, cosigned, ledger, trust_recent
 from market.services.trust.checkpoints import TrustSettings
 from market.web.base import actor, bp, engine, roles_required
 from market.web.event_sentences import sentence, type_in_words
@@ -88,7 +88,9 @@ def ledger_page() -> ResponseReturnValue:
         after=after,
         stream=wanted.stream,
         report=report,
-        witness_quorum=cosigned.latest_quorum(engine(), trust.witnesses),  # PRODUCT.md 9.3
+        witness_quorum=cosigned.latest_quorum(  # PRODUCT.md 9.3
+            engine(), trust.witnesses, checkpoints.latest(engine(), trust)
+        ),
         head_seq=head_seq,
         head_hash=head_hash,
         names=names,

@@ -29,6 +29,7 @@ from market.services.kernel.actor import SYSTEM
 from market.services.kernel.runner import run
 from market.services.kernel.uow import ReadOnly
 from market.services.parties.parties import NewParty, register_party
+from market.services.trust import checkpoints
 from market.services.trust.checkpoints import TrustSettings, checkpoint_due, public_key
 from market.services.trust.cosigned import witness_quorum_met
 from market.services.trust.witness_server import cosigner_vkey
@@ -104,7 +105,9 @@ def test_a_witness_process_cosigns_every_checkpoint_of_a_run(
         Ed25519PublicKey.from_public_bytes(key).verify(sigs[0].signature, note.encode())
     assert files[sizes[-1]] == latest["signed_note"]
     assert parse_signed(files[first["tree_size"]])[1] == parse_signed(first["signed_note"])[1]
-    assert witness_quorum_met(engine, _settings(app).witnesses)
+    assert witness_quorum_met(
+        engine, _settings(app).witnesses, checkpoints.latest(engine, _settings(app))
+    )
     out = app.test_cli_runner().invoke(args=["verify"])
     assert out.exit_code == 0, out.output
 
@@ -123,7 +126,9 @@ def test_a_witness_down_leaves_the_checkpoint_below_quorum_until_a_tick(
     latest = client.get("/api/v1/ledger/checkpoints/latest").json
     assert latest["tree_size"] == size
     assert latest["quorum"] == {"required": 1, "cosigned": 0, "met": False, "missing": [NAME]}
-    assert not witness_quorum_met(engine, _settings(app).witnesses)
+    assert not witness_quorum_met(
+        engine, _settings(app).witnesses, checkpoints.latest(engine, _settings(app))
+    )
     sign_in(client, app, "auditor")
     assert "Below quorum" in client.get("/ledger").data.decode()
     with witness_process(tmp_path, NAME, [_log_vkey(app)], port=port) as w:
@@ -133,7 +138,9 @@ def test_a_witness_down_leaves_the_checkpoint_below_quorum_until_a_tick(
     latest = client.get("/api/v1/ledger/checkpoints/latest").json
     assert latest["tree_size"] == size and latest["quorum"]["met"] is True
     _check_cosigned(_files(app)[size], w.vkey)
-    assert witness_quorum_met(engine, _settings(app).witnesses)
+    assert witness_quorum_met(
+        engine, _settings(app).witnesses, checkpoints.latest(engine, _settings(app))
+    )
     page = client.get("/ledger").data.decode()
     assert "Below quorum" not in page and "Witnessed: checkpoint" in page
 

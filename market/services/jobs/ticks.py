@@ -156,7 +156,9 @@ def tick(
             out["checkpoint"] = _checkpoint(writer, trust)
             # The latest checkpoint's missing witnesses, asked again (PRODUCT.md 9.3).
             if out["checkpoint"] == "ledger unchanged" and (
-                asked := witnessing.cosign_latest(writer, trust.witnesses, trust.checkpoint_dir)
+                asked := witnessing.cosign_latest(
+                    writer, trust.witnesses, trust.checkpoint_dir, checkpoints.latest(writer, trust)
+                )
             ):
                 out["witnesses"] = asked
     finally:

@@ -12,7 +12,7 @@ from sqlalchemy import Engine, text
 from market.adapters import migrate
 from market.adapters.signing import KeyFileError, load_signer
 from market.services.ops.ops_figures import outbox_lag
-from market.services.trust import cosigned
+from market.services.trust import checkpoints, cosigned
 from market.services.trust.checkpoints import TrustSettings
 
 
@@ -59,7 +59,8 @@ def worker_lag(probe: Probe) -> str | None:
 
 def witness_quorum(probe: Probe) -> str | None:
     """The latest checkpoint has its quorum of cosignatures (WITNESSES, WITNESS_QUORUM)."""
-    if cosigned.witness_quorum_met(probe.engine, probe.trust.witnesses):
+    latest = checkpoints.latest(probe.engine, probe.trust)
+    if cosigned.witness_quorum_met(probe.engine, probe.trust.witnesses, latest):
         return None
     return "the latest checkpoint is below its witness quorum (WITNESS_QUORUM)"
 

@@ -98,7 +98,7 @@ def trusted_keys(settings: TrustSettings) -> list[VerifierKey]:
     configuration error."""
     try:
         if settings.trusted_log_keys:
-            pinned = published.trusted_keys(settings.trusted_log_keys, None)
+            pinned = published.parse_keys(settings.trusted_log_keys)
         else:
             pinned = [parse_verifier_key(signer(settings).verifier_key)]
     except NoteError as e:

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from market.adapters import checkpoint_store, cosignature_store
+from market.adapters import cosignature_store
 from market.services.kernel.uow import ReadOnly
 from market.services.trust.witnessing import WitnessSettings, signed_note
 
@@ -54,18 +54,21 @@ def _with(
     }
 
 
-def latest_quorum(engine: Engine, ws: WitnessSettings) -> dict[str, Any] | None:
-    """The latest checkpoint's quorum (with its `tree_size`), None before the first."""
+def latest_quorum(
+    engine: Engine, ws: WitnessSettings, latest: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """The quorum (with its `tree_size`) of `latest`, the newest checkpoint a trusted key
+    signed (`checkpoints.latest`: a row written by hand never stands for it); None before
+    the first."""
+    if latest is None:
+        return None
     with ReadOnly(engine) as conn:
-        row = checkpoint_store.latest(conn)
-        if row is None:
-            return None
-        stored = cosignature_store.for_checkpoint(conn, int(row["tree_size"]))
-    return {"tree_size": int(row["tree_size"]), **quorum_of(ws, stored)}
+        stored = cosignature_store.for_checkpoint(conn, int(latest["tree_size"]))
+    return {"tree_size": int(latest["tree_size"]), **quorum_of(ws, stored)}
 
 
-def witness_quorum_met(engine: Engine, ws: WitnessSettings) -> bool:
-    """For the readiness probe: the latest checkpoint has its quorum of cosignatures (true
-    with no witnesses configured, or before the first checkpoint)."""
-    found = latest_quorum(engine, ws)
+def witness_quorum_met(engine: Engine, ws: WitnessSettings, latest: dict[str, Any] | None) -> bool:
+    """For the readiness probe: `latest` has its quorum of cosignatures (true with no
+    witnesses configured, or before the first checkpoint)."""
+    found = latest_quorum(engine, ws, latest)
     return found is None or bool(found["met"])

@@ -72,10 +72,9 @@ class Record:
         return found
 
 
-def trusted_keys(configured: Iterable[str], current: VerifierKey | None) -> list[VerifierKey]:
-    """TRUSTED_LOG_KEYS, or the current signing key when none is configured."""
-    keys = [parse_verifier_key(line) for line in configured if line.strip()]
-    return keys or ([current] if current else [])
+def parse_keys(configured: Iterable[str]) -> list[VerifierKey]:
+    """TRUSTED_LOG_KEYS' lines (NoteError for a malformed one)."""
+    return [parse_verifier_key(line) for line in configured if line.strip()]
 
 
 def _signed_by_trusted(

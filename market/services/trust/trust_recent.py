@@ -24,8 +24,8 @@ from market.domain import merkle
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.uow import ReadOnly
 from market.services.trust import published
-from market.services.trust.checkpoints import REQUEST_BACKLOG, TrustSettings, trusted_keys
-from market.services.trust.trust_verify import CheckpointReport
+from market.services.trust.checkpoints import REQUEST_BACKLOG, TrustSettings
+from market.services.trust.trust_verify import CheckpointReport, published_record
 
 CHECK_BUDGET = 2_000  # published checkpoints compared with the tree in one request
 _AGREED: set[tuple[int, bytes]] = set()  # (size, root) found equal to the stored tree
@@ -36,11 +36,8 @@ def verify_recent(engine: Engine, settings: TrustSettings) -> dict[str, Any]:
     tree and each other, then the events after the last one against the chain; the full
     check is `flask verify`."""
     report = CheckpointReport()
-    keys = trusted_keys(settings)
     with ReadOnly(engine) as conn:
-        record = published.gather(conn, settings.checkpoint_dir, settings.origin, keys)
-        report.problems += record.all_problems + published.forks(record)
-        report.untrusted += record.untrusted
+        record = published_record(conn, settings, report)
         anchor = max(record.checkpoints, key=lambda p: p.note.tree_size, default=None)
         head_seq, head_hash = head(conn)
         out: dict[str, Any] = {

@@ -66,14 +66,25 @@ def _leaves(conn: Connection, batch: int = 10_000) -> Any:
         last = rows[-1].seq
 
 
+def published_record(
+    conn: Connection, settings: TrustSettings, report: CheckpointReport
+) -> published.Record:
+    """Every checkpoint this log published, under the pinned keys; what is wrong with the
+    rest (forged or foreign files and rows, two roots of one size, a rotation statement
+    the old key did not sign) goes into `report`. The full and the incremental verify
+    both start here."""
+    keys = trusted_keys(settings)
+    record = published.gather(conn, settings.checkpoint_dir, settings.origin, keys)
+    report.problems += record.all_problems + published.forks(record)
+    report.problems += key_rotation.read_all(settings.checkpoint_dir, settings.origin)[1]
+    report.untrusted += record.untrusted
+    return record
+
+
 def check_checkpoints(engine: Engine, settings: TrustSettings) -> CheckpointReport:
     report = CheckpointReport()
-    keys = trusted_keys(settings)
     with ReadOnly(engine) as conn:
-        record = published.gather(conn, settings.checkpoint_dir, settings.origin, keys)
-        report.problems += record.all_problems + published.forks(record)
-        report.problems += key_rotation.read_all(settings.checkpoint_dir, settings.origin)[1]
-        report.untrusted += record.untrusted
+        record = published_record(conn, settings, report)
         trusted = record.checkpoints
         by_size = record.by_size()
         frontier = merkle.Frontier()

@@ -219,8 +219,9 @@ def _row(size: int, c: Cosignature) -> dict[str, Any]:
     }
 
 
-def cosign_latest(engine: Engine, ws: WitnessSettings, directory: Path) -> dict[str, str]:
-    """For `tick`: ask the witnesses missing from the latest checkpoint again."""
-    with ReadOnly(engine) as conn:
-        row = checkpoint_store.latest(conn)
-    return {} if row is None else cosign(engine, ws, directory, row)
+def cosign_latest(
+    engine: Engine, ws: WitnessSettings, directory: Path, latest: dict[str, Any] | None
+) -> dict[str, str]:
+    """For `tick`: ask the witnesses missing from `latest` (`checkpoints.latest`, the
+    newest checkpoint a trusted key signed) again."""
+    return {} if latest is None else cosign(engine, ws, directory, latest)
