@@ -9,11 +9,13 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from market import logging_setup
+from market.adapters import metrics
 from market.adapters.db import make_engine
 from market.config import ROOT, from_environment, instance_secret_key, token_hash_key
 from market.services.identity import passwords
 from market.services.identity.token_digest import TokenHasher
 from market.services.kernel import clock
+from market.services.kernel.group_commit import GroupCommitter
 from market.services.notify import mail_render
 
 
@@ -39,6 +41,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # create_engine connects lazily: nothing touches the database until a request needs it.
     engine = make_engine(app.config["DATABASE_URL"], echo=app.config["SQL_ECHO"])
     app.extensions["market.engine"] = engine
+    # One writer per process: concurrent requests' units of work share a commit.
+    app.extensions["market.writer"] = GroupCommitter(
+        engine,
+        max_batch=app.config["WRITE_BATCH_MAX"],
+        max_wait_s=app.config["WRITE_BATCH_WAIT_MS"] / 1000,
+        on_batch=metrics.observe_write_batch,
+    )
     signer_url = app.config.get("SIGNER_DATABASE_URL")
     # The checkpoint maker's connection; one machine, one role: the same engine.
     app.extensions["market.signer_engine"] = (

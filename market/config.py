@@ -82,6 +82,7 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         in ("1", "true", "yes"),
         "WEBHOOK_TIMEOUT_S": float(os.environ.get("WEBHOOK_TIMEOUT_S", "5")),
         **ops_settings(),
+        **write_settings(),
     }
 
 
@@ -124,4 +125,13 @@ def security_settings() -> dict[str, Any]:
         "TRUSTED_PROXIES": int(env("TRUSTED_PROXIES", "0")),
         # Proof reads (anyone) per client address and minute, counted per process; 0: no limit.
         "PROOF_RATE_PER_MINUTE": int(env("PROOF_RATE_PER_MINUTE", "600")),
+    }
+
+
+def write_settings() -> dict[str, Any]:
+    """Group commit (services/kernel/group_commit.py): the most units of work one commit
+    carries, and how long a batch may wait to fill (0: never; batches form under load)."""
+    return {
+        "WRITE_BATCH_MAX": int(os.environ.get("WRITE_BATCH_MAX", "32")),
+        "WRITE_BATCH_WAIT_MS": float(os.environ.get("WRITE_BATCH_WAIT_MS", "0")),
     }

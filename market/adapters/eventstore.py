@@ -8,21 +8,23 @@ a reader tailing `seq` can never see N+1 before N is visible."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from json.encoder import encode_basestring
 from typing import Any
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
+from market.adapters.event_hash import (  # the chain's hash: used here, read from here
+    GENESIS_HASH as GENESIS_HASH,
+)
+from market.adapters.event_hash import canonical_json as canonical_json
+from market.adapters.event_hash import compute_hash as compute_hash
+from market.adapters.event_hash import hash_encoded as hash_encoded
 from market.adapters.tables import EventRow, LedgerHead
 from market.domain.events import VERSION_KEY, DomainEvent, event_types, upcast
-
-GENESIS_HASH = "0" * 64
 
 events_t = EventRow.__table__  # type: ignore[attr-defined]
 head_t = LedgerHead.__table__  # type: ignore[attr-defined]
@@ -87,14 +89,6 @@ def utcnow_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
-# json.dumps with these options builds a new encoder on every call; one serves them all.
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def canonical_json(value: Any) -> str:
-    return _CANONICAL.encode(value)
-
-
 @dataclass(frozen=True, slots=True)
 class Event:
     seq: int
@@ -125,41 +119,6 @@ class Event:
         return facts
 
 
-def compute_hash(
-    seq: int,
-    stream: str,
-    version: int,
-    type_: str,
-    payload: dict[str, Any],
-    actor: str,
-    recorded_at: str,
-    prev_hash: str,
-) -> str:
-    body = canonical_json([seq, stream, version, type_, payload, actor, recorded_at, prev_hash])
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
-
-
-def hash_encoded(
-    seq: int,
-    stream: str,
-    version: int,
-    type_: str,
-    payload_json: str,
-    actor: str,
-    recorded_at: str,
-    prev_hash: str,
-) -> str:
-    """`compute_hash` for a payload already in canonical JSON: the canonical encoding of
-    the list, built from its encoded items, so the payload is not encoded twice (a string
-    item encodes as `encode_basestring` gives it, an integer as its decimal digits)."""
-    q = encode_basestring
-    body = (
-        f"[{int(seq)},{q(stream)},{int(version)},{q(type_)},{payload_json},"
-        f"{q(actor)},{q(recorded_at)},{q(prev_hash)}]"
-    )
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
-
-
 def event_from_row(row: Any) -> Event:
     return Event(
         seq=row.seq,
@@ -181,32 +140,43 @@ class EventStore:
     events table inside a write transaction (a stream's version is read once, before its
     first append here, and counted on from there)."""
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(
+        self,
+        conn: Connection,
+        head: tuple[int, str] | None = None,
+        versions: dict[str, int] | None = None,
+    ) -> None:
         self.conn = conn
-        self._head: tuple[int, str] | None = None
+        self.head = head  # `head`, `versions`: a batch's, whose transaction this continues
         self._moved = False
-        self._versions: dict[str, int] = {}
+        self.versions = {} if versions is None else versions
         self._rows: list[dict[str, Any]] = []
         self._sql = _SQL[conn.dialect.name == "sqlite"]
+
+    def adopt(self, head: tuple[int, str], versions: dict[str, int]) -> None:
+        """Take on what a unit of work of this batch appended: its head moves at `write`."""
+        self._moved = self._moved or head != self.head
+        self.head = head
+        self.versions = versions
 
     def lock_head(self) -> tuple[int, str]:
         row = self.conn.exec_driver_sql(self._sql.lock_head).first()
         if row is None:
             self.conn.execute(head_t.insert().values(id=1, seq=0, hash=GENESIS_HASH))
-            self._head = (0, GENESIS_HASH)
+            self.head = (0, GENESIS_HASH)
         else:
-            self._head = (row.seq, row.hash)
-        return self._head
+            self.head = (row.seq, row.hash)
+        return self.head
 
     def note_version(self, stream: str, version: int) -> None:
         """The caller knows the stream's current version from state it holds (the head
         lock); the unique (stream, version) still refuses a wrong guess."""
-        self._versions[stream] = version
+        self.versions[stream] = version
 
     def read_versions(self, streams: Iterable[str]) -> None:
         """The versions of these streams not known yet, in grouped queries of CHUNK, for a
         unit of work about to append to many (not a query per stream at its first)."""
-        wanted = sorted({s for s in streams if s not in self._versions})
+        wanted = sorted({s for s in streams if s not in self.versions})
         for start in range(0, len(wanted), CHUNK):
             chunk = wanted[start : start + CHUNK]
             found = dict.fromkeys(chunk, 0)
@@ -216,13 +186,13 @@ class EventStore:
                 .group_by(events_t.c.stream)
             ).all()
             found.update({stream: int(version) for stream, version in rows})
-            self._versions.update(found)
+            self.versions.update(found)
 
     def stream_exists(self, stream: str) -> bool:
         """Whether the stream has an event, committed or appended in this transaction."""
-        if stream not in self._versions:
-            self._versions[stream] = self.stream_version(stream)
-        return self._versions[stream] > 0
+        if stream not in self.versions:
+            self.versions[stream] = self.stream_version(stream)
+        return self.versions[stream] > 0
 
     def stream_version(self, stream: str) -> int:
         found = self.conn.execute(_STREAM_VERSION, {"stream": stream}).scalar()
@@ -237,14 +207,14 @@ class EventStore:
         *,
         new_stream: bool = False,
     ) -> Event:
-        if self._head is None:
+        if self.head is None:
             self.lock_head()
-        assert self._head is not None
-        seq, prev_hash = self._head[0] + 1, self._head[1]
+        assert self.head is not None
+        seq, prev_hash = self.head[0] + 1, self.head[1]
         # The head lock is held, so a version read once stays right for this transaction.
-        known = 0 if new_stream else self._versions.get(stream)
+        known = 0 if new_stream else self.versions.get(stream)
         version = (self.stream_version(stream) if known is None else known) + 1
-        self._versions[stream] = version
+        self.versions[stream] = version
         recorded_at = utcnow_iso()
         # Round-trip through canonical JSON so that what we hash is what we store.
         encoded = canonical_json(payload)
@@ -252,20 +222,19 @@ class EventStore:
         digest = hash_encoded(seq, stream, version, type_, encoded, actor, recorded_at, prev_hash)
         event = Event(seq, stream, version, type_, payload, actor, recorded_at, prev_hash, digest)
         self._rows.append(event.as_dict() | {"payload": encoded})
-        self._head = (seq, digest)
+        self.head = (seq, digest)
         self._moved = True
         return event
 
-    def write(self) -> None:
-        """Insert the appended events (executemany, in chunks) and move the head once,
-        however many events this transaction appended (the row is locked until commit, so
-        nobody sees it between appends)."""
+    def write(self, *, move_head: bool = True) -> None:
+        """Insert the appended events (executemany, in chunks) and move the head once (it is
+        locked until commit: nobody sees it between appends); a batch's units of work leave
+        it to the batch (`move_head=False`), which moves it once for all of them."""
         rows, self._rows = self._rows, []
         insert_many(self.conn, self._sql.insert_event, rows)
-        if self._moved and self._head is not None:
-            self.conn.exec_driver_sql(
-                self._sql.move_head, {"seq": self._head[0], "hash": self._head[1]}
-            )
+        if move_head and self._moved and self.head is not None:
+            moved = {"seq": self.head[0], "hash": self.head[1]}
+            self.conn.exec_driver_sql(self._sql.move_head, moved)
             self._moved = False
 
 

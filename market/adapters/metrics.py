@@ -43,6 +43,11 @@ REQUESTS = Histogram(
     ["route", "method", "status"],
     buckets=LATENCY_BUCKETS,
 )
+WRITE_BATCH_SIZE = Histogram(
+    "market_write_batch_size",
+    "Units of work per committed write batch (group commit: one fsync each).",
+    buckets=(1, 2, 4, 8, 16, 32, 64),
+)
 LOGIN_FAILURES = Counter(
     "market_login_failures_total",
     "Failed sign-ins (wrong password or second factor), API and pages together.",
@@ -93,3 +98,8 @@ def scrape(gauges: Iterable[Gauge]) -> bytes:
     read = CollectorRegistry()
     read.register(_Gauges(gauges))
     return generate_latest(counted) + generate_latest(read)
+
+
+def observe_write_batch(size: int) -> None:
+    """A write batch of `size` units of work committed (services/kernel/group_commit.py)."""
+    WRITE_BATCH_SIZE.observe(size)

@@ -62,7 +62,10 @@ def command(
         body: Any = request.get_json(silent=True)
         fingerprint = canonical_json([request.method, request.path, body])
         idem = Idempotency(actor.user_id, key, hashlib.sha256(fingerprint.encode()).hexdigest())
-    code, payload = execute(engine(), fn, lambda result: (status, schema.dump(result)), idem)
+    writer = current_app.extensions["market.writer"]
+    code, payload = execute(
+        engine(), fn, lambda result: (status, schema.dump(result)), idem, writer=writer
+    )
     return jsonify(payload), code
 
 

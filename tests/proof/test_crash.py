@@ -38,7 +38,7 @@ from tests.proof.world import M, check_conservation
 
 RULES = get_ruleset("A1178")
 ROOT = Path(__file__).resolve().parents[2]
-CLIENTS = 4
+CLIENTS = 8  # more than one gunicorn thread each: batches of several units form
 
 
 def _free_port() -> int:

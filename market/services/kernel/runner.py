@@ -19,6 +19,7 @@ from market.adapters.eventstore import utcnow_iso
 from market.adapters.queries import Query
 from market.adapters.tables import IdempotencyKey
 from market.services.kernel.errors import IdempotencyConflictError
+from market.services.kernel.group_commit import GroupCommitter
 from market.services.kernel.uow import UnitOfWork
 
 T = TypeVar("T")
@@ -71,60 +72,73 @@ def execute(
     command: Callable[[UnitOfWork], T],
     render: Callable[[T], Rendered],
     idempotency: Idempotency | None = None,
+    writer: GroupCommitter | None = None,
 ) -> Rendered:
     """`command` in a unit of work, its result rendered as (status, body) and stored under
-    the Idempotency-Key if one is given."""
-    return _retrying(lambda: _execute_once(engine, command, render, idempotency))
+    the Idempotency-Key if one is given. With a `writer`, the unit of work joins its next
+    batch (group commit) and this returns once that batch has committed."""
+
+    def once(uow: UnitOfWork) -> Rendered:
+        return execute_in(uow, command, render, idempotency)
+
+    return _retrying(lambda: _submit(engine, once, writer))
 
 
-def _execute_once(
-    engine: Engine,
+def _submit(engine: Engine, work: Callable[[UnitOfWork], T], writer: GroupCommitter | None) -> T:
+    if writer is not None:
+        return writer.submit(work)
+    with UnitOfWork(engine) as uow:
+        return work(uow)
+
+
+def execute_in(
+    uow: UnitOfWork,
     command: Callable[[UnitOfWork], T],
     render: Callable[[T], Rendered],
     idempotency: Idempotency | None,
 ) -> Rendered:
-    with UnitOfWork(engine) as uow:
-        if idempotency is not None:
-            prior = _PRIOR.first(uow.conn, {"scope": idempotency.scope, "key": idempotency.key})
-            if prior is not None:
-                if prior["request_hash"] != idempotency.request_hash:
-                    raise IdempotencyConflictError(
-                        "This Idempotency-Key was already used with a different request.",
-                        {"idempotency_key": idempotency.key},
-                    )
-                return int(prior["status_code"]), dict(prior["response_body"])
-        status, body = render(command(uow))
-        if idempotency is not None:
-            uow.insert_at_commit(
-                keys_t,
-                {
-                    "scope": idempotency.scope,
-                    "key": idempotency.key,
-                    "request_hash": idempotency.request_hash,
-                    "status_code": status,
-                    "response_body": body,
-                    "created_at": utcnow_iso(),
-                },
-            )
-        try:
-            uow.commit()
-        except IntegrityError as exc:
-            # The lookup above runs under the head lock, so another request's key cannot
-            # appear meanwhile; should it (a writer not holding the head), its answer is
-            # found on the next attempt.
-            if idempotency is not None and violates(exc, keys_t.name):
-                raise _KeyTaken from exc
-            raise
-        return status, body
+    if idempotency is not None:
+        prior = _PRIOR.first(uow.conn, {"scope": idempotency.scope, "key": idempotency.key})
+        if prior is not None:
+            if prior["request_hash"] != idempotency.request_hash:
+                raise IdempotencyConflictError(
+                    "This Idempotency-Key was already used with a different request.",
+                    {"idempotency_key": idempotency.key},
+                )
+            return int(prior["status_code"]), dict(prior["response_body"])
+    status, body = render(command(uow))
+    if idempotency is not None:
+        uow.insert_at_commit(
+            keys_t,
+            {
+                "scope": idempotency.scope,
+                "key": idempotency.key,
+                "request_hash": idempotency.request_hash,
+                "status_code": status,
+                "response_body": body,
+                "created_at": utcnow_iso(),
+            },
+        )
+    try:
+        uow.commit()
+    except IntegrityError as exc:
+        # The lookup above runs under the head lock, so another request's key cannot
+        # appear meanwhile; should it (a writer not holding the head), its answer is
+        # found on the next attempt.
+        if idempotency is not None and violates(exc, keys_t.name):
+            raise _KeyTaken from exc
+        raise
+    return status, body
 
 
-def run(engine: Engine, command: Callable[[UnitOfWork], T]) -> T:
+def run(
+    engine: Engine, command: Callable[[UnitOfWork], T], writer: GroupCommitter | None = None
+) -> T:
     """Run a command without idempotency (CLI, seeding, pages)."""
 
-    def once() -> T:
-        with UnitOfWork(engine) as uow:
-            result = command(uow)
-            uow.commit()
-            return result
+    def once(uow: UnitOfWork) -> T:
+        result = command(uow)
+        uow.commit()
+        return result
 
-    return _retrying(once)
+    return _retrying(lambda: _submit(engine, once, writer))

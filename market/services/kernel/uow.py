@@ -4,21 +4,20 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from contextlib import ExitStack
 from types import TracebackType
 from typing import Any
 
 from sqlalchemy import Engine, Table
-from sqlalchemy.engine import Connection, RootTransaction
+from sqlalchemy.engine import Connection, NestedTransaction
 from structlog.contextvars import get_contextvars
 
 from market.adapters import projections
-from market.adapters.db import WRITE_OPTION, write_lock
 from market.adapters.eventstore import Event, EventStore, insert_many
 from market.adapters.projections import DbStore
 from market.adapters.repositories import Repositories
 from market.adapters.tables import RequestTrace
 from market.domain.events import DomainEvent
+from market.services.kernel.write_batch import WriteBatch
 
 traces_t = RequestTrace.__table__  # type: ignore[attr-defined]
 
@@ -72,37 +71,34 @@ class UnitOfWork(AbstractUnitOfWork):
     (SELECT ... FOR UPDATE on PostgreSQL; on SQLite, BEGIN IMMEDIATE has already taken the
     database's write lock), so every decision made inside it sees the state that its
     events will be appended to (no lost updates, no double spend). Events are projected
-    as they are appended: the projection rows are written at once; the events, the new
-    head and rows given to `insert_at_commit` are inserted in bulk by `commit()`."""
+    as they are appended: the projection rows are written at once; the events and rows
+    given to `insert_at_commit` are inserted in bulk by `commit()`.
+
+    Alone (`UnitOfWork(engine)`) it is a batch of one: it takes the head, and `commit()`
+    commits. Given a `WriteBatch` (group commit, kernel/group_commit.py) it runs in a
+    savepoint of the batch's transaction: `commit()` releases the savepoint and the batch
+    takes its head on; the batch's own commit makes it durable."""
 
     conn: Connection
     store: DbStore
     events: EventStore
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, batch: WriteBatch | None = None) -> None:
         self.engine = engine
-        self._tx: RootTransaction | None = None
+        self._given = batch
+        self._tx: NestedTransaction | None = None
         self.appended: list[Event] = []
 
     def __enter__(self) -> UnitOfWork:
-        self._locks = ExitStack()
-        self._locks.enter_context(write_lock(self.engine))
-        try:
-            self.conn = self.engine.connect()
-        except BaseException:
-            self._locks.close()
-            raise
-        try:
-            self.conn.execution_options(**{WRITE_OPTION: True})
-            self._tx = self.conn.begin()
-            self.events = EventStore(self.conn)
-            self.events.lock_head()
-        except BaseException:
-            # __exit__ does not run when __enter__ fails: give back what was taken.
-            self._tx = None
-            self.conn.close()
-            self._locks.close()
-            raise
+        self._own: WriteBatch | None = None
+        if self._given is None:
+            self._own = WriteBatch(self.engine).__enter__()
+        self._batch = self._own or self._given
+        assert self._batch is not None
+        self.conn = self._batch.conn
+        if self._own is None:
+            self._tx = self.conn.begin_nested()
+        self.events = self._batch.event_store()
         self.store = DbStore(self.conn, holds_lock=True)
         self.use_store(self.store)
         self.appended = []
@@ -118,9 +114,9 @@ class UnitOfWork(AbstractUnitOfWork):
         try:
             self.rollback()
         finally:
-            self.conn.close()
             self._tx = None
-            self._locks.close()
+            if self._own is not None:
+                self._own.__exit__(exc_type, exc, tb)
 
     def append(
         self, stream: str, event: DomainEvent, actor: str, *, new_stream: bool = False
@@ -154,6 +150,8 @@ class UnitOfWork(AbstractUnitOfWork):
     def rollback(self) -> None:
         if self._tx is not None and self._tx.is_active:
             self._tx.rollback()
+        elif self._own is not None:
+            self._own.rollback()
 
     def insert_at_commit(self, table: Table, row: dict[str, Any]) -> None:
         """A row nothing in this unit of work reads back (an Idempotency-Key's stored
@@ -164,19 +162,23 @@ class UnitOfWork(AbstractUnitOfWork):
         return self.events.stream_exists(stream)
 
     def commit(self) -> None:
-        """Insert the events, move the ledger head, insert the rows kept for commit, and
-        commit, all while the head is locked."""
-        assert self._tx is not None, "commit() outside the unit of work"
+        """Insert the events and the rows kept for commit, and hand the new head to the
+        batch, which moves it and commits: all while the head is locked."""
+        assert self._batch is not None, "commit() outside the unit of work"
         request_id = get_contextvars().get("request_id")
         if request_id and self.appended:
             # Which request committed these events, for the worker's log lines.
             for event in self.appended:
                 self.insert_at_commit(traces_t, {"seq": event.seq, "request_id": request_id})
-        self.events.write()
+        self.events.write(move_head=False)
         at_commit, self._at_commit = self._at_commit, {}
         for table, rows in at_commit.items():
             insert_many(self.conn, table.insert(), rows)
-        self._tx.commit()
+        if self._tx is not None:
+            self._tx.commit()  # releases the savepoint
+        self._batch.take_on(self.events)
+        if self._own is not None:
+            self._own.commit()
 
 
 class ReadOnly:

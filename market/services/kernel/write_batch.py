@@ -1,0 +1,83 @@
+"""One write transaction that holds the ledger head for one or more units of work.
+
+A `WriteBatch` takes the head lock once (the SQLite write lock or PostgreSQL's row lock
+on `ledger_head`), lends its connection to each unit of work in turn, each inside its own
+savepoint, and commits once: one fsync for all of them. A unit of work that fails rolls
+back to its savepoint alone; the head and the stream versions it had moved are simply not
+taken on. Nothing of the batch is visible to anyone, or acknowledged, before `commit()`
+returns.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from types import TracebackType
+
+from sqlalchemy import Engine
+from sqlalchemy.engine import Connection, RootTransaction
+
+from market.adapters.db import WRITE_OPTION, write_lock
+from market.adapters.eventstore import EventStore
+
+
+class WriteBatch:
+    conn: Connection
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._tx: RootTransaction | None = None
+        self.units = 0  # units of work taken on (committed to their savepoint)
+
+    def __enter__(self) -> WriteBatch:
+        self._locks = ExitStack()
+        self._locks.enter_context(write_lock(self.engine))
+        try:
+            self.conn = self.engine.connect()
+        except BaseException:
+            self._locks.close()
+            raise
+        try:
+            self.conn.execution_options(**{WRITE_OPTION: True})
+            self._tx = self.conn.begin()
+            self._head = EventStore(self.conn)
+            self._head.lock_head()
+        except BaseException:
+            # __exit__ does not run when __enter__ fails: give back what was taken.
+            self._tx = None
+            self.conn.close()
+            self._locks.close()
+            raise
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        try:
+            self.rollback()
+        finally:
+            self.conn.close()
+            self._tx = None
+            self._locks.close()
+
+    def event_store(self) -> EventStore:
+        """An event store that goes on from everything this batch has taken on so far."""
+        return EventStore(self.conn, self._head.head, dict(self._head.versions))
+
+    def take_on(self, events: EventStore) -> None:
+        """A unit of work's savepoint was released: its head and versions are the batch's."""
+        assert events.head is not None
+        self._head.adopt(events.head, events.versions)
+        self.units += 1
+
+    def commit(self) -> None:
+        """Move the head once for every unit taken on, and commit (the durable write)."""
+        assert self._tx is not None, "commit() outside the batch"
+        self._head.write()
+        self._tx.commit()
+
+    def rollback(self) -> None:
+        if self._tx is not None and self._tx.is_active:
+            self._tx.rollback()
