@@ -27,6 +27,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import requests
 import thin_app
 from http_rows import rows_for
 from http_setup import GUNICORN, ROOT, prepare, serve, token
@@ -98,6 +99,7 @@ def run_wrk(
     seconds_run = found["duration_us"] / 1e6
     return {
         "requests_per_s": found["requests"] / seconds_run,
+        "seconds": seconds_run,
         "transfers_per_s": found["approved"] / seconds_run,
         "p50_ms": found["p50_us"] / 1000,
         "p99_ms": found["p99_us"] / 1000,
@@ -114,7 +116,13 @@ def bench_app(
     url: str, tree: Path, seconds: float, connections: int, certificates: int
 ) -> dict[str, Any]:
     setup = prepare(url, certificates)
-    env = os.environ | {"DATABASE_URL": url, "SECRET_KEY": "bench", "PYTHONPATH": str(tree)}
+    prom = tempfile.mkdtemp(prefix="bench-prom-")  # the workers' counters, added up at scrape
+    env = os.environ | {
+        "DATABASE_URL": url,
+        "SECRET_KEY": "bench",
+        "PYTHONPATH": str(tree),
+        "PROMETHEUS_MULTIPROC_DIR": prom,
+    }
     # The server entry point where the tree has one (market/wsgi.py), as scripts/run serves it.
     entry = "market.wsgi:app" if (tree / "market" / "wsgi.py").exists() else "market:create_app()"
     proc = serve(entry, env, str(tree))
@@ -133,6 +141,7 @@ def bench_app(
             ),
         }
         result = run_wrk(proc.port, "wrk_transfers.lua", wrk_env, seconds, connections, proc.pid)
+        result |= write_batches(proc.port, result)
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
@@ -140,6 +149,29 @@ def bench_app(
     report = ledger.verify(engine)
     engine.dispose()
     return result | {"verify_ok": report.ok, "events": report.events}
+
+
+def write_batches(port: int, result: dict[str, Any]) -> dict[str, Any]:
+    """Group commit's figures from /metrics (market_write_batch_size): the batches committed
+    over the run (each one COMMIT, one fsync of the log) and the units they carried. A tree
+    without the metric (--before an older release) commits once per write request."""
+    try:
+        text_ = requests.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+    except requests.RequestException:
+        text_ = ""
+    found = {
+        line.split()[0]: float(line.split()[1])
+        for line in text_.splitlines()
+        if line.startswith(("market_write_batch_size_count", "market_write_batch_size_sum"))
+    }
+    batches = found.get("market_write_batch_size_count")
+    writes = result["requests_per_s"] * result["seconds"]
+    if not batches:
+        return {"commits_per_request": 1.0, "mean_batch": 1.0}
+    return {
+        "commits_per_request": batches / max(writes, 1),
+        "mean_batch": found.get("market_write_batch_size_sum", 0) / batches,
+    }
 
 
 def bench_bare(tmp: str, seconds: float, connections: int) -> dict[str, Any]:

@@ -70,6 +70,15 @@ def rows_for(
         ),
         *cpu,
         (
+            f"{name}: commits (fsyncs) per write request",
+            ours["commits_per_request"],
+            "mean batch",
+            ours["mean_batch"],
+            None,
+            "<= 0.25",
+            ours["commits_per_request"] <= 0.25,
+        ),
+        (
             f"{name}: ledger verifies after the run ({ours['events']} events)",
             float(ours["verify_ok"]),
             "",

@@ -129,7 +129,7 @@ def test_a_refused_a_raising_and_a_constraint_breaking_unit_answer_alone(engine:
     assert isinstance(answers[3], RuntimeError)
     assert isinstance(answers[4], IntegrityError)
     assert all(isinstance(answers[i], str) for i in (0, 2, 5))
-    assert sizes == [1, 6]
+    assert sizes == [1, 3]  # the units that committed
     assert _names(engine) == {"P0", "P1", "P2", "P3"}  # nothing of the failed ones
     assert _chain_ok(engine) == 4
     assert ledger.verify(engine).ok
@@ -161,7 +161,7 @@ def test_the_idempotency_key_of_two_units_in_one_batch_answers_once(engine: Engi
         return runner.execute_in(uow, command, lambda p: (201, {"id": p["id"]}), key)
 
     answers, sizes = _run_batched(engine, [keyed, keyed])
-    assert sizes == [1, 2]
+    assert sizes == [1, 1]  # the second found the first's answer and wrote nothing
     assert answers[0] == answers[1] and len(calls) == 1
     assert _chain_ok(engine) == 2  # the held unit's party and the keyed one
 
@@ -200,6 +200,23 @@ def test_a_unit_cannot_wait_for_the_batch_running_it(engine: Engine) -> None:
     assert _chain_ok(engine) == 0
 
 
+def test_a_failing_unit_alone_in_its_batch_writes_nothing(engine: Engine) -> None:
+    sizes: list[int] = []
+    writer = GroupCommitter(engine, on_batch=sizes.append)
+
+    def half_then_fails(uow: UnitOfWork) -> Any:
+        register_party(uow, SYSTEM, _party(1))
+        raise DomainError("refused", {})
+
+    def never_commits(uow: UnitOfWork) -> Any:
+        return register_party(uow, SYSTEM, _party(2))
+
+    with pytest.raises(DomainError):
+        writer.submit(half_then_fails)
+    writer.submit(never_commits)
+    assert sizes == [] and _names(engine) == set() and _chain_ok(engine) == 0
+
+
 def test_settings_are_checked() -> None:
     with pytest.raises(ValueError):
         GroupCommitter(None, max_batch=0)  # type: ignore[arg-type]
@@ -211,5 +228,5 @@ def test_a_database_error_in_one_unit_leaves_the_batch_usable(engine: Engine) ->
 
     answers, sizes = _run_batched(engine, [bad_sql, _register(1)])
     assert isinstance(answers[0], DBAPIError) and isinstance(answers[1], str)
-    assert sizes == [1, 2]
+    assert sizes == [1, 1]
     assert _names(engine) == {"P0", "P1"}

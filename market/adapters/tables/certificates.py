@@ -43,11 +43,10 @@ class Certificate(SQLModel, table=True):
     number: str = Field(max_length=40, unique=True)
     # Indexed with fiscal_year and is_original (ix_certificates_numbering, migration 0012).
     program: str = Field(max_length=10)
-    holder_party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
+    # holder_party_id and parent_id lead composite indexes (migration 0017).
+    holder_party_id: str = Field(foreign_key="parties.id", max_length=40)
     original_holder_party_id: str = Field(foreign_key="parties.id", max_length=40)
-    parent_id: str | None = Field(
-        default=None, foreign_key="certificates.id", max_length=40, index=True
-    )
+    parent_id: str | None = Field(default=None, foreign_key="certificates.id", max_length=40)
     # Certificates derived from this one (transfers, pass-through): numbers the next one.
     children_count: int = Field(
         default=0, sa_column=Column(Integer, nullable=False, default=0, server_default="0")

@@ -52,10 +52,11 @@ class Transfer(SQLModel, table=True):
     )
 
     id: str = Field(primary_key=True, max_length=40)
-    certificate_id: str = Field(foreign_key="certificates.id", max_length=40, index=True)
+    # No index of their own: each leads a composite index (migration 0017).
+    certificate_id: str = Field(foreign_key="certificates.id", max_length=40)
     program: str = Field(max_length=10)
-    seller_party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
-    buyer_party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
+    seller_party_id: str = Field(foreign_key="parties.id", max_length=40)
+    buyer_party_id: str = Field(foreign_key="parties.id", max_length=40)
     amount_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
     consideration_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
     status: str = Field(max_length=20)  # awaiting_buyer | pending_approval | approved | rejected

@@ -48,7 +48,8 @@ class _Pending:
 
 class GroupCommitter:
     """One per engine per process (the app makes it; `WRITE_BATCH_MAX`,
-    `WRITE_BATCH_WAIT_MS`). `on_batch(size)` is told the size of each committed batch."""
+    `WRITE_BATCH_WAIT_MS`). `on_batch(units)` is told how many units of work each
+    committed batch carried."""
 
     def __init__(
         self,
@@ -112,14 +113,17 @@ class GroupCommitter:
 
     def _lead(self) -> None:
         items = self._take()
+        # A batch of one needs no savepoint: if it fails, the batch does not commit.
+        alone = len(items) == 1
         self._local.leading = True
         try:
             with WriteBatch(self.engine) as batch:
                 for item in items:
-                    item.context.run(self._run_one, batch, item)
-                batch.commit()
-            if self.on_batch is not None:
-                self.on_batch(len(items))
+                    item.context.run(self._run_one, batch, item, not alone)
+                if batch.units:
+                    batch.commit()
+            if self.on_batch is not None and batch.units:
+                self.on_batch(batch.units)
         except BaseException as exc:
             for item in items:
                 if item.error is None:
@@ -134,9 +138,9 @@ class GroupCommitter:
                 self._cond.notify_all()
 
     @staticmethod
-    def _run_one(batch: WriteBatch, item: _Pending) -> None:
+    def _run_one(batch: WriteBatch, item: _Pending, savepoint: bool) -> None:
         try:
-            with UnitOfWork(batch.engine, batch) as uow:
+            with UnitOfWork(batch.engine, batch, savepoint=savepoint) as uow:
                 item.result = item.work(uow)
         except Exception as exc:
             item.error = exc

@@ -77,15 +77,19 @@ class UnitOfWork(AbstractUnitOfWork):
     Alone (`UnitOfWork(engine)`) it is a batch of one: it takes the head, and `commit()`
     commits. Given a `WriteBatch` (group commit, kernel/group_commit.py) it runs in a
     savepoint of the batch's transaction: `commit()` releases the savepoint and the batch
-    takes its head on; the batch's own commit makes it durable."""
+    takes its head on; the batch's own commit makes it durable. `savepoint=False` is for
+    the only unit of a batch: it fails with the batch, which then does not commit."""
 
     conn: Connection
     store: DbStore
     events: EventStore
 
-    def __init__(self, engine: Engine, batch: WriteBatch | None = None) -> None:
+    def __init__(
+        self, engine: Engine, batch: WriteBatch | None = None, *, savepoint: bool = True
+    ) -> None:
         self.engine = engine
         self._given = batch
+        self._savepoint = savepoint
         self._tx: NestedTransaction | None = None
         self.appended: list[Event] = []
 
@@ -96,7 +100,7 @@ class UnitOfWork(AbstractUnitOfWork):
         self._batch = self._own or self._given
         assert self._batch is not None
         self.conn = self._batch.conn
-        if self._own is None:
+        if self._own is None and self._savepoint:
             self._tx = self.conn.begin_nested()
         self.events = self._batch.event_store()
         self.store = DbStore(self.conn, holds_lock=True)
@@ -165,18 +169,17 @@ class UnitOfWork(AbstractUnitOfWork):
         """Insert the events and the rows kept for commit, and hand the new head to the
         batch, which moves it and commits: all while the head is locked."""
         assert self._batch is not None, "commit() outside the unit of work"
-        request_id = get_contextvars().get("request_id")
-        if request_id and self.appended:
-            # Which request committed these events, for the worker's log lines.
-            for event in self.appended:
-                self.insert_at_commit(traces_t, {"seq": event.seq, "request_id": request_id})
         self.events.write(move_head=False)
         at_commit, self._at_commit = self._at_commit, {}
         for table, rows in at_commit.items():
             insert_many(self.conn, table.insert(), rows)
         if self._tx is not None:
             self._tx.commit()  # releases the savepoint
-        self._batch.take_on(self.events)
+        request_id = get_contextvars().get("request_id")
+        # Which request committed these events, for the worker's log lines: written by the
+        # batch with every other unit's, once this unit is in.
+        traces = [{"seq": e.seq, "request_id": request_id} for e in self.appended]
+        self._batch.take_on(self.events, {traces_t: traces} if request_id and traces else {})
         if self._own is not None:
             self._own.commit()
 

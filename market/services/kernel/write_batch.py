@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 from types import TracebackType
+from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, Table
 from sqlalchemy.engine import Connection, RootTransaction
 
 from market.adapters.db import WRITE_OPTION, write_lock
-from market.adapters.eventstore import EventStore
+from market.adapters.eventstore import EventStore, insert_many
 
 
 class WriteBatch:
@@ -27,6 +28,7 @@ class WriteBatch:
         self.engine = engine
         self._tx: RootTransaction | None = None
         self.units = 0  # units of work taken on (committed to their savepoint)
+        self._rows: dict[Table, list[dict[str, Any]]] = {}
 
     def __enter__(self) -> WriteBatch:
         self._locks = ExitStack()
@@ -66,15 +68,22 @@ class WriteBatch:
         """An event store that goes on from everything this batch has taken on so far."""
         return EventStore(self.conn, self._head.head, dict(self._head.versions))
 
-    def take_on(self, events: EventStore) -> None:
-        """A unit of work's savepoint was released: its head and versions are the batch's."""
+    def take_on(self, events: EventStore, rows: dict[Table, list[dict[str, Any]]]) -> None:
+        """A unit of work's savepoint was released: its head and versions are the batch's,
+        and `rows` (no unique key another unit could hold) go in with the batch's."""
         assert events.head is not None
         self._head.adopt(events.head, events.versions)
+        for table, more in rows.items():
+            self._rows.setdefault(table, []).extend(more)
         self.units += 1
 
     def commit(self) -> None:
-        """Move the head once for every unit taken on, and commit (the durable write)."""
+        """Insert the rows kept, move the head once for every unit taken on, and commit
+        (the durable write)."""
         assert self._tx is not None, "commit() outside the batch"
+        rows, self._rows = self._rows, {}
+        for table, kept in rows.items():
+            insert_many(self.conn, table.insert(), kept)
         self._head.write()
         self._tx.commit()
 

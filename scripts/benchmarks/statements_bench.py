@@ -1,0 +1,144 @@
+"""Statements per write request, counted in process (the Flask test client, one request
+at a time, so every unit of work is a batch of one: the worst case for group commit).
+
+For each step of a negotiated transfer (create, the buyer's confirm, the Authority's
+approval) at steady state: the SQL statements the request sent (every cursor execute,
+BEGIN, SAVEPOINT and RELEASE included; an executemany counts once), and the commits.
+The sign-in that issues the tokens is not counted. On SQLite, the pages each commit
+appends to the write-ahead log (what the fsync writes).
+
+Usage: scripts/bench_statements [--backend sqlite|postgresql|both] [--requests N] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import tempfile
+from collections import Counter
+from typing import Any
+
+from http_bench import with_database
+from http_setup import prepare
+from sqlalchemy import event
+
+from market import create_app
+from market.services.kernel import clock
+
+ERA = "2013-06-30"
+STEPS = ("create", "confirm", "approve")
+
+
+def count(url: str, requests: int) -> dict[str, Any]:
+    setup = prepare(url)
+    app = create_app(
+        {"DATABASE_URL": url, "SECRET_KEY": "bench", "TESTING": True, "MARKET_TODAY": ERA}
+    )
+    engine = app.extensions["market.engine"]
+    client = app.test_client()
+
+    def bearer(email: str) -> dict[str, str]:
+        r = client.post("/api/v1/auth/token", json={"email": email, "password": "bench-password"})
+        return {"Authorization": f"Bearer {r.get_json()['token']}"}
+
+    seller, buyer, eda = (bearer(f"bench-{who}@x.org") for who in ("seller", "buyer", "eda"))
+    statements: Counter[str] = Counter()
+    commits: Counter[str] = Counter()
+    step = {"now": ""}
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _sql(*_: Any) -> None:
+        statements[step["now"]] += 1
+
+    @event.listens_for(engine, "commit")
+    def _commit(*_: Any) -> None:
+        commits[step["now"]] += 1
+
+    body = {
+        "certificate_id": setup["certificate_ids"][0],
+        "buyer_party_id": setup["buyer"],
+        "amount_cents": 100_000,
+        "consideration_cents": 80_000,
+    }
+    pages: Counter[str] = Counter()
+    wal = WalMeter(url)
+
+    def timed(name: str, counting: bool, path: str, sent: Any, headers: Any) -> Any:
+        step["now"] = name if counting else ""
+        before = wal.frames()
+        answer = client.post(path, json=sent, headers=headers)
+        pages[step["now"]] += wal.frames() - before
+        step["now"] = ""
+        return answer
+
+    for n in range(requests + 5):  # the first five warm the caches
+        counting = n >= 5
+        if n == 5:
+            wal.truncate()
+        made = timed("create", counting, "/api/v1/transfers", body, seller)
+        assert made.status_code == 201, made.get_json()
+        tid = made.get_json()["id"]
+        done = timed("confirm", counting, f"/api/v1/transfers/{tid}/confirm", {}, buyer)
+        assert done.status_code == 200, done.get_json()
+        done = timed("approve", counting, f"/api/v1/transfers/{tid}/approve", {}, eda)
+        assert done.get_json()["status"] == "approved", done.get_json()
+    engine.dispose()
+    return {
+        s: {
+            "statements": statements[s] / requests,
+            "commits": commits[s] / requests,
+            "wal_pages": pages[s] / requests if wal.path else None,
+        }
+        for s in STEPS
+    }
+
+
+class WalMeter:
+    """SQLite: the pages a commit appends to the WAL (its frames, each a page and a 24-byte
+    header, after a 32-byte file header), read from the -wal file's size. The run is far
+    below the 1,000-page autocheckpoint, so nothing resets the file while it is read."""
+
+    def __init__(self, url: str) -> None:
+        self.path = url.removeprefix("sqlite:///") + "-wal" if url.startswith("sqlite") else ""
+        self.page = 0
+        if self.path:
+            with sqlite3.connect(self.path[:-4]) as conn:
+                self.page = int(conn.execute("PRAGMA page_size").fetchone()[0])
+
+    def truncate(self) -> None:
+        if self.path:
+            with sqlite3.connect(self.path[:-4]) as conn:
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def frames(self) -> int:
+        if not self.path or not os.path.exists(self.path):
+            return 0
+        return max(os.path.getsize(self.path) - 32, 0) // (self.page + 24)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--requests", type=int, default=20)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    clock.configure(ERA)
+    backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for backend in backends:
+            results[backend] = with_database(backend, tmp, lambda u: count(u, args.requests))
+    lines = ["| database | step | statements | commits | WAL pages |", "|---|---|---|---|---|"]
+    for backend, steps in results.items():
+        for s, f in steps.items():
+            pages = "" if f["wal_pages"] is None else f"{f['wal_pages']:.1f}"
+            lines.append(
+                f"| {backend} | {s} | {f['statements']:.1f} | {f['commits']:.1f} | {pages} |"
+            )
+    print(json.dumps(results) if args.json else "\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
