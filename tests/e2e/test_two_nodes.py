@@ -209,7 +209,7 @@ def test_two_nodes_two_workers_lose_nothing_when_one_of_each_is_killed(
     engine_checks(engine, rx, smtp, load)
     assert codes == {"node-a": 0, "worker-1": 0}, codes
     # Both workers ticked, contending for the lease; each step ran once, in one of them.
-    assert all(len(lines) >= 2 for lines in tick_lines.values()), tick_lines
+    assert all(len(lines) >= 1 for lines in tick_lines.values()), tick_lines
     ran = [step for lines in tick_lines.values() for x in lines for step in x["ran"]]
     assert sorted(ran) == sorted(name for name, _ in ticks.STEPS), tick_lines
     with engine.connect() as conn:
