@@ -52,7 +52,7 @@ def storage_full(exc: BaseException) -> bool:
     if getattr(orig, "sqlstate", None) == "53100":
         return True
     if isinstance(orig, sqlite3.Error):
-        return orig.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL
+        return (getattr(orig, "sqlite_errorcode", None) or 0) & 0xFF == sqlite3.SQLITE_FULL
     return False
 
 

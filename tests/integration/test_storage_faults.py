@@ -7,6 +7,7 @@ to (a read-only mount stops root too, where a chmod would not)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -17,11 +18,13 @@ from typing import Any
 import pytest
 
 from market import create_app
+from market.services.identity import identity
 from tests.conftest import ERA_TODAY
 from tests.helpers import create_party, events, headers_for
 from tests.ops_servers import IN_CI
 
 FILLER_CHUNK = 64 * 1024
+PASSWORD = "a-long-passphrase"
 
 
 @contextmanager
@@ -56,6 +59,15 @@ def fill(folder: Path) -> Path:
     return filler
 
 
+def _login_form(app: Any) -> tuple[Any, str]:
+    """A browser holding the sign-in form's CSRF token, for an auditor made here."""
+    identity.create_user(app.extensions["market.engine"], "aud@x.org", "auditor", PASSWORD)
+    browser = app.test_client()
+    token = re.search(r'name="csrf_token" value="([^"]+)"', browser.get("/login").text)
+    assert token
+    return browser, token[1]
+
+
 def test_a_full_disk_under_sqlite_refuses_writes_whole_and_recovers(
     tmp_path: Path, sqlite_template: Path
 ) -> None:
@@ -76,6 +88,7 @@ def test_a_full_disk_under_sqlite_refuses_writes_whole_and_recovers(
             client = app.test_client()
             auth = headers_for(client, engine, "authority")
             first = create_party(client, auth, name="Before The Disk Filled")
+            browser, csrf = _login_form(app)
             # Checkpoint the WAL into the database file and truncate it, so the next write
             # must grow a file on the full disk (rather than reuse WAL pages).
             with engine.connect() as conn:
@@ -92,6 +105,10 @@ def test_a_full_disk_under_sqlite_refuses_writes_whole_and_recovers(
                 assert r.json["error"]["code"] == "storage_full"
                 assert int(r.headers["Retry-After"]) > 0
             assert events(engine) == before  # nothing half-written
+            form = {"email": "aud@x.org", "password": PASSWORD, "csrf_token": csrf}
+            page = browser.post("/login", data=form)  # a page's write: the session row
+            assert page.status_code == 507 and int(page.headers["Retry-After"]) > 0
+            assert "Storage full" in page.get_data(as_text=True)
             read = client.get(f"/api/v1/parties/{first['id']}", headers=auth)
             assert read.status_code == 200 and read.json["name"] == "Before The Disk Filled"
             assert client.get("/api/v1/ledger/verify", headers=auth).json["ok"] is True
