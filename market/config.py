@@ -94,6 +94,8 @@ def ops_settings() -> dict[str, Any]:
         "READY_MAX_WORKER_LAG_S": float(env("READY_MAX_WORKER_LAG_S", "60")),
         # Addresses or networks, comma-separated, that may scrape /metrics.
         "METRICS_ALLOW_FROM": env("METRICS_ALLOW_FROM", "127.0.0.1"),
+        # Where uploaded documents are kept (readiness checks it is writable); unset: none.
+        "DOCUMENT_DIR": env("DOCUMENT_DIR") or None,
         # Single sign-on (OpenID Connect); unset OIDC_ISSUER: off.
         "OIDC_ISSUER": env("OIDC_ISSUER") or None,
         "OIDC_CLIENT_ID": env("OIDC_CLIENT_ID") or None,

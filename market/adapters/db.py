@@ -45,10 +45,25 @@ def permission_denied(exc: DBAPIError) -> bool:
     return False
 
 
+def storage_full(exc: BaseException) -> bool:
+    """The database could not write for want of disk: SQLite's SQLITE_FULL ("database or
+    disk is full") or PostgreSQL's disk_full (53100)."""
+    orig = getattr(exc, "orig", exc)
+    if getattr(orig, "sqlstate", None) == "53100":
+        return True
+    if isinstance(orig, sqlite3.Error):
+        return (getattr(orig, "sqlite_errorcode", None) or 0) & 0xFF == sqlite3.SQLITE_FULL
+    return False
+
+
 def make_engine(url: str, echo: bool = False) -> Engine:
     if url.startswith("sqlite"):
         return _sqlite_engine(url, echo)
-    return create_engine(url, echo=echo, pool_size=5, max_overflow=10, pool_recycle=3600)
+    # pre-ping: a pooled connection a server restart broke is replaced at checkout, so the
+    # first request after PostgreSQL returns is served (not answered 503 once more).
+    return create_engine(
+        url, echo=echo, pool_size=5, max_overflow=10, pool_recycle=3600, pool_pre_ping=True
+    )
 
 
 def create_private(path: str | None) -> None:

@@ -48,6 +48,10 @@ WRITE_BATCH_SIZE = Histogram(
     "Units of work per committed write batch (group commit: one fsync each).",
     buckets=(1, 2, 4, 8, 16, 32, 64),
 )
+WRITE_BATCHES = Counter(
+    "market_write_batches_total",
+    "Committed write batches (group commit), whatever their size: one fsync each.",
+)
 LOGIN_FAILURES = Counter(
     "market_login_failures_total",
     "Failed sign-ins (wrong password or second factor), API and pages together.",
@@ -103,3 +107,4 @@ def scrape(gauges: Iterable[Gauge]) -> bytes:
 def observe_write_batch(size: int) -> None:
     """A write batch of `size` units of work committed (services/kernel/group_commit.py)."""
     WRITE_BATCH_SIZE.observe(size)
+    WRITE_BATCHES.inc()

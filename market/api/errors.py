@@ -9,6 +9,7 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
+from market.adapters.db import storage_full
 from market.api.input_guard import guard_request
 from market.domain.errors import DomainError
 
@@ -24,6 +25,7 @@ _CODES = {
     422: "invalid_request",
     429: "too_many_requests",
     503: "service_unavailable",
+    507: "storage_full",
 }
 # What a page says for each status (the pages' own error pages, in the site's layout).
 _PAGE_TITLES = {
@@ -38,6 +40,11 @@ _PAGE_TITLES = {
         "Temporarily unavailable",
         "The service cannot reach its database just now. It will "
         "be back by itself; try again in a few seconds.",
+    ),
+    507: (
+        "Storage full",
+        "The service's disk is full, so nothing was saved. Reading still works; "
+        "try the change again once the operators have freed space.",
     ),
 }
 OUTAGE_RETRY_AFTER_S = 5
@@ -118,7 +125,11 @@ def handle_domain(e: DomainError) -> ResponseReturnValue:
 def handle_outage(e: Exception) -> ResponseReturnValue:
     """The database is unreachable (refused, gone, unreadable): 503 with Retry-After, and
     nothing else to do: the pool reconnects by itself on the next request once it is back.
-    The page skips whatever needs the database (the signed-in user's navigation)."""
+    The page skips whatever needs the database (the signed-in user's navigation).
+    A disk full under the database is 507 `storage_full`: the write was rolled back whole,
+    reads go on, and writes succeed again once space is freed."""
+    if storage_full(e):
+        return _storage_full()
     if _is_api():
         body = error_body(
             "database_unavailable",
@@ -128,6 +139,20 @@ def handle_outage(e: Exception) -> ResponseReturnValue:
         response.status_code = 503
     else:
         response = render_page_error(503, db_down=True)
+    response.headers["Retry-After"] = str(OUTAGE_RETRY_AFTER_S)
+    return response
+
+
+def _storage_full() -> ResponseReturnValue:
+    if _is_api():
+        body = error_body(
+            "storage_full",
+            "The database's disk is full; nothing was written. Retry once space is freed.",
+        )
+        response = jsonify(body)
+        response.status_code = 507
+    else:
+        response = render_page_error(507)
     response.headers["Retry-After"] = str(OUTAGE_RETRY_AFTER_S)
     return response
 

@@ -76,6 +76,14 @@ def refusal(done: dict[str, Any]) -> str | None:
     return None
 
 
+def log_tick(done: dict[str, Any]) -> None:
+    """One line a tick: the steps it ran now (not those already done that day), or why it
+    did not run (another worker holds the tick lease)."""
+    steps = done.get("steps", {})
+    ran = [name for name, _ in ticks.STEPS if name in steps and steps[name] != "already done"]
+    log.info("tick", as_of=done.get("as_of"), skipped=done.get("skipped"), ran=ran)
+
+
 @click.command("worker")
 @click.option("--poll", default=0.25, show_default=True, help="Seconds between delivery passes.")
 @click.option("--tick-every", default=60.0, show_default=True, help="Seconds between ticks.")
@@ -99,6 +107,7 @@ def worker(poll: float, tick_every: float) -> None:
         try:
             if tick_every > 0 and time.monotonic() >= next_tick:
                 done = ticks.tick(engine, rules, clock.today(), _trust(), _signer())
+                log_tick(done)
                 if refused := refusal(done):
                     click.echo(f"worker: {refused}", err=True)
                 next_tick = time.monotonic() + tick_every

@@ -6,6 +6,7 @@ addresses in METRICS_ALLOW_FROM (404 to others: nothing to see there)."""
 from __future__ import annotations
 
 from ipaddress import ip_address, ip_network
+from pathlib import Path
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request
 
@@ -27,6 +28,7 @@ def readyz() -> tuple[Response, int]:
         engine=current_app.extensions["market.engine"],
         trust=TrustSettings.from_config(current_app.config, current_app.instance_path),
         max_worker_lag_s=current_app.config["READY_MAX_WORKER_LAG_S"],
+        document_dir=Path(d) if (d := current_app.config.get("DOCUMENT_DIR")) else None,
     )
     checks = readiness.run_checks(probe)
     failing = sorted(name for name, outcome in checks.items() if outcome != "ok")

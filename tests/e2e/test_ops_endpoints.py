@@ -48,6 +48,7 @@ def test_readyz_names_each_check_and_is_ready_on_a_migrated_database(client: Any
         "signing_key": "ok",
         "worker_lag": "ok",
         "witness_quorum": "ok",
+        "documents_dir_writable": "ok",
     }
     assert r.json["failing"] == []
 

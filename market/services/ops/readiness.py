@@ -4,8 +4,11 @@ say) is one function and one line in CHECKS."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from sqlalchemy import Engine, text
 
@@ -21,6 +24,7 @@ class Probe:
     engine: Engine
     trust: TrustSettings
     max_worker_lag_s: float
+    document_dir: Path | None = None  # DOCUMENT_DIR; None: no documents folder configured
 
 
 def database(probe: Probe) -> str | None:
@@ -65,6 +69,23 @@ def witness_quorum(probe: Probe) -> str | None:
     return "the latest checkpoint is below its witness quorum (WITNESS_QUORUM)"
 
 
+def documents_dir_writable(probe: Probe) -> str | None:
+    """DOCUMENT_DIR is a folder this process can create a file in (then removes it)."""
+    folder = probe.document_dir
+    if folder is None:
+        return None
+    if not folder.is_dir():
+        return f"DOCUMENT_DIR {folder} is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"DOCUMENT_DIR {folder} is not writable by this process"
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".readyz-"):
+            pass
+    except OSError as e:
+        return f"DOCUMENT_DIR {folder} cannot take a file ({e.strerror or type(e).__name__})"
+    return None
+
+
 Check = Callable[[Probe], "str | None"]
 CHECKS: list[tuple[str, Check]] = [
     ("database", database),
@@ -72,6 +93,7 @@ CHECKS: list[tuple[str, Check]] = [
     ("signing_key", signing_key),
     ("worker_lag", worker_lag),
     ("witness_quorum", witness_quorum),
+    ("documents_dir_writable", documents_dir_writable),
 ]
 
 
