@@ -28,7 +28,7 @@ class FiscalYearArgs(Schema):
     fiscal_year = fields.Integer(strict=False, required=True, validate=validate.Range(1900, 2200))
 
 
-class CheckpointOut(Schema):
+class ReportCheckpointOut(Schema):
     tree_size = fields.Integer()
     root_hash = fields.String()
     signed = fields.Boolean()
@@ -40,7 +40,7 @@ class StatutoryOut(Schema):
     empty = fields.Boolean()
     note = fields.String(allow_none=True)
     ruleset = fields.String()
-    checkpoint = fields.Nested(CheckpointOut)
+    checkpoint = fields.Nested(ReportCheckpointOut)
 
 
 def _report(report: str, fiscal_year: int) -> dict[str, Any]:

@@ -63,6 +63,7 @@ def _import_page_modules() -> None:
         seller_pages,
         signin_pages,
         simulator_pages,
+        statutory_pages,
         user_admin_pages,
         uth_review_pages,
     )
@@ -79,6 +80,7 @@ NAV_ITEMS = [
     ("pages.allocations", "TECH allocation", ("authority",)),
     ("pages.caps_report", "Caps", ALL),
     ("pages.transfers_report", "Transfers", ("authority", "auditor")),
+    ("pages.statutory_reports", "Statutory reports", ("authority", "auditor")),
     ("pages.ledger", "Ledger", ("authority", "auditor")),
     ("pages.account", "Account", ALL),
     ("pages.audit", "Audit", ("authority", "auditor")),
