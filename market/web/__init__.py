@@ -55,6 +55,7 @@ def _import_page_modules() -> None:
         oidc_pages,
         pages,
         party_admin_pages,
+        party_facts_pages,
         password_pages,
         picker_pages,
         price_tape_pages,

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.test_pages_foundation import _csrf, sign_in
 from tests.helpers import create_party, events, headers_for, party_body
 
 pytestmark = pytest.mark.storage
@@ -59,3 +60,29 @@ def test_only_the_authority_records_facts(app: Any, client: Any) -> None:
     own = headers_for(client, engine, "participant", party["id"])
     r = client.patch(f"/api/v1/parties/{party['id']}", json={"naics_code": "5417"}, headers=own)
     assert r.status_code == 403
+
+
+def test_the_parties_page_records_and_shows_the_facts(app: Any, client: Any) -> None:
+    engine = app.extensions["market.engine"]
+    party = create_party(client, headers_for(client, engine, "authority"), name="Facts Co")
+    sign_in(client, app, "authority")
+    token = _csrf(client.get("/authority/parties").data)
+    bad = client.post(
+        "/authority/parties/facts",
+        data={"party": party["tax_id"], "naics_code": "99", "csrf_token": token},
+    )
+    assert bad.status_code == 400 and b"NAICS 2022 sector" in bad.data
+    before = events(engine)
+    ok = client.post(
+        "/authority/parties/facts",
+        data={
+            "party": party["tax_id"],
+            "naics_code": "541715",
+            "employees": "2024:40; 2025:44",
+            "csrf_token": token,
+        },
+    )
+    assert ok.status_code == 302, ok.data
+    assert events(engine) == before + 1
+    page = client.get("/authority/parties").data.decode()
+    assert "541715" in page and "2024: 40; 2025: 44" in page

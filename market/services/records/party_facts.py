@@ -4,9 +4,13 @@ party's stream; the latest recording stands."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from market.adapters.tables import PartyFacts
 from market.domain.events.records import PartyFactsRecorded
 from market.domain.rules.records import check_employees, check_naics
 from market.services.kernel.actor import AUTHORITY, Actor
@@ -14,6 +18,7 @@ from market.services.kernel.reads import Source, repositories
 from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.parties.parties import load_party
 
+facts_t = PartyFacts.__table__  # type: ignore[attr-defined]
 NO_FACTS: dict[str, Any] = {"naics_code": None, "employees": {}}
 
 
@@ -49,3 +54,15 @@ def facts_of(source: Source, party_id: str) -> dict[str, Any]:
 def with_facts(source: Source, party: dict[str, Any]) -> dict[str, Any]:
     """The party's answer with its facts (the API's and the pages' party views)."""
     return party | facts_of(source, str(party["id"]))
+
+
+def facts_for(conn: Connection, party_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The facts of many parties in one query (a page of parties); absent: none recorded."""
+    ids = list(party_ids)
+    if not ids:
+        return {}
+    rows = conn.execute(select(facts_t).where(facts_t.c.party_id.in_(ids))).mappings()
+    return {
+        r["party_id"]: {"naics_code": r["naics_code"], "employees": dict(r["employees"])}
+        for r in rows
+    }
