@@ -138,7 +138,7 @@ MARKET_ROWS = [
             "distribution",
             "distribution.csv",
         )
-    ),  # fmt: skip
+    ),
     Row("events", get(lambda m: "/api/v1/events"), LEDGER),
     Row("verify", get(lambda m: "/api/v1/ledger/verify"), LEDGER),
     # Trust (PRODUCT.md 8.1): key and checkpoints public, proofs for the ledger's readers.
