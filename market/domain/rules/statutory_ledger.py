@@ -5,7 +5,7 @@ export) recomputes every figure. Pure: a list of (seq, event) in, the state out.
 What is kept: parties with their NAICS code and employees; certificates (program, holder,
 face, allowed and queued cents, fiscal year, taxes, origin, lineage, the jobs of a BRRAG
 award); transfers proposed and approved (price, seller, buyer, proceeds' uses, exchange
-date); TECH applications and allocation runs; cap charges; the digital media queue; the
+date); TECH applications and allocation runs; the digital media pools and queue; the
 credit applied on returns."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from market.domain.events.certificates import (
-    CapCharged,
     CertificateIssued,
     QueueAllowed,
     QueueDeferred,
@@ -88,7 +87,6 @@ class StatutoryLedger:
     transfers: dict[str, TransferFacts] = field(default_factory=dict)
     applications: dict[str, ApplicationFacts] = field(default_factory=dict)
     allocations: dict[int, list[Mapping[str, Any]]] = field(default_factory=dict)
-    cap_charges: list[Mapping[str, Any]] = field(default_factory=list)
     deferred: list[QueueDeferred] = field(default_factory=list)
     pool_allowed: list[QueueAllowed] = field(default_factory=list)  # every admission
     applied: list[CreditApplied] = field(default_factory=list)
@@ -105,8 +103,6 @@ class StatutoryLedger:
             p.naics_code, p.employees = e.naics_code, dict(e.employees)
         elif isinstance(e, CertificateIssued):
             self._issued(e)
-        elif isinstance(e, CapCharged):
-            self.cap_charges.extend(e.charges)
         elif isinstance(e, QueueDeferred):
             self.deferred.append(e)
         elif isinstance(e, QueueAllowed):

@@ -29,7 +29,6 @@ READ_TYPES = frozenset(
         "PARTY_REGISTERED",
         "PARTY_FACTS_RECORDED",
         "CERT_ISSUED",
-        "CAP_CHARGED",
         "QUEUE_DEFERRED",
         "QUEUE_ALLOWED",
         "TRANSFER_PROPOSED",
