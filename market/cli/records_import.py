@@ -18,6 +18,11 @@ from market.services.records.import_rows import KINDS
 from market.services.records.importer import run_import
 
 
+def on_terminal() -> bool:
+    """Whether stdout is a terminal (then a progress bar is drawn on stderr)."""
+    return sys.stdout.isatty()
+
+
 def _count_rows(data: bytes) -> int:
     return max(0, data.count(b"\n") - 1)
 
@@ -33,7 +38,7 @@ def import_records(kind: str, file: Path, dry_run: bool) -> None:
     engine: Any = current_app.extensions["market.engine"]
     # The ruleset in force at each row's date: the deployment's (RULESET) from any date.
     schedule = (ScheduleEntry(current_app.config["RULESET"]),)
-    if sys.stdout.isatty():
+    if on_terminal():
         with click.progressbar(
             length=_count_rows(data), label=f"importing {kind}", file=sys.stderr
         ) as bar:

@@ -221,3 +221,18 @@ def test_a_row_the_live_rules_refuse_is_refused_the_same_way(app: Any, run: Run)
         "cannot_use_before_expiry",
         "determination_missing",
     )
+
+
+def test_on_a_terminal_a_progress_bar_is_drawn_on_stderr(
+    app: Any, market_today: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from market.cli import records_import
+
+    market_today(TODAY)
+    monkeypatch.setattr(records_import, "on_terminal", lambda: True)
+    result = app.test_cli_runner().invoke(
+        args=["import", "parties", str(SAMPLES / "parties.csv"), "--dry-run"]
+    )
+    assert result.exit_code == 0
+    assert "importing parties" in result.stderr
+    assert json.loads(result.stdout)["rows"] == 4  # stdout is the report alone
