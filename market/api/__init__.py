@@ -34,7 +34,7 @@ def init_api(app: Flask) -> Api:
     api.register_blueprint(import_module("market.api.returns").blp)
     api.register_blueprint(import_module("market.api.tech").blp)
     api.register_blueprint(import_module("market.api.trust").blp)
-    for name in ("certificates", "trading", "reports"):
+    for name in ("certificates", "trading", "reports", "statutory"):
         api.register_blueprint(import_module(f"market.api.{name}").blp)
     api.register_blueprint(import_module("market.api.consent").blp)
     api.register_blueprint(import_module("market.api.notifications").blp)

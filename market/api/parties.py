@@ -13,13 +13,25 @@ from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import EntityFacts, PageArgs, page_of
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.parties import parties
-from market.validation import OwnerIn, OwnersAgreementIn, PartyFields
+from market.services.records import party_facts
+from market.validation import (
+    OwnerIn,
+    OwnersAgreementIn,
+    PartyFactsIn,
+    PartyFields,
+    employees_field,
+    naics_field,
+)
 
 blp = Blueprint("parties", __name__, url_prefix="/api/v1/parties", description="Parties")
 
 
 class PartyIn(EntityFacts, PartyFields):
-    """Who the party is (shared with the pages' form) and its TECH eligibility facts."""
+    """Who the party is (shared with the pages' form), its TECH eligibility facts and its
+    report facts (PRODUCT.md 9.2)."""
+
+    naics_code = naics_field()
+    employees = employees_field()
 
 
 class PartyOut(Schema):
@@ -33,6 +45,8 @@ class PartyOut(Schema):
     nj_full_time_employees = fields.Integer(allow_none=True)
     formed_on = fields.String(allow_none=True)
     operating_income_cents_by_year = fields.Dict()
+    naics_code = fields.String(allow_none=True, metadata={"description": "NAICS 2022"})
+    employees = fields.Dict(metadata={"description": "employees by year"})
     owners = fields.List(fields.Dict())
     owners_agreement = fields.Dict(allow_none=True)
     director_exception = fields.String(
@@ -72,8 +86,30 @@ def create_party(data: dict[str, Any]) -> ResponseReturnValue:
     actor = current_actor()
     if data.get("formed_on") is not None:
         data["formed_on"] = data["formed_on"].isoformat()
+    naics_code, employees = data.pop("naics_code"), data.pop("employees")
     new = parties.NewParty(**data)
-    return command(lambda uow: parties.register_party(uow, actor, new), PartyOut())
+
+    def run(uow: UnitOfWork) -> dict[str, Any]:
+        party = parties.register_party(uow, actor, new)
+        if naics_code is not None or employees is not None:
+            party_facts.record_party_facts(uow, actor, party["id"], naics_code, employees)
+        return party_facts.with_facts(uow, party)
+
+    return command(run, PartyOut())
+
+
+@blp.route("/<party_id>", methods=["PATCH"])
+@blp.arguments(PartyFactsIn)
+@blp.alt_response(200, schema=PartyOut)
+def update_party_facts(data: dict[str, Any], party_id: str) -> ResponseReturnValue:
+    """Record the party's NAICS code and employees by year (authority; PRODUCT.md 9.2)."""
+    actor = current_actor()
+
+    def run(uow: UnitOfWork) -> dict[str, Any]:
+        party_facts.record_party_facts(uow, actor, party_id, data["naics_code"], data["employees"])
+        return party_facts.with_facts(uow, parties.load_party(uow, party_id))
+
+    return command(run, PartyOut(), status=200)
 
 
 @blp.route("", methods=["GET"])
@@ -84,6 +120,7 @@ def list_parties(args: dict[str, Any]) -> ResponseReturnValue:
     actor = current_actor()
     with ReadOnly(engine()) as conn:
         items, nxt = parties.list_parties(conn, actor, args["after"], args["limit"])
+        items = [party_facts.with_facts(conn, p) for p in items]
     return page(items, PartyOut(), nxt)
 
 
@@ -94,7 +131,7 @@ def get_party(party_id: str) -> ResponseReturnValue:
     with ReadOnly(engine()) as conn:
         party = parties.get_party(conn, actor, party_id)
         party["owners_agreement"] = parties.owners_agreement(conn, party_id)
-        return jsonify(PartyOut().dump(party))
+        return jsonify(PartyOut().dump(party_facts.with_facts(conn, party)))
 
 
 @blp.route("/<party_id>/owners", methods=["POST"])

@@ -6,6 +6,7 @@ from flask import Flask
 
 from market.cli import demo, export, flows, ledger_commands, trust_commands, users, witness
 from market.cli.allocate import allocate
+from market.cli.records_import import import_records
 from market.cli.worker import deliver, tick, worker
 
 
@@ -25,6 +26,7 @@ def register_commands(app: Flask) -> None:
         deliver,
         tick,
         witness.witness,
+        import_records,
     ):
         app.cli.add_command(command)
     trust_commands.register(app)

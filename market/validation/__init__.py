@@ -15,6 +15,7 @@ from market.validation.parties import (
     PartyFields,
     PasswordResetIn,
 )
+from market.validation.records import PartyFactsIn, employees_field, naics_field
 from market.validation.returns import (
     CreditApplicationIn,
     PassThroughIn,
@@ -47,6 +48,7 @@ __all__ = [
     "OfferIn",
     "OwnerIn",
     "OwnersAgreementIn",
+    "PartyFactsIn",
     "PartyFields",
     "PassThroughIn",
     "PasswordResetIn",
@@ -58,5 +60,7 @@ __all__ = [
     "TransferIn",
     "bps",
     "cents",
+    "employees_field",
+    "naics_field",
     "text",
 ]

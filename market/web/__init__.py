@@ -55,6 +55,7 @@ def _import_page_modules() -> None:
         oidc_pages,
         pages,
         party_admin_pages,
+        party_facts_pages,
         password_pages,
         picker_pages,
         price_tape_pages,
@@ -63,6 +64,7 @@ def _import_page_modules() -> None:
         seller_pages,
         signin_pages,
         simulator_pages,
+        statutory_pages,
         user_admin_pages,
         uth_review_pages,
     )
@@ -79,6 +81,7 @@ NAV_ITEMS = [
     ("pages.allocations", "TECH allocation", ("authority",)),
     ("pages.caps_report", "Caps", ALL),
     ("pages.transfers_report", "Transfers", ("authority", "auditor")),
+    ("pages.statutory_reports", "Statutory reports", ("authority", "auditor")),
     ("pages.ledger", "Ledger", ("authority", "auditor")),
     ("pages.account", "Account", ALL),
     ("pages.audit", "Audit", ("authority", "auditor")),

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from market.web import sentences_holdings as holdings
+from market.web import sentences_records as records
 from market.web import sentences_trading as trading
 from market.web.event_words import Names, Sentence, words
 
@@ -48,6 +49,8 @@ SENTENCES: dict[str, Sentence] = {
     "TRANSFER_PAYMENT_RECORDED": trading.paid,
     "TRANSFER_RECEIPT_CONFIRMED": trading.received,
     "TRANSFER_REFUND_OWED": trading.refund,
+    "PARTY_FACTS_RECORDED": records.party_facts,
+    "RECORDS_IMPORTED": records.records_imported,
 }
 
 

@@ -14,6 +14,7 @@ from market.services.kernel import lookups, runner
 from market.services.kernel.uow import ReadOnly
 from market.services.parties import ownership_views, parties
 from market.services.queries import pickers
+from market.services.records import party_facts
 from market.validation import OwnerIn, OwnersAgreementIn, PartyFields
 from market.web import forms
 from market.web.base import actor, bp, engine, roles_required
@@ -33,6 +34,7 @@ def render_parties(status: int = 200) -> ResponseReturnValue:
         choices = pickers.party_choices(conn)
         edges = ownership_views.ownership_edges(conn)
         agreements = ownership_views.agreements_in_force(conn)
+        facts = party_facts.facts_for(conn, [p["id"] for p in shown])
         # The names the ownership web shows: its parties' only, not every party's.
         names = lookups.names_of(
             conn, [e[k] for e in edges for k in ("owner_party_id", "owned_party_id")]
@@ -55,6 +57,7 @@ def render_parties(status: int = 200) -> ResponseReturnValue:
                 key=lambda t: names.get(t["party_id"], t["party_id"]),
             ),
             agreements=agreements,
+            facts=facts,
             entity_types=ENTITY_WORDS,
             tax_types=parties.TAX_TYPES,
             agreement_rows=range(AGREEMENT_ROWS),

@@ -124,6 +124,21 @@ MARKET_ROWS = [
     ),
     Row("caps report", get(lambda m: "/api/v1/reports/caps?fiscal_year=2014"), statuses(200)),
     Row("transfers.csv", get(lambda m: "/api/v1/reports/transfers.csv"), LEDGER),
+    *(
+        Row(
+            f"statutory {name}",
+            get(lambda m, name=name: f"/api/v1/reports/statutory/{name}?fiscal_year=2015"),
+            LEDGER,
+        )
+        for name in (
+            "tech-program",
+            "tech-program.csv",
+            "digital-media",
+            "digital-media.csv",
+            "distribution",
+            "distribution.csv",
+        )
+    ),
     Row("events", get(lambda m: "/api/v1/events"), LEDGER),
     Row("verify", get(lambda m: "/api/v1/ledger/verify"), LEDGER),
     # Trust (PRODUCT.md 8.1): key and checkpoints public, proofs for the ledger's readers.

@@ -81,6 +81,11 @@ RECORD_ROWS = [
     Row("parties: list", get(lambda m: "/api/v1/parties"), statuses(200)),
     Row("party: get", get(lambda m: f"/api/v1/parties/{m.owner['id']}"), readers()),
     Row(
+        "party: facts",
+        lambda m, role: ("PATCH", f"/api/v1/parties/{m.owner['id']}", {"naics_code": "5417"}),
+        ADMIN | {"authority": 200},
+    ),
+    Row(
         "party: owners",
         post(
             lambda m: f"/api/v1/parties/{m.owner['id']}/owners",

@@ -23,6 +23,7 @@ FORMS: dict[str, tuple[str, ...]] = {
     "/authority/certificates/{certificate}/reviews": ("authority",),
     "/authority/recaptures": ("authority",),
     "/authority/parties": ("authority",),
+    "/authority/parties/facts": ("authority",),
     "/authority/parties/ownership": ("authority",),
     "/authority/parties/agreement": ("authority",),
     "/authority/users": ("authority",),

@@ -25,6 +25,10 @@ PAGES: dict[str, dict[str, int]] = {
     "/reports/caps": SIGNED_IN,
     "/reports/transfers": AUDIT,
     "/reports/transfers.csv": AUDIT,
+    "/reports/statutory/": AUDIT,
+    "/reports/statutory/{report}": AUDIT,
+    "/reports/statutory/{report}.csv": AUDIT,
+    "/reports/statutory/{report}.json": AUDIT,
     "/certificates/{cert}": {**AUDIT, "owner": 200, "other": 404},  # as if it did not exist
     "/certificates/{cert}/print": {**AUDIT, "owner": 200, "other": 404},
     "/certificates/{cert}/proof.json": {**AUDIT, "owner": 200},
@@ -68,6 +72,7 @@ PLACEHOLDERS = {
     "{credit}": "<application_id>",
     "{reference}": "<reference>",
     "{reset}": "<token>",
+    "{report}": "<report>",
 }
 # Pages that show the open market: the seller's ids, name and listed certificate are
 # part of an offer to sell (as on GET /api/v1/listings).
@@ -100,6 +105,7 @@ def test_every_page_answers_each_role_as_specified(app: Any, client: Any) -> Non
         "{credit}": "capp_none",
         "{reference}": m.reference(),
         "{reset}": "not-a-reset-token",
+        "{report}": "digital-media",
     }
     assert page_rules == named, page_rules ^ named
     mismatches, leaks = [], []

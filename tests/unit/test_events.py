@@ -20,6 +20,7 @@ from market.domain.events import (
 )
 from market.domain.events.trading import ListingCreated, TransferProposed
 from tests import ledger_v1
+from tests.unit.later_event_samples import LATER_SAMPLES
 
 CURRENT_AT_V1 = sorted(t for t in event_types() if event_class(t).VERSION == 1)
 
@@ -32,8 +33,11 @@ def _rehash(e: dict[str, Any], payload: dict[str, Any]) -> str:
 
 
 def test_the_old_ledger_holds_every_event_type_there_is() -> None:
-    assert {e["type"] for e in ledger_v1.events()} == event_types()
-    assert len(event_types()) == 32
+    """Every type but those newer than the old ledger, which have samples of their own."""
+    old = {e["type"] for e in ledger_v1.events()}
+    assert old | set(LATER_SAMPLES) == event_types()
+    assert not old & set(LATER_SAMPLES)
+    assert len(old) == 32
 
 
 @pytest.mark.parametrize("type_", CURRENT_AT_V1)

@@ -29,6 +29,7 @@ from market.adapters.tables.identity import ApiToken, IdempotencyKey, PasswordRe
 from market.adapters.tables.ledger import EventRow, LedgerHead
 from market.adapters.tables.market_info import CertificateNotice, TransferFunding
 from market.adapters.tables.parties import OwnersAgreement, Ownership, Party
+from market.adapters.tables.records import PartyFacts, RecordsImport
 from market.adapters.tables.returns import CreditApplication, Recapture
 from market.adapters.tables.scale_indexes import SCALE_INDEXES
 from market.adapters.tables.security import (
@@ -57,6 +58,8 @@ PROJECTION_TABLES: list[str] = [
     "recaptures",
     "certificate_notices",
     "transfer_fundings",
+    "party_facts",
+    "records_imports",
 ]
 
 __all__ = [
@@ -85,9 +88,11 @@ __all__ = [
     "OwnersAgreement",
     "Ownership",
     "Party",
+    "PartyFacts",
     "PasswordReset",
     "QueueEntry",
     "Recapture",
+    "RecordsImport",
     "RequestTrace",
     "SQLModel",
     "TechAllocation",

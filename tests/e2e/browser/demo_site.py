@@ -46,7 +46,16 @@ PAGES = {
         "/ledger",
         "/ledger?type=TRANSFER_APPROVED",
     ],
-    "auditor": ["/market", "/reports/caps?fiscal_year={fy}", "/reports/transfers", "/ledger"],
+    "auditor": [
+        "/market",
+        "/reports/caps?fiscal_year={fy}",
+        "/reports/transfers",
+        "/ledger",
+        "/reports/statutory/",
+        "/reports/statutory/tech-program?fiscal_year={tech_fy}",
+        "/reports/statutory/digital-media?fiscal_year={fy}",
+        "/reports/statutory/distribution?fiscal_year={fy}",
+    ],
     "participant": ["/market", "/seller", "/buyer", "/reports/caps?fiscal_year={fy}"],
 }
 
