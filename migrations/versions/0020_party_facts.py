@@ -2,8 +2,8 @@
 by year (`party_facts`), and one row per imported file keyed by its SHA-256
 (`records_imports`), so the same file is never imported twice.
 
-Revision ID: 0020_party_facts
-Revises: 0016
+Revision ID: 0020
+Revises: 0017
 Create Date: 2026-12-02 09:50:00.000000
 """
 
@@ -11,8 +11,8 @@ from alembic import op
 import sqlalchemy as sa
 
 
-revision = '0020_party_facts'
-down_revision = '0016'
+revision = '0020'
+down_revision = '0017'
 branch_labels = None
 depends_on = None
 
