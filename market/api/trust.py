@@ -14,7 +14,7 @@ from sqlalchemy import Engine
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
-from market.api.schemas import MAX_CURSOR, page_of
+from market.api.schemas import MAX_CURSOR, EventOut, page_of
 from market.services.kernel import rate_limit
 from market.services.kernel.actor import AUTHORITY
 from market.services.kernel.errors import NotFoundError
@@ -193,8 +193,29 @@ class BundleArgs(Schema):
     since = fields.Integer(load_default=None, validate=SIZE)
 
 
+class PathOut(Schema):
+    seq = fields.Integer(required=True)
+    proof = fields.List(fields.String(metadata=HEX), required=True)
+
+
+class BundleConsistencyOut(Schema):
+    from_ = fields.Integer(data_key="from", required=True)
+    to = fields.Integer(required=True)
+    proof = fields.List(fields.String(metadata=HEX), required=True)
+
+
+class BundleOut(Schema):
+    certificate_id = fields.String(required=True)
+    checkpoint = fields.Nested(CheckpointOut, required=True)
+    events = fields.List(fields.Nested(EventOut), required=True)
+    inclusion = fields.List(fields.Nested(PathOut), required=True)
+    hash_rule = fields.String(required=True)
+    consistency = fields.Nested(BundleConsistencyOut, metadata={"description": "with `since`"})
+
+
 @blp.route("/certificates/<certificate_id>/proof", methods=["GET"])
 @blp.arguments(BundleArgs, location="query")
+@blp.alt_response(200, schema=BundleOut)
 def certificate_proof(args: dict[str, Any], certificate_id: str) -> ResponseReturnValue:
     """The certificate's events with inclusion proofs against a signed checkpoint
     (holder, authority, auditor); `since=N` adds the consistency proof from the checkpoint
