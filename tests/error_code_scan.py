@@ -56,13 +56,23 @@ def _is_error_class(name: str, classes: dict[str, tuple[str | None, int | None, 
 
 def codes_in_source(root: Path = ROOT) -> dict[str, set[int]]:
     """code -> the statuses the source answers it with."""
+    return scan(root)[0]
+
+
+def dynamic_code_sites(root: Path = ROOT) -> set[str]:
+    """`file:ErrorClass` wherever a code is not a literal (the test lists what each gives)."""
+    return scan(root)[1]
+
+
+def scan(root: Path = ROOT) -> tuple[dict[str, set[int]], set[str]]:
     trees = {p: ast.parse(p.read_text(), str(p)) for p in root.rglob("*.py")}
     classes = _classes(trees)
     out: dict[str, set[int]] = {}
+    dynamic: set[str] = set()
     for name, (code, _, _) in classes.items():
         if code is not None and _is_error_class(name, classes):
             out.setdefault(code, set()).add(_status_of(name, classes) or 422)
-    for tree in trees.values():
+    for path, tree in trees.items():
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                 continue
@@ -77,10 +87,15 @@ def codes_in_source(root: Path = ROOT) -> dict[str, set[int]]:
                 first = node.args[0]
                 if isinstance(first, ast.Constant) and isinstance(first.value, str):
                     literal.append(first.value)
+            given = [k.value for k in node.keywords if k.arg == "code"]
+            if positional and node.args:
+                given.append(node.args[0])
+            if any(not isinstance(v, ast.Constant) for v in given):
+                dynamic.add(f"{path.relative_to(root.parent)}:{fn}")
             if fn == INPUT_GUARD and literal:
                 out.setdefault(str(literal[0]), set()).add(400)
             elif fn in classes and _is_error_class(fn, classes) and literal:
                 status = PER_INSTANCE.get(fn) or _status_of(fn, classes) or 422
                 for code in literal:
                     out.setdefault(str(code), set()).add(status)
-    return out
+    return out, dynamic

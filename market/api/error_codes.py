@@ -81,6 +81,8 @@ _LIST = [
     ("tax_type_not_allowed", 422, "The buyer cannot use the credit against that tax."),
     ("resale_not_allowed", 422, "A bought credit may not be resold."),
     ("tranche_not_reviewed", 422, "The UTH installment has not passed its annual review."),
+    ("tranche_at_risk", 422, "The UTH installment is frozen while its review is at risk."),
+    ("tranche_not_yet_usable", 422, "The UTH installment is not usable in that tax year yet."),
     ("recapture_not_allowed", 422, "The credit may not be recaptured."),
     ("waived_by_seller", 422, "The original holder waived its own claim."),
     ("carryforward_expired", 422, "The credit's carryforward period has ended."),

@@ -12,7 +12,8 @@ from openapi_spec_validator import validate
 from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
 from market.api.error_codes import CODES
-from tests.error_code_scan import codes_in_source
+from market.domain.rules.uth_held_tranches import WITHHELD
+from tests.error_code_scan import codes_in_source, dynamic_code_sites
 from tests.openapi_check import AnswerMismatch, check_answer
 
 ERROR_RESPONSE_STATUSES = {"400", "401", "403", "404", "409", "413", "422", "429", "503"}
@@ -103,3 +104,8 @@ def test_the_registry_holds_every_code_the_source_raises_at_its_status() -> None
     assert missing == [], "add these to market/api/error_codes.py"
     wrong = {c: sorted(s) for c, s in found.items() if s != {CODES[c].status}}
     assert wrong == {}, "a code answered at another status than listed"
+    # Where a code is computed, not written: what each such place can answer with.
+    computed = {"market/services/certificates/returns.py:RuleRefusedError": WITHHELD.values()}
+    assert dynamic_code_sites() == set(computed), "list the codes a new computed site gives"
+    for codes in computed.values():
+        assert {CODES[c].status for c in codes} == {422}
