@@ -8,6 +8,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from market.api import auth, errors, ledger, parties
+from market.api.openapi_errors import ErrorResponses, codes_table, register_components
 from market.api.openapi_names import OperationNames
 
 
@@ -25,9 +26,11 @@ def init_api(app: Flask) -> Api:
         spec_kwargs={
             "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
             "security": [{"bearer": []}],
-            "extra_plugins": [OperationNames()],
+            "extra_plugins": [OperationNames(), ErrorResponses()],
+            "info": {"description": codes_table()},
         },
     )
+    register_components(api.spec)
     for module in (auth, parties, ledger):
         api.register_blueprint(module.blp)
     api.register_blueprint(import_module("market.api.exports").blp)

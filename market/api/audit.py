@@ -10,8 +10,7 @@ from marshmallow import Schema, fields
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
-from market.api.ledger import EventOut
-from market.api.schemas import SeqPageArgs, page_of
+from market.api.schemas import EventOut, SeqPageArgs, page_of
 from market.services.queries import audit
 
 blp = Blueprint("audit", __name__, url_prefix="/api/v1/audit", description="Audit trail")

@@ -8,6 +8,7 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine, token_hasher
+from market.api.openapi_errors import answers
 from market.services.identity import identity, signin
 
 blp = Blueprint("auth", __name__, url_prefix="/api/v1/auth", description="Bearer tokens")
@@ -33,6 +34,7 @@ class TokenOut(Schema):
 
 
 @blp.route("/token", methods=["POST"])
+@blp.doc(security=[], **answers(add=(401, 429)))
 @blp.arguments(Credentials)
 @blp.alt_response(200, schema=TokenOut)
 def issue_token(creds: dict[str, str | None]) -> ResponseReturnValue:
@@ -52,7 +54,12 @@ def issue_token(creds: dict[str, str | None]) -> ResponseReturnValue:
     return jsonify({"token": token, "role": actor.role, "party_id": actor.party_id}), 200
 
 
+class RevokedOut(Schema):
+    revoked = fields.Boolean(required=True, metadata={"example": True})
+
+
 @blp.route("/revoke", methods=["POST"])
+@blp.alt_response(200, schema=RevokedOut)
 def revoke_token() -> ResponseReturnValue:
     """Revoke the bearer token this request carries."""
     current_actor()

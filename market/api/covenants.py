@@ -48,7 +48,15 @@ class SellerCovenantsOut(Schema):
     transfers = fields.List(fields.Nested(CovenantLineOut))
 
 
+class CovenantMonitorOut(Schema):
+    as_of = fields.Date(required=True)
+    scale = fields.String(metadata={"description": "the ruleset's HQ recapture scale"})
+    items = fields.List(fields.Nested(SellerCovenantsOut), required=True)
+    next = fields.String(allow_none=True, required=True, metadata={"description": "always null"})
+
+
 @blp.route("/covenants", methods=["GET"])
+@blp.alt_response(200, schema=CovenantMonitorOut)
 def covenants_view() -> ResponseReturnValue:
     """Each TECH seller's 5-year headquarters window per transfer, the exposure if it moved
     today, and the next use-of-proceeds certification due (authority, auditor):

@@ -10,23 +10,10 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
 from market.adapters.db import storage_full
+from market.api.error_codes import code, http_code
 from market.api.input_guard import guard_request
 from market.domain.errors import DomainError
 
-_CODES = {
-    400: "malformed_request",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "not_found",
-    405: "method_not_allowed",
-    409: "conflict",
-    413: "request_too_large",
-    415: "unsupported_media_type",
-    422: "invalid_request",
-    429: "too_many_requests",
-    503: "service_unavailable",
-    507: "storage_full",
-}
 # What a page says for each status (the pages' own error pages, in the site's layout).
 _PAGE_TITLES = {
     400: ("That request could not be read", "Something in the address or the form is not valid."),
@@ -50,8 +37,8 @@ _PAGE_TITLES = {
 OUTAGE_RETRY_AFTER_S = 5
 
 
-def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"error": {"code": code, "message": message, "details": details or {}}}
+def error_body(name: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"error": {"code": name, "message": message, "details": details or {}}}
 
 
 def _is_api() -> bool:
@@ -94,7 +81,9 @@ def handle_http(e: HTTPException) -> ResponseReturnValue:
     if fields is not None:
         # Schema validation: the request is malformed, not refused by a rule.
         if any(isinstance(m, list) and "Invalid JSON body." in m for m in fields.values()):
-            return jsonify(error_body("malformed_json", "The request body is not valid JSON.")), 400
+            return jsonify(
+                error_body(code("malformed_json"), "The request body is not valid JSON.")
+            ), 400
         flat = "; ".join(
             f"{name}: {_sentence(m)}"
             for msgs in fields.values()
@@ -102,7 +91,7 @@ def handle_http(e: HTTPException) -> ResponseReturnValue:
             for name, m in msgs.items()
         )
         body = error_body(
-            "validation_failed",
+            code("validation_failed"),
             f"The request is not valid: {flat or 'see details'}.",
             {"fields": fields},
         )
@@ -110,7 +99,7 @@ def handle_http(e: HTTPException) -> ResponseReturnValue:
     message = e.description or e.name
     if status == 400 and "JSON" in (message or ""):
         message = "The request body is not valid JSON."
-    return jsonify(error_body(_CODES.get(status, "http_error"), message)), status
+    return jsonify(error_body(http_code(status), message)), status
 
 
 def handle_domain(e: DomainError) -> ResponseReturnValue:
@@ -132,7 +121,7 @@ def handle_outage(e: Exception) -> ResponseReturnValue:
         return _storage_full()
     if _is_api():
         body = error_body(
-            "database_unavailable",
+            code("database_unavailable"),
             "The service cannot reach its database just now; retry shortly.",
         )
         response = jsonify(body)
@@ -146,7 +135,7 @@ def handle_outage(e: Exception) -> ResponseReturnValue:
 def _storage_full() -> ResponseReturnValue:
     if _is_api():
         body = error_body(
-            "storage_full",
+            code("storage_full"),
             "The database's disk is full; nothing was written. Retry once space is freed.",
         )
         response = jsonify(body)
@@ -162,7 +151,7 @@ def handle_unexpected(e: Exception) -> ResponseReturnValue:
         return handle_http(e)
     if not _is_api():
         return render_page_error(500)
-    return jsonify(error_body("internal_error", "Something went wrong on our side.")), 500
+    return jsonify(error_body(code("internal_error"), "Something went wrong on our side.")), 500
 
 
 def register(app: Flask) -> None:

@@ -10,6 +10,7 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine
+from market.api.schemas import page_of
 from market.domain.rules.halts import NOTICE_KINDS
 from market.services.certificates import halts
 from market.services.kernel.uow import ReadOnly, UnitOfWork
@@ -70,6 +71,7 @@ def lift_notice(data: dict[str, Any], certificate_id: str, notice_id: str) -> Re
 
 
 @blp.route("/certificates/<certificate_id>/notices", methods=["GET"])
+@blp.alt_response(200, schema=page_of(NoticeOut, "NoticePage", fields.String(allow_none=True)))
 def list_notices(certificate_id: str) -> ResponseReturnValue:
     """Notices on the certificate and its ancestors (authority, auditor)."""
     actor = current_actor()

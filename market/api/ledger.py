@@ -11,7 +11,7 @@ from marshmallow import Schema, fields, validate
 from market.api import trust
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
-from market.api.schemas import MAX_CURSOR, page_of
+from market.api.schemas import MAX_CURSOR, EventOut, page_of
 from market.services.trust import ledger, trust_recent
 
 blp = Blueprint("ledger", __name__, url_prefix="/api/v1", description="The event ledger")
@@ -20,18 +20,6 @@ blp = Blueprint("ledger", __name__, url_prefix="/api/v1", description="The event
 class EventsArgs(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(0, MAX_CURSOR))
     limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
-
-
-class EventOut(Schema):
-    seq = fields.Integer()
-    stream = fields.String()
-    version = fields.Integer()
-    type = fields.String()
-    payload = fields.Dict()
-    actor = fields.String()
-    recorded_at = fields.String()
-    prev_hash = fields.String()
-    hash = fields.String()
 
 
 class VerifyOut(Schema):

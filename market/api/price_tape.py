@@ -35,8 +35,17 @@ class BucketOut(Schema):
     p75_bps = fields.Integer()
 
 
+class TapeOut(Schema):
+    items = fields.List(fields.Nested(BucketOut), required=True)
+    next = fields.String(allow_none=True, required=True, metadata={"description": "always null"})
+    as_of = fields.Date(required=True)
+    min_transfers = fields.Integer(required=True)
+    min_sellers = fields.Integer(required=True)
+
+
 @blp.route("/price-tape", methods=["GET"])
 @blp.arguments(TapeArgs, location="query")
+@blp.alt_response(200, schema=TapeOut)
 @blp.doc(security=[])
 def tape(args: dict[str, Any]) -> ResponseReturnValue:
     """Price per dollar by program, vintage and closed quarter (anyone): `{items: [bucket],

@@ -34,8 +34,16 @@ class SeqPageArgs(Schema):
     limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(1, 500))
 
 
-class ErrorSchema(Schema):
-    error = fields.Dict()
+class EventOut(Schema):
+    seq = fields.Integer()
+    stream = fields.String()
+    version = fields.Integer()
+    type = fields.String()
+    payload = fields.Dict()
+    actor = fields.String()
+    recorded_at = fields.String()
+    prev_hash = fields.String()
+    hash = fields.String()
 
 
 def page_of(

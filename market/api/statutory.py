@@ -12,6 +12,7 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine, ruleset
+from market.api.exports import CSV
 from market.services.kernel.uow import ReadOnly
 from market.services.records import statutory
 from market.services.records.statutory_csv import report_csv
@@ -67,6 +68,7 @@ def tech_program(args: dict[str, Any]) -> ResponseReturnValue:
 
 @blp.route("/tech-program.csv", methods=["GET"])
 @blp.arguments(FiscalYearArgs, location="query")
+@blp.doc(responses={"200": {"description": "The report as CSV", "content": {"text/csv": CSV}}})
 def tech_program_csv(args: dict[str, Any]) -> ResponseReturnValue:
     """The TECH program report as CSV (path, value)."""
     return _csv("tech-program", args["fiscal_year"])
@@ -82,6 +84,7 @@ def digital_media(args: dict[str, Any]) -> ResponseReturnValue:
 
 @blp.route("/digital-media.csv", methods=["GET"])
 @blp.arguments(FiscalYearArgs, location="query")
+@blp.doc(responses={"200": {"description": "The report as CSV", "content": {"text/csv": CSV}}})
 def digital_media_csv(args: dict[str, Any]) -> ResponseReturnValue:
     """The digital media report as CSV (path, value)."""
     return _csv("digital-media", args["fiscal_year"])
@@ -97,6 +100,7 @@ def distribution(args: dict[str, Any]) -> ResponseReturnValue:
 
 @blp.route("/distribution.csv", methods=["GET"])
 @blp.arguments(FiscalYearArgs, location="query")
+@blp.doc(responses={"200": {"description": "The report as CSV", "content": {"text/csv": CSV}}})
 def distribution_csv(args: dict[str, Any]) -> ResponseReturnValue:
     """The distribution view as CSV (path, value)."""
     return _csv("distribution", args["fiscal_year"])

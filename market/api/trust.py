@@ -14,7 +14,8 @@ from sqlalchemy import Engine
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine
-from market.api.schemas import MAX_CURSOR, page_of
+from market.api.openapi_errors import answers
+from market.api.schemas import MAX_CURSOR, EventOut, page_of
 from market.services.kernel import rate_limit
 from market.services.kernel.actor import AUTHORITY
 from market.services.kernel.errors import NotFoundError
@@ -24,6 +25,8 @@ from market.services.trust.checkpoints import TrustSettings
 blp = Blueprint("trust", __name__, url_prefix="/api/v1", description="Checkpoints and proofs")
 SIZE = validate.Range(1, MAX_CURSOR)
 PUBLIC: list[dict[str, list[str]]] = []  # OpenAPI: no bearer token needed
+# A proof: no checkpoint yet (404); the tree behind or contradicting the ledger (409).
+TREE_ANSWERS = (404, 409)
 RATE_LIMITED = (
     "More than PROOF_RATE_PER_MINUTE proofs from this address in a minute: "
     "`rate_limited` in the error shape, with Retry-After (seconds)"
@@ -130,7 +133,7 @@ def public_key() -> ResponseReturnValue:
 
 
 @blp.route("/ledger/checkpoints/latest", methods=["GET"])
-@blp.doc(security=PUBLIC)
+@blp.doc(security=PUBLIC, **answers(add=(404,)))
 @blp.alt_response(200, schema=CheckpointOut)
 def latest() -> ResponseReturnValue:
     """The latest signed checkpoint (anyone)."""
@@ -165,7 +168,7 @@ def make() -> ResponseReturnValue:
 
 
 @blp.route("/ledger/proofs/inclusion", methods=["GET"])
-@blp.doc(security=PUBLIC)
+@blp.doc(security=PUBLIC, **answers(add=TREE_ANSWERS))
 @blp.arguments(InclusionArgs, location="query")
 @blp.alt_response(200, schema=InclusionOut)
 @blp.alt_response(429, description=RATE_LIMITED)
@@ -178,7 +181,7 @@ def inclusion(args: dict[str, Any]) -> ResponseReturnValue:
 
 
 @blp.route("/ledger/proofs/consistency", methods=["GET"])
-@blp.doc(security=PUBLIC)
+@blp.doc(security=PUBLIC, **answers(add=TREE_ANSWERS))
 @blp.arguments(ConsistencyArgs, location="query")
 @blp.alt_response(200, schema=ConsistencyOut)
 @blp.alt_response(429, description=RATE_LIMITED)
@@ -193,8 +196,30 @@ class BundleArgs(Schema):
     since = fields.Integer(load_default=None, validate=SIZE)
 
 
+class PathOut(Schema):
+    seq = fields.Integer(required=True)
+    proof = fields.List(fields.String(metadata=HEX), required=True)
+
+
+class BundleConsistencyOut(Schema):
+    from_ = fields.Integer(data_key="from", required=True)
+    to = fields.Integer(required=True)
+    proof = fields.List(fields.String(metadata=HEX), required=True)
+
+
+class BundleOut(Schema):
+    certificate_id = fields.String(required=True)
+    checkpoint = fields.Nested(CheckpointOut, required=True)
+    events = fields.List(fields.Nested(EventOut), required=True)
+    inclusion = fields.List(fields.Nested(PathOut), required=True)
+    hash_rule = fields.String(required=True)
+    consistency = fields.Nested(BundleConsistencyOut, metadata={"description": "with `since`"})
+
+
 @blp.route("/certificates/<certificate_id>/proof", methods=["GET"])
+@blp.doc(**answers(add=TREE_ANSWERS))
 @blp.arguments(BundleArgs, location="query")
+@blp.alt_response(200, schema=BundleOut)
 def certificate_proof(args: dict[str, Any], certificate_id: str) -> ResponseReturnValue:
     """The certificate's events with inclusion proofs against a signed checkpoint
     (holder, authority, auditor); `since=N` adds the consistency proof from the checkpoint

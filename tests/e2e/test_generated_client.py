@@ -1,6 +1,7 @@
 """The API as a machine interface: every operation has an operationId and a summary,
 every paged list answer is described, and a client generated from /api/v1/openapi.json
-by openapi-python-client (no network) drives a listed sale with typed models."""
+by openapi-python-client (no network) drives a listed sale with typed models against a
+live server, each answer checked against the document."""
 
 from __future__ import annotations
 
@@ -13,10 +14,9 @@ from typing import Any
 
 import httpx
 
-from market.services.identity import identity
-from tests.helpers import BRRAG_AWARD, create_party, headers_for
-
-M = 100_000_000
+from tests.openapi_check import check_answer
+from tests.ops_servers import gunicorn
+from tests.sale_world import PASSWORD, USERS, M, seed_sale
 
 
 def spec_of(client: Any) -> dict[str, Any]:
@@ -78,20 +78,23 @@ def generate(spec: dict[str, Any], where: Path) -> Any:
     return importlib.import_module("market_client")
 
 
-def test_a_generated_client_drives_a_listed_sale(app: Any, client: Any, tmp_path: Path) -> None:
-    engine = app.extensions["market.engine"]
-    eda = headers_for(client, engine, "authority")
-    seller = create_party(client, eda, name="Camden Robotics")
-    buyer = create_party(client, eda, name="Newark Insurance", tax_types=["CBT", "IPT"])
-    body = {"program": "BRRAG", "holder_party_id": seller["id"], "face_cents": 2 * M}
-    body |= BRRAG_AWARD  # BRRAG issuance carries its award facts
-    cert = client.post("/api/v1/certificates", json=body | {"fiscal_year": 2014}, headers=eda).json
-    for email, role, party in (
-        ("seller@gen.test", "participant", seller["id"]),
-        ("buyer@gen.test", "participant", buyer["id"]),
-        ("eda@gen.test", "authority", None),
-    ):
-        identity.create_user(engine, email, role, "generated-password", party)
+def test_a_generated_client_drives_a_listed_sale(
+    app: Any, client: Any, database_url: str, tmp_path: Path
+) -> None:
+    """Against a live server (gunicorn); every answer is checked against the document."""
+    cert = {"id": seed_sale(app, client)}
+    checked: list[int] = []
+
+    def check(response: httpx.Response) -> None:
+        response.read()
+        mimetype = response.headers.get("content-type", "").split(";")[0]
+        body = response.json() if mimetype == "application/json" else response.content
+        request = response.request
+        check_answer(app, request.method, request.url.path, response.status_code, mimetype, body)
+        checked.append(response.status_code)
+
+    hooks = {"event_hooks": {"response": [check]}}
+    (tmp_path / "served").mkdir()
     try:
         mc = generate(spec_of(client), tmp_path)
         models = importlib.import_module("market_client.models")
@@ -107,54 +110,9 @@ def test_a_generated_client_drives_a_listed_sale(app: Any, client: Any, tmp_path
                 "approve_transfer",
             )
         }
-        transport = httpx.WSGITransport(app=app)
-        anonymous = mc.Client(base_url="http://market.test", httpx_args={"transport": transport})
-
-        def signed_in(email: str) -> Any:
-            token = issue.sync(
-                client=anonymous,
-                body=models.Credentials(email=email, password="generated-password"),
-            )
-            assert isinstance(token, models.TokenOut), token
-            return mc.AuthenticatedClient(
-                base_url="http://market.test",
-                token=token.token,
-                httpx_args={"transport": transport},
-            )
-
-        as_seller, as_buyer, as_eda = (
-            signed_in(e) for e in ("seller@gen.test", "buyer@gen.test", "eda@gen.test")
-        )
-        listing = trading["create_listing"].sync(
-            client=as_seller,
-            body=models.ListingIn(
-                certificate_id=cert["id"], amount_cents=M, ask_cents=90 * M // 100
-            ),
-        )
-        assert isinstance(listing, models.ListingOut) and listing.status == "open"
-        page = trading["list_listings"].sync(client=as_buyer)
-        assert isinstance(page, models.ListingPage)
-        assert [x.id for x in page.items] == [listing.id] and isinstance(
-            page.items[0], models.ListingOut
-        )
-        offer = trading["make_offer"].sync(
-            listing.id,
-            client=as_buyer,
-            body=models.OfferIn(amount_cents=M, price_cents=85 * M // 100),
-        )
-        assert isinstance(offer, models.OfferOut) and offer.status == "open"
-        accepted = trading["accept_offer"].sync(offer.id, client=as_seller, body=models.AcceptIn())
-        assert isinstance(accepted, models.OfferOut) and accepted.status == "accepted"
-        transfer_id = accepted.transfer_id
-        approved = trading["approve_transfer"].sync(
-            transfer_id, client=as_eda, body=models.ApproveIn()
-        )
-        assert isinstance(approved, models.TransferOut), approved
-        assert approved.status == "approved" and approved.buyer_certificate_id
-        refused = trading["make_offer"].sync(
-            listing.id, client=as_buyer, body=models.OfferIn(amount_cents=M, price_cents=M // 2)
-        )
-        assert isinstance(refused, models.Error)  # typed error answers too
+        with gunicorn(database_url, tmp_path / "served") as served:
+            sell(mc, models, issue, trading, served.url, hooks, cert)
+        assert checked == [200, 200, 200, 201, 200, 201, 201, 200, 409]
     finally:
         for name in [
             m for m in sys.modules if m == "market_client" or m.startswith("market_client.")
@@ -162,3 +120,42 @@ def test_a_generated_client_drives_a_listed_sale(app: Any, client: Any, tmp_path
             del sys.modules[name]
         if str(tmp_path) in sys.path:
             sys.path.remove(str(tmp_path))
+
+
+def sell(mc: Any, models: Any, issue: Any, trading: Any, url: str, hooks: Any, cert: Any) -> None:
+    anonymous = mc.Client(base_url=url, httpx_args=hooks)
+
+    def signed_in(email: str) -> Any:
+        token = issue.sync(
+            client=anonymous, body=models.Credentials(email=email, password=PASSWORD)
+        )
+        assert isinstance(token, models.TokenOut), token
+        return mc.AuthenticatedClient(base_url=url, token=token.token, httpx_args=hooks)
+
+    as_seller, as_buyer, as_eda = (signed_in(e) for e in USERS)
+    listing = trading["create_listing"].sync(
+        client=as_seller,
+        body=models.ListingIn(certificate_id=cert["id"], amount_cents=M, ask_cents=90 * M // 100),
+    )
+    assert isinstance(listing, models.ListingOut) and listing.status == "open"
+    page = trading["list_listings"].sync(client=as_buyer)
+    assert isinstance(page, models.ListingPage)
+    assert [x.id for x in page.items] == [listing.id] and isinstance(
+        page.items[0], models.ListingOut
+    )
+    offer = trading["make_offer"].sync(
+        listing.id,
+        client=as_buyer,
+        body=models.OfferIn(amount_cents=M, price_cents=85 * M // 100),
+    )
+    assert isinstance(offer, models.OfferOut) and offer.status == "open"
+    accepted = trading["accept_offer"].sync(offer.id, client=as_seller, body=models.AcceptIn())
+    assert isinstance(accepted, models.OfferOut) and accepted.status == "accepted"
+    transfer_id = accepted.transfer_id
+    approved = trading["approve_transfer"].sync(transfer_id, client=as_eda, body=models.ApproveIn())
+    assert isinstance(approved, models.TransferOut), approved
+    assert approved.status == "approved" and approved.buyer_certificate_id
+    refused = trading["make_offer"].sync(
+        listing.id, client=as_buyer, body=models.OfferIn(amount_cents=M, price_cents=M // 2)
+    )
+    assert isinstance(refused, models.Error)  # typed error answers too

@@ -1,0 +1,111 @@
+"""The API document is exact (PRODUCT.md 9.3, issue 27): it validates as OpenAPI 3.0; every
+operation describes each success answer with a schema (or its media type, for a file);
+every error status it can answer refers to the one error shape errors.py sends; the error
+codes are the registry's, and the registry holds every code the source raises."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from openapi_spec_validator import validate
+from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
+
+from market.api.error_codes import CODES
+from market.domain.rules.uth_held_tranches import WITHHELD
+from tests.error_code_scan import codes_in_source, dynamic_code_sites
+from tests.openapi_check import AnswerMismatch, check_answer
+
+ERROR_RESPONSE_STATUSES = {"400", "401", "403", "404", "409", "413", "422", "429", "503", "507"}
+
+
+def spec_of(client: Any) -> dict[str, Any]:
+    r = client.get("/api/v1/openapi.json")
+    assert r.status_code == 200
+    return r.json  # type: ignore[no-any-return]
+
+
+def operations(spec: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (m, p, op) for p, ops in spec["paths"].items() for m, op in ops.items() if m != "parameters"
+    ]
+
+
+def test_the_document_validates_as_openapi_3(client: Any) -> None:
+    spec = spec_of(client)
+    assert spec["openapi"] == "3.0.3"
+    validate(spec)
+    broken = spec | {"paths": {"/x": {"get": {"responses": {"200": {}}}}}}
+    with pytest.raises(OpenAPIValidationError):  # the validator does refuse a bad one
+        validate(broken)
+
+
+def test_every_success_answer_has_a_schema_and_every_error_the_real_shape(client: Any) -> None:
+    spec = spec_of(client)
+    ops = operations(spec)
+    assert len(ops) >= 68
+    for method, path, op in ops:
+        where = f"{method} {path}"
+        success = {s: r for s, r in op["responses"].items() if s.startswith("2")}
+        assert success, where
+        for status, answer in success.items():
+            content = answer.get("content") or {}
+            assert content or status == "204", f"{where} {status}"
+            for media, body in content.items():
+                assert "schema" in body, f"{where} {status} {media}"
+        errors = {s for s in op["responses"] if s[0] in "45"}
+        assert {"400", "503"} <= errors, where
+        assert errors <= ERROR_RESPONSE_STATUSES, where
+        for status in errors:
+            ref = op["responses"][status]
+            content = ref.get("content") or spec["components"]["responses"][
+                ref["$ref"].rsplit("/", 1)[1]
+            ].get("content")
+            assert content["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+        if op.get("security") != []:
+            assert {"401", "403"} <= errors, where
+        if "{" in path:
+            assert "404" in errors, where
+        if method == "post":
+            assert {"404", "409", "413", "422"} <= errors, where
+    by_op = {op["operationId"]: op for _, _, op in ops}
+    assert "429" in by_op["issue_token"]["responses"]
+    assert "429" in by_op["inclusion"]["responses"]
+    assert "text/csv" in by_op["transfers_csv"]["responses"]["200"]["content"]
+
+
+def test_the_error_schema_is_what_is_sent_and_lists_every_code(client: Any) -> None:
+    spec = spec_of(client)
+    error = spec["components"]["schemas"]["Error"]
+    assert error["properties"]["error"]["required"] == ["code", "message", "details"]
+    assert error["properties"]["error"]["properties"]["code"]["enum"] == sorted(CODES)
+    for name, entry in CODES.items():
+        assert f"`{name}` | {entry.status} |" in spec["info"]["description"]
+    described = spec["components"]["responses"]["Error409"]
+    assert "`idempotency_key_reused`" in described["description"]
+    assert "idempotency_key_reused" in described["content"]["application/json"]["examples"]
+    # A live refusal validates against it; flask-smorest's default shape does not.
+    r = client.post("/api/v1/auth/token", json={"email": "x@y.test"})
+    assert r.status_code == 400 and r.json["error"]["code"] == "validation_failed"
+    app = client.application
+    check_answer(app, "POST", "/api/v1/auth/token", 400, "application/json", r.json)
+    smorest = {"code": 400, "status": "Bad Request", "message": "x", "errors": {}}
+    with pytest.raises(AnswerMismatch):
+        check_answer(app, "POST", "/api/v1/auth/token", 400, "application/json", smorest)
+    with pytest.raises(AnswerMismatch, match="listed at 404"):  # a code at the wrong status
+        body = {"error": {"code": "not_found", "message": "m", "details": {}}}
+        check_answer(app, "POST", "/api/v1/auth/token", 400, "application/json", body)
+
+
+def test_the_registry_holds_every_code_the_source_raises_at_its_status() -> None:
+    found = codes_in_source()
+    assert len(found) >= 60
+    missing = sorted(c for c in found if c not in CODES)
+    assert missing == [], "add these to market/api/error_codes.py"
+    wrong = {c: sorted(s) for c, s in found.items() if s != {CODES[c].status}}
+    assert wrong == {}, "a code answered at another status than listed"
+    # Where a code is computed, not written: what each such place can answer with.
+    computed = {"market/services/certificates/returns.py:RuleRefusedError": WITHHELD.values()}
+    assert dynamic_code_sites() == set(computed), "list the codes a new computed site gives"
+    for codes in computed.values():
+        assert {CODES[c].status for c in codes} == {422}
