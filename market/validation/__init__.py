@@ -15,6 +15,7 @@ from market.validation.parties import (
     PartyFields,
     PasswordResetIn,
 )
+from market.validation.registration import RegistrationIn
 from market.validation.returns import (
     CreditApplicationIn,
     PassThroughIn,
@@ -52,6 +53,7 @@ __all__ = [
     "PasswordResetIn",
     "PaymentIn",
     "RecaptureIn",
+    "RegistrationIn",
     "RejectIn",
     "Section40In",
     "TechApplicationIn",

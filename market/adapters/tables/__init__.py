@@ -29,6 +29,13 @@ from market.adapters.tables.identity import ApiToken, IdempotencyKey, PasswordRe
 from market.adapters.tables.ledger import EventRow, LedgerHead
 from market.adapters.tables.market_info import CertificateNotice, TransferFunding
 from market.adapters.tables.parties import OwnersAgreement, Ownership, Party
+from market.adapters.tables.registration import (
+    AccountEvent,
+    AccountInvite,
+    PartyMembership,
+    Registration,
+    RegistrationLink,
+)
 from market.adapters.tables.returns import CreditApplication, Recapture
 from market.adapters.tables.scale_indexes import SCALE_INDEXES
 from market.adapters.tables.security import (
@@ -57,11 +64,15 @@ PROJECTION_TABLES: list[str] = [
     "recaptures",
     "certificate_notices",
     "transfer_fundings",
+    "registrations",
+    "account_events",
 ]
 
 __all__ = [
     "PROJECTION_TABLES",
     "SCALE_INDEXES",
+    "AccountEvent",
+    "AccountInvite",
     "ApiToken",
     "CapUsage",
     "Certificate",
@@ -85,9 +96,12 @@ __all__ = [
     "OwnersAgreement",
     "Ownership",
     "Party",
+    "PartyMembership",
     "PasswordReset",
     "QueueEntry",
     "Recapture",
+    "Registration",
+    "RegistrationLink",
     "RequestTrace",
     "SQLModel",
     "TechAllocation",

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from market.services.identity import identity, mfa, passwords, throttle
+from market.services.identity import account_log, identity, mfa, passwords, throttle
 from market.services.kernel.actor import Actor
 from market.services.kernel.errors import UnauthorizedError
 
@@ -72,6 +72,9 @@ def second_factor(
 
 def succeeded(engine: Engine, email: str) -> None:
     throttle.record_success(engine, email)
+    actor = identity.actor_for_email(engine, email)
+    if actor is not None:  # the audit trail's sign-in event
+        account_log.record(engine, actor.user_id, "signed_in")
 
 
 def sign_in(
