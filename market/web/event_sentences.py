@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from market.web import sentences_accounts as accounts
 from market.web import sentences_holdings as holdings
 from market.web import sentences_trading as trading
 from market.web.event_words import Names, Sentence, words
@@ -48,6 +49,11 @@ SENTENCES: dict[str, Sentence] = {
     "TRANSFER_PAYMENT_RECORDED": trading.paid,
     "TRANSFER_RECEIPT_CONFIRMED": trading.received,
     "TRANSFER_REFUND_OWED": trading.refund,
+    "REGISTRATION_REQUESTED": accounts.requested,
+    "REGISTRATION_EMAIL_VERIFIED": accounts.verified,
+    "REGISTRATION_APPROVED": accounts.approved,
+    "REGISTRATION_REJECTED": accounts.rejected,
+    "ACCOUNT_EVENT_RECORDED": accounts.account,
 }
 
 
