@@ -5,7 +5,7 @@ the Authority's second-factor reset. Each refusal shows beside its field."""
 
 from __future__ import annotations
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from market.domain.errors import DomainError
@@ -80,6 +80,11 @@ def deactivate_user(user_id: str) -> ResponseReturnValue:
         f.errors["reason"] = "Say why the account is deactivated."
         return _render(party_id, f, f.refuse())
     if not confirm.confirmed():
+        try:
+            accounts.may_deactivate(engine(), actor(), user_id)
+        except DomainError as e:
+            flash(e.message, "error")
+            return redirect(_back(party_id)) if e.status < 403 else abort(e.status)
         return confirm.review(
             title="Deactivate a user",
             action=url_for("pages.deactivate_user", user_id=user_id),

@@ -43,14 +43,20 @@ def _user(engine: Engine, user_id: str) -> dict[str, Any]:
     return dict(row)
 
 
-def deactivate(engine: Engine, actor: Actor, user_id: str, reason: str) -> dict[str, Any]:
-    """The Authority, or an owner of the user's party (not themself): the user can no
-    longer sign in, and what they hold stops working now."""
+def may_deactivate(engine: Engine, actor: Actor, user_id: str) -> dict[str, Any]:
+    """The user, if `actor` may deactivate it: the Authority, or an owner of the user's
+    party, never oneself."""
     user = _user(engine, user_id)
     if actor.role != AUTHORITY:
         require_owner_of(actor, user["party_id"] or "")
     if user_id == actor.user_id:
         raise ForbiddenError("You cannot deactivate your own account.", {})
+    return user
+
+
+def deactivate(engine: Engine, actor: Actor, user_id: str, reason: str) -> dict[str, Any]:
+    """The user can no longer sign in, and what they hold stops working now."""
+    may_deactivate(engine, actor, user_id)
     if not reason.strip():
         raise InvalidRequestError("Say why the account is deactivated.", {"field": "reason"})
     now = utcnow_iso()
