@@ -23,8 +23,8 @@ from market.adapters.tables import (
 from market.domain.errors import InvalidRequestError
 from market.services.identity import account_log, mfa, web_sessions
 from market.services.identity.invitations import require_owner_of
-from market.services.kernel.actor import AUDITOR, AUTHORITY, OWNER, Actor
-from market.services.kernel.errors import ForbiddenError, NotFoundError
+from market.services.kernel.actor import AUTHORITY, OWNER, Actor
+from market.services.kernel.errors import ForbiddenError, NotFoundError, not_found
 from market.services.notify.fanout import write_transaction
 
 users_t = User.__table__  # type: ignore[attr-defined]
@@ -116,8 +116,8 @@ def renew_recovery_codes(
 
 def party_users(engine: Engine, actor: Actor, party_id: str) -> list[dict[str, Any]]:
     """A party's users, their roles, whether active, MFA on, and an open invitation."""
-    if actor.role not in (AUTHORITY, AUDITOR) and actor.party_id != party_id:
-        raise ForbiddenError("You may only read your own party's users.", {})
+    # Another party's users answer as an unknown party would (no existence oracle).
+    actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
     now = utcnow_iso()
     pending = (
         select(invites_t.c.user_id)
