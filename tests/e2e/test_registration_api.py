@@ -178,3 +178,36 @@ def test_a_rejection_reason_is_what_the_business_sees(app: Any, client: Any) -> 
     assert r.status_code == 200 and r.json["status"] == "rejected", r.json
     seen = client.get(f"/api/v1/registrations/{reg_id}?token={token}")
     assert seen.json["reason"] == "The NJ tax registration does not match the name."
+
+
+def test_approving_a_tax_id_registered_meanwhile_is_refused(app: Any, client: Any) -> None:
+    engine = app.extensions["market.engine"]
+    reg_id, token, data = submit(app)
+    client.post("/api/v1/registrations/verify", json={"token": token})
+    eda = headers_for(client, engine, "authority")
+    by_hand = {
+        "name": "By Hand",
+        "tax_id": data["tax_id"],
+        "entity_type": "llc",
+        "tax_types": ["CBT"],
+    }
+    assert client.post("/api/v1/parties", json=by_hand, headers=eda).status_code == 201
+    before = events(engine)
+    r = client.post(f"/api/v1/registrations/{reg_id}/approve", headers=eda)
+    assert r.status_code == 409 and r.json["error"]["code"] == "tax_id_registered", r.json
+    assert events(engine) == before
+    with engine.connect() as conn:
+        active = conn.execute(select(users_t.c.active).where(users_t.c.id == reg_id)).scalar()
+    assert active is False  # the applicant's account stays closed
+
+
+def test_asking_is_throttled_like_signing_in(app: Any, client: Any) -> None:
+    app.config["LOGIN_MAX_FAILURES_PER_ADDRESS"] = 2
+    engine = app.extensions["market.engine"]
+    before = events(engine)
+    for _ in range(2):
+        assert client.post("/api/v1/registrations", json=body()).status_code == 202
+    third = client.post("/api/v1/registrations", json=body())
+    assert third.status_code == 429 and third.json["error"]["code"] == "too_many_attempts"
+    assert "Retry-After" in third.headers
+    assert events(engine) == before + 2
