@@ -148,3 +148,33 @@ def test_every_role_is_offered_two_step_sign_in(app: Any) -> None:
     assert "Set up two-step sign-in" in page
     users = browser(app, "authority").get("/authority/users").get_data(as_text=True)
     assert "At least 12 characters" in users and "At least 8" not in users
+
+
+def _member_browser(app: Any, party_id: str, role: str) -> Any:
+    from market.services.identity import invitations
+    from market.services.kernel.actor import AUTHORITY, Actor
+
+    engine, hasher = app.extensions["market.engine"], app.extensions["market.token_hasher"]
+    email = f"{role}-{uuid.uuid4().hex[:8]}@example.com"
+    _, token = invitations.invite(engine, hasher, Actor("eda", AUTHORITY), party_id, email, role)
+    invitations.accept_invite(engine, hasher, token, PASSWORD, PASSWORD)
+    client = app.test_client()
+    r = post_form(client, "/login", "/login", {"email": email, "password": PASSWORD})
+    assert r.status_code == 302
+    return client
+
+
+def test_a_preparer_cannot_accept_an_offer_on_the_page(app: Any) -> None:
+    from tests.e2e.test_pages_support import make_market
+
+    m = make_market(app)
+    offer = m.offer(m.listing()["id"])
+    preparer = _member_browser(app, m.seller["id"], "preparer")
+    before = events(m.app.extensions["market.engine"])
+    r = post_form(preparer, "/seller", f"/seller/offers/{offer['id']}/accept", {})
+    assert r.status_code == 403, r.get_data(as_text=True)[:500]
+    assert "an owner of the party approves, signs or accepts" in r.get_data(as_text=True)
+    assert events(m.app.extensions["market.engine"]) == before
+    viewer = _member_browser(app, m.seller["id"], "viewer")
+    users = viewer.get("/party/users").get_data(as_text=True)
+    assert "Invite a user" not in users  # a viewer sees the users, cannot invite
