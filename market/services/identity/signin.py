@@ -71,9 +71,11 @@ def second_factor(
 
 
 def succeeded(engine: Engine, email: str) -> None:
+    """A person signed in to the pages: the count clears, and the audit trail records it
+    (issue 28 item 9). A bearer token's issue (`sign_in`) clears the count only."""
     throttle.record_success(engine, email)
     actor = identity.actor_for_email(engine, email)
-    if actor is not None:  # the audit trail's sign-in event
+    if actor is not None:
         account_log.record(engine, actor.user_id, "signed_in")
 
 
@@ -89,5 +91,5 @@ def sign_in(
     actor = first_factor(engine, email, password, address, policy)
     if needs_second_factor(engine, actor):
         second_factor(engine, actor, email, otp, address, policy)
-    succeeded(engine, email)
+    throttle.record_success(engine, email)
     return actor
