@@ -68,6 +68,14 @@ def upgrade() -> None:
     )
     with op.batch_alter_table('registrations', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_registrations_tax_id'), ['tax_id'], unique=False)
+    op.create_index(
+        'uq_registrations_open_tax_id',
+        'registrations',
+        ['tax_id'],
+        unique=True,
+        sqlite_where=sa.text("status in ('email_unverified','submitted')"),
+        postgresql_where=sa.text("status in ('email_unverified','submitted')"),
+    )
 
     op.create_table('account_invites',
     sa.Column('token_hash', sqlmodel.sql.sqltypes.AutoString(length=64), nullable=False),
@@ -107,6 +115,7 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f('ix_account_invites_user_id'))
 
     op.drop_table('account_invites')
+    op.drop_index('uq_registrations_open_tax_id', table_name='registrations')
     with op.batch_alter_table('registrations', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_registrations_tax_id'))
 

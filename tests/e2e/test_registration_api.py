@@ -211,3 +211,21 @@ def test_asking_is_throttled_like_signing_in(app: Any, client: Any) -> None:
     assert third.status_code == 429 and third.json["error"]["code"] == "too_many_attempts"
     assert "Retry-After" in third.headers
     assert events(engine) == before + 2
+
+
+def test_the_database_refuses_a_second_open_registration_for_a_tax_id(app: Any) -> None:
+    from sqlalchemy.exc import IntegrityError
+
+    from market.adapters.tables import Registration
+
+    engine = app.extensions["market.engine"]
+    reg_id, _, _ = submit(app)
+    registrations_t = Registration.__table__  # type: ignore[attr-defined]
+    with engine.connect() as conn:
+        row = dict(
+            conn.execute(select(registrations_t).where(registrations_t.c.id == reg_id))
+            .mappings()
+            .one()
+        )
+    with pytest.raises(IntegrityError), engine.begin() as conn:
+        conn.execute(registrations_t.insert().values({**row, "id": "reg_by_hand"}))

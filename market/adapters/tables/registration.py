@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, CheckConstraint, Column
+from sqlalchemy import JSON, BigInteger, CheckConstraint, Column, Index, text
 from sqlmodel import Field
 
 from market.adapters.tables.base import SQLModel
@@ -31,6 +31,14 @@ class Registration(SQLModel, table=True):
             "(status = 'approved') = (party_id is not null)", name="approved_has_party"
         ),
         CheckConstraint("status <> 'rejected' or reason is not null", name="rejected_has_reason"),
+        # One open request per tax id, as the service refuses a second (tax_id_registered).
+        Index(
+            "uq_registrations_open_tax_id",
+            "tax_id",
+            unique=True,
+            sqlite_where=text("status in ('email_unverified','submitted')"),
+            postgresql_where=text("status in ('email_unverified','submitted')"),
+        ),
     )
 
     id: str = Field(primary_key=True, max_length=40)
