@@ -45,6 +45,7 @@ def init_api(app: Flask) -> Api:
     api.register_blueprint(import_module("market.api.public").blp)
     api.register_blueprint(import_module("market.api.webhooks").blp)
     api.register_blueprint(import_module("market.api.audit").blp)
+    api.register_blueprint(import_module("market.api.registrations").blp)
     for name in (
         "halts",
         "price_tape",

@@ -54,6 +54,7 @@ def command(
 ) -> ResponseReturnValue:
     """Run a write use case, honouring Idempotency-Key, and answer with `schema`."""
     actor = current_actor()
+    actor.require_writer()  # a party's viewer reads only (issue 29)
     idem = None
     key = request.headers.get("Idempotency-Key")
     if key is not None:

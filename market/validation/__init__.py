@@ -16,6 +16,7 @@ from market.validation.parties import (
     PasswordResetIn,
 )
 from market.validation.records import PartyFactsIn, employees_field, naics_field
+from market.validation.registration import RegistrationIn
 from market.validation.returns import (
     CreditApplicationIn,
     PassThroughIn,
@@ -54,6 +55,7 @@ __all__ = [
     "PasswordResetIn",
     "PaymentIn",
     "RecaptureIn",
+    "RegistrationIn",
     "RejectIn",
     "Section40In",
     "TechApplicationIn",

@@ -56,10 +56,12 @@ def _import_page_modules() -> None:
         pages,
         party_admin_pages,
         party_facts_pages,
+        party_user_pages,
         password_pages,
         picker_pages,
         price_tape_pages,
         proof_pages,
+        registration_pages,
         report_pages,
         seller_pages,
         signin_pages,
@@ -92,6 +94,8 @@ NAV_ITEMS = [
     ("pages.covenant_monitor", "Covenants", ("authority", "auditor")),
     ("pages.party_admin", "Parties", ("authority",)),
     ("pages.user_admin", "Users", ("authority",)),
+    ("pages.registrations_desk", "Registrations", ("authority", "auditor")),
+    ("pages.party_users", "Our users", ("participant",)),
 ]
 
 

@@ -1,4 +1,5 @@
-"""/account: change the password, set up two-step sign-in (TOTP) for the roles that need it."""
+"""/account: change the password, set up two-step sign-in (TOTP; offered to every role,
+required for those in MFA_REQUIRED_ROLES), make new recovery codes."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_user
 
 from market.domain.errors import DomainError
-from market.services.identity import identity, mfa, signin, throttle, web_sessions
+from market.services.identity import accounts, identity, mfa, signin, throttle, web_sessions
 from market.web.base import actor, bp, engine, roles_required, token_hasher
 from market.web.session import WebUser
 
@@ -15,6 +16,11 @@ ANYONE = ("authority", "participant", "auditor")
 
 
 def _offered() -> bool:
+    """Every role may turn two-step sign-in on (issue 28 item 9)."""
+    return True
+
+
+def _required() -> bool:
     return current_user.role in signin.policy_from(current_app.config).mfa_roles
 
 
@@ -27,6 +33,7 @@ def render_account(status: int = 200, **extra: object) -> ResponseReturnValue:
         "enrolled": enrolled and not extra.get("recovery_codes"),
         "codes_left": mfa.recovery_codes_left(engine(), user_id) if enrolled else 0,
         "offered": _offered(),
+        "required": _required(),
         "pending_secret": secret,
         "pending_uri": uri,
         "qr": mfa.qr_svg_data_uri(uri) if uri else None,
@@ -82,6 +89,20 @@ def account_mfa() -> ResponseReturnValue:
 def account_mfa_confirm() -> ResponseReturnValue:
     try:
         codes = mfa.confirm(engine(), actor().user_id, request.form.get("code", ""))
+    except DomainError as e:
+        flash(e.message, "error")
+        return render_account(400 if e.status == 401 else e.status)
+    return render_account(recovery_codes=codes)
+
+
+@bp.post("/account/recovery-codes")
+@roles_required(*ANYONE)
+def account_recovery_codes() -> ResponseReturnValue:
+    """Ten new recovery codes for a current code; the old ones stop working."""
+    try:
+        codes = accounts.renew_recovery_codes(
+            engine(), actor().user_id, request.form.get("code", "")
+        )
     except DomainError as e:
         flash(e.message, "error")
         return render_account(400 if e.status == 401 else e.status)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from market.web import sentences_accounts as accounts
 from market.web import sentences_holdings as holdings
 from market.web import sentences_records as records
 from market.web import sentences_trading as trading
@@ -49,8 +50,13 @@ SENTENCES: dict[str, Sentence] = {
     "TRANSFER_PAYMENT_RECORDED": trading.paid,
     "TRANSFER_RECEIPT_CONFIRMED": trading.received,
     "TRANSFER_REFUND_OWED": trading.refund,
+    "ACCOUNT_EVENT_RECORDED": accounts.account,
     "PARTY_FACTS_RECORDED": records.party_facts,
     "RECORDS_IMPORTED": records.records_imported,
+    "REGISTRATION_APPROVED": accounts.approved,
+    "REGISTRATION_EMAIL_VERIFIED": accounts.verified,
+    "REGISTRATION_REJECTED": accounts.rejected,
+    "REGISTRATION_REQUESTED": accounts.requested,
 }
 
 

@@ -49,8 +49,20 @@ FORMS: dict[str, tuple[str, ...]] = {
     "/authority/certificates/{certificate}/notices/{notice}/lift": ("authority",),
     "/closing/{transfer}/payment": ("owner", "other"),
     "/closing/{transfer}/receipt": ("owner", "other"),
+    # Registration and accounts (issue 29 item 1, issue 28 item 9).
+    "/join": ROLES,
+    "/join/verify/{token}": ROLES,
+    "/account/set-password/{token}": ROLES,
+    "/account/recovery-codes": ("authority", "auditor", "owner", "other"),
+    "/authority/registrations/{registration}/approve": ("authority",),
+    "/authority/registrations/{registration}/reject": ("authority",),
+    "/authority/users/{user}/mfa-reset": ("authority",),
+    "/parties/{party}/users/invite": ("authority", "owner", "other"),
+    "/users/{user}/deactivate": ("authority", "owner", "other"),
 }
 OWNERS_ONLY = {
+    "/parties/{party}/users/invite",  # the owner's party: not X's
+    "/users/{user}/deactivate",  # the owner's user: not X's
     "/seller/listings/{listing}/withdraw",
     "/seller/offers/{offer}/accept",
     "/seller/offers/{offer}/decline",
@@ -78,10 +90,15 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
         .replace("{notification}", "<notification_id>")
         .replace("{reset}", "<token>")
         .replace("{notice}", "<notice_id>")
+        .replace("{token}", "<token>")
+        .replace("{registration}", "<registration_id>")
+        .replace("{user}", "<user_id>")
+        .replace("{party}", "<party_id>")
         for f in FORMS
     }
     assert form_rules == named, form_rules ^ named
     mismatches = []
+    owner_user = m.owner_user()
     for role in ROLES:
         browser = sign_in(app, client, m.engine, role, parties.get(role))
         form = browser.get("/login").get_data(as_text=True)
@@ -102,6 +119,10 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
                 .replace("{notification}", "ntf_none")
                 .replace("{reset}", "not-a-reset-token")
                 .replace("{notice}", "ntc_matrix")
+                .replace("{token}", "not-a-link-token")
+                .replace("{registration}", "reg_none")
+                .replace("{user}", owner_user)
+                .replace("{party}", m.owner["id"])
             )
             before = event_count(m.engine)
             r = browser.post(path, data={"csrf_token": token[1], "reason": "matrix"})

@@ -61,6 +61,14 @@ PAGES: dict[str, dict[str, int]] = {
     "/authority/users": AUTHORITY_ONLY,
     "/pickers/parties": AUDIT,  # the type-ahead's matches: the desks' and the ledger's
     "/pickers/certificates": AUTHORITY_ONLY,
+    # Registration and accounts (issue 29 item 1, issue 28 item 9).
+    "/join": dict.fromkeys(ROLES, 200),
+    "/join/verify/{link}": dict.fromkeys(ROLES, 404),  # no such link
+    "/account/set-password/{link}": dict.fromkeys(ROLES, 404),
+    "/authority/registrations": AUDIT,
+    "/authority/registrations/{registration}": {**AUDIT, "authority": 404, "auditor": 404},
+    "/authority/parties/{party}/users": AUDIT,
+    "/party/users": PARTICIPANTS,
 }
 # Page templates' placeholders and the URL rule variables they stand for.
 PLACEHOLDERS = {
@@ -72,6 +80,9 @@ PLACEHOLDERS = {
     "{credit}": "<application_id>",
     "{reference}": "<reference>",
     "{reset}": "<token>",
+    "{link}": "<token>",
+    "{party}": "<party_id>",
+    "{registration}": "<registration_id>",
     "{report}": "<report>",
 }
 # Pages that show the open market: the seller's ids, name and listed certificate are
@@ -105,6 +116,9 @@ def test_every_page_answers_each_role_as_specified(app: Any, client: Any) -> Non
         "{credit}": "capp_none",
         "{reference}": m.reference(),
         "{reset}": "not-a-reset-token",
+        "{link}": "not-a-link-token",
+        "{party}": m.owner["id"],
+        "{registration}": "reg_none",
         "{report}": "digital-media",
     }
     assert page_rules == named, page_rules ^ named

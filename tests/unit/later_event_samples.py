@@ -22,4 +22,55 @@ LATER_SAMPLES: dict[str, list[dict[str, Any]]] = {
             "last_seq": 18,
         }
     ],
+    # Registration and accounts (issue 29 item 1, issue 28 item 9).
+    "REGISTRATION_REQUESTED": [
+        {
+            "affiliates": [{"name": "Pine Holdings", "relationship": "parent", "tax_id": None}],
+            "contact_email": "990000001@example.com",
+            "entity_type": "llc",
+            "legal_name": "Pinelands Robotics LLC",
+            "nj_tax_registration": "NJ-000111",
+            "officers": [{"name": "Ada Pine", "title": "CEO"}],
+            "registration_id": "reg_fixture0000000000001",
+            "requested_at": "2026-12-02T09:00:00.000000Z",
+            "tax_id": "990000001",
+            "tax_types": ["CBT"],
+        },
+        {
+            "affiliates": [{"name": "Pine Holdings", "relationship": "parent", "tax_id": None}],
+            "contact_email": "990000002@example.com",
+            "entity_type": "llc",
+            "legal_name": "Shore Point Labs",
+            "nj_tax_registration": "NJ-000111",
+            "officers": [{"name": "Ada Pine", "title": "CEO"}],
+            "registration_id": "reg_fixture0000000000002",
+            "requested_at": "2026-12-02T09:00:00.000000Z",
+            "tax_id": "990000002",
+            "tax_types": ["CBT"],
+        },
+    ],
+    "REGISTRATION_EMAIL_VERIFIED": [
+        {"registration_id": "reg_fixture0000000000001"},
+        {"registration_id": "reg_fixture0000000000002"},
+    ],
+    "REGISTRATION_APPROVED": [
+        {
+            "email": "990000001@example.com",
+            "party_id": "pty_cb03f1a71fc04bdd96cb",
+            "registration_id": "reg_fixture0000000000001",
+            "user_id": "reg_fixture0000000000001",
+        }
+    ],
+    "REGISTRATION_REJECTED": [
+        {"reason": "No match.", "registration_id": "reg_fixture0000000000002"}
+    ],
+    "ACCOUNT_EVENT_RECORDED": [
+        {
+            "at": "2026-12-02T09:00:00.000000Z",
+            "by_user_id": None,
+            "detail": None,
+            "kind": "signed_in",
+            "user_id": "reg_fixture0000000000001",
+        }
+    ],
 }

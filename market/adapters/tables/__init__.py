@@ -30,6 +30,13 @@ from market.adapters.tables.ledger import EventRow, LedgerHead
 from market.adapters.tables.market_info import CertificateNotice, TransferFunding
 from market.adapters.tables.parties import OwnersAgreement, Ownership, Party
 from market.adapters.tables.records import PartyFacts, RecordsImport
+from market.adapters.tables.registration import (
+    AccountEvent,
+    AccountInvite,
+    PartyMembership,
+    Registration,
+    RegistrationLink,
+)
 from market.adapters.tables.returns import CreditApplication, Recapture
 from market.adapters.tables.scale_indexes import SCALE_INDEXES
 from market.adapters.tables.security import (
@@ -58,13 +65,17 @@ PROJECTION_TABLES: list[str] = [
     "recaptures",
     "certificate_notices",
     "transfer_fundings",
+    "account_events",
     "party_facts",
     "records_imports",
+    "registrations",
 ]
 
 __all__ = [
     "PROJECTION_TABLES",
     "SCALE_INDEXES",
+    "AccountEvent",
+    "AccountInvite",
     "ApiToken",
     "CapUsage",
     "Certificate",
@@ -89,10 +100,13 @@ __all__ = [
     "Ownership",
     "Party",
     "PartyFacts",
+    "PartyMembership",
     "PasswordReset",
     "QueueEntry",
     "Recapture",
     "RecordsImport",
+    "Registration",
+    "RegistrationLink",
     "RequestTrace",
     "SQLModel",
     "TechAllocation",

@@ -12,16 +12,30 @@ from sqlalchemy import Engine, bindparam, select
 
 from market.adapters.eventstore import utcnow_iso
 from market.adapters.queries import Query
-from market.adapters.tables import ApiToken, Party, User
+from market.adapters.tables import ApiToken, Party, PartyMembership, User
 from market.domain.errors import InvalidRequestError
-from market.services.identity import passwords, web_sessions
+from market.services.identity import account_log, passwords, web_sessions
 from market.services.identity.token_digest import TokenHasher
-from market.services.kernel.actor import PARTICIPANT, ROLES, Actor
+from market.services.kernel.actor import OWNER, PARTICIPANT, ROLES, Actor
 from market.services.kernel.errors import ConflictError, NotFoundError, UnauthorizedError
 
 users_t = User.__table__  # type: ignore[attr-defined]
 tokens_t = ApiToken.__table__  # type: ignore[attr-defined]
 parties_t = Party.__table__  # type: ignore[attr-defined]
+members_t = PartyMembership.__table__  # type: ignore[attr-defined]
+# A user with its role in its party (no membership row: an owner, as before roles).
+_USER_WITH_ROLE = users_t.outerjoin(members_t, members_t.c.user_id == users_t.c.id)
+_WITH_ROLE = (users_t, members_t.c.party_role)
+
+
+def _actor(user: Any) -> Actor:
+    return Actor(
+        user_id=user.id,
+        role=user.role,
+        party_id=user.party_id,
+        party_role=user.party_role or OWNER,
+    )
+
 
 # Verifying against a fixed hash when the email is unknown keeps timing uniform.
 _DUMMY_HASH = passwords.HASHER.hash("not-a-real-password")
@@ -61,7 +75,9 @@ def create_user(
 def check_password(engine: Engine, email: str, password: str) -> Actor:
     with engine.connect() as conn:
         user = conn.execute(
-            select(users_t).where(users_t.c.email == email.strip().lower())
+            select(*_WITH_ROLE)
+            .select_from(_USER_WITH_ROLE)
+            .where(users_t.c.email == email.strip().lower())
         ).one_or_none()
     if not passwords.verify(user.password_hash if user else _DUMMY_HASH, password):
         user = None
@@ -70,7 +86,7 @@ def check_password(engine: Engine, email: str, password: str) -> Actor:
     if passwords.needs_rehash(user.password_hash):
         # Parameters changed since this hash was made: store one with today's.
         _store_hash(engine, user.id, passwords.hash_password(password))
-    return Actor(user_id=user.id, role=user.role, party_id=user.party_id)
+    return _actor(user)
 
 
 def _store_hash(engine: Engine, user_id: str, password_hash: str) -> None:
@@ -96,6 +112,7 @@ def set_password(engine: Engine, user_id: str, new_password: str) -> None:
             .where(tokens_t.c.user_id == user_id, tokens_t.c.revoked_at.is_(None))
             .values(revoked_at=utcnow_iso())
         )
+    account_log.record(engine, user_id, "password_changed")
 
 
 def change_password(engine: Engine, user_id: str, current: str, new_password: str) -> None:
@@ -125,8 +142,9 @@ def issue_token(engine: Engine, actor: Actor, ttl_hours: int, hasher: TokenHashe
 
 
 _TOKEN_OWNER = Query(
-    select(tokens_t.c.expires_at, tokens_t.c.revoked_at, users_t)
+    select(tokens_t.c.expires_at, tokens_t.c.revoked_at, *_WITH_ROLE)
     .join(users_t, users_t.c.id == tokens_t.c.user_id)
+    .outerjoin(members_t, members_t.c.user_id == users_t.c.id)
     .where(tokens_t.c.token_hash == bindparam("digest"))
 )
 
@@ -141,7 +159,12 @@ def actor_for_token(engine: Engine, token: str, hasher: TokenHasher) -> Actor:
         or row["expires_at"] < utcnow_iso()
     ):
         raise UnauthorizedError("The bearer token is unknown, expired or revoked.", {})
-    return Actor(user_id=row["id"], role=row["role"], party_id=row["party_id"])
+    return Actor(
+        user_id=row["id"],
+        role=row["role"],
+        party_id=row["party_id"],
+        party_role=row["party_role"] or OWNER,
+    )
 
 
 def revoke_token(engine: Engine, token: str, hasher: TokenHasher) -> bool:
@@ -154,23 +177,34 @@ def revoke_token(engine: Engine, token: str, hasher: TokenHasher) -> bool:
     return result.rowcount == 1
 
 
-_USER_BY_ID = Query(select(users_t).where(users_t.c.id == bindparam("user_id")))
+_USER_BY_ID = Query(
+    select(*_WITH_ROLE).select_from(_USER_WITH_ROLE).where(users_t.c.id == bindparam("user_id"))
+)
 
 
 def actor_for_user_id(engine: Engine, user_id: str) -> Actor | None:
     user = _USER_BY_ID.first_autocommit(engine, {"user_id": user_id})
     if user is None or not user["active"]:
         return None
-    return Actor(user_id=user["id"], role=user["role"], party_id=user["party_id"])
+    return Actor(
+        user_id=user["id"],
+        role=user["role"],
+        party_id=user["party_id"],
+        party_role=user["party_role"] or OWNER,
+    )
 
 
 def actor_for_email(engine: Engine, email: str) -> Actor | None:
     """The active user with this e-mail (addresses are stored lowercased)."""
     with engine.connect() as conn:
-        user = conn.execute(select(users_t).where(users_t.c.email == email.strip().lower())).first()
+        user = conn.execute(
+            select(*_WITH_ROLE)
+            .select_from(_USER_WITH_ROLE)
+            .where(users_t.c.email == email.strip().lower())
+        ).first()
     if user is None or not user.active:
         return None
-    return Actor(user_id=user.id, role=user.role, party_id=user.party_id)
+    return _actor(user)
 
 
 def user_email(engine: Engine, user_id: str) -> str | None:

@@ -21,6 +21,7 @@ from sqlalchemy import Engine, select
 
 from market.adapters.eventstore import utcnow_iso
 from market.adapters.tables import MfaCredential, MfaRecoveryCode
+from market.services.identity import account_log
 from market.services.kernel.errors import ConflictError, UnauthorizedError
 
 creds_t = MfaCredential.__table__  # type: ignore[attr-defined]
@@ -78,8 +79,11 @@ def qr_svg_data_uri(uri: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode()
 
 
-def _digest(code: str) -> str:
+def code_digest(code: str) -> str:
     return hashlib.sha256(code.strip().lower().replace("-", "").encode()).hexdigest()
+
+
+_digest = code_digest
 
 
 def _matching_step(secret: str, code: str, now: float) -> int | None:
@@ -92,9 +96,12 @@ def _matching_step(secret: str, code: str, now: float) -> int | None:
     return None
 
 
-def _recovery_code() -> str:
+def new_recovery_code() -> str:
     code = secrets.token_hex(5)
     return f"{code[:5]}-{code[5:]}"
+
+
+_recovery_code = new_recovery_code
 
 
 def confirm(engine: Engine, user_id: str, code: str, now: float | None = None) -> list[str]:
@@ -116,6 +123,7 @@ def confirm(engine: Engine, user_id: str, code: str, now: float | None = None) -
             codes_t.insert(),
             [{"id": uuid.uuid4().hex, "user_id": user_id, "code_hash": _digest(c)} for c in codes],
         )
+    account_log.record(engine, user_id, "mfa_enrolled")
     return codes
 
 

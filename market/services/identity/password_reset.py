@@ -18,7 +18,7 @@ from sqlalchemy import Engine, insert, select, update
 
 from market.adapters.tables import ApiToken, EmailMessage, PasswordReset, User
 from market.domain.errors import InvalidRequestError
-from market.services.identity import identity, passwords, web_sessions
+from market.services.identity import account_log, identity, passwords, web_sessions
 from market.services.identity.token_digest import TokenHasher
 from market.services.kernel import clock
 from market.services.kernel.numbering import new_id
@@ -140,3 +140,4 @@ def reset_password(
         )
     # Whoever knew the old password is signed out of the pages too.
     web_sessions.revoke_all(engine, user_id)
+    account_log.record(engine, user_id, "password_reset")

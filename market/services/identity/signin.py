@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from market.services.identity import identity, mfa, passwords, throttle
+from market.services.identity import account_log, identity, mfa, passwords, throttle
 from market.services.kernel.actor import Actor
 from market.services.kernel.errors import UnauthorizedError
 
@@ -71,7 +71,12 @@ def second_factor(
 
 
 def succeeded(engine: Engine, email: str) -> None:
+    """A person signed in to the pages: the count clears, and the audit trail records it
+    (issue 28 item 9). A bearer token's issue (`sign_in`) clears the count only."""
     throttle.record_success(engine, email)
+    actor = identity.actor_for_email(engine, email)
+    if actor is not None:
+        account_log.record(engine, actor.user_id, "signed_in")
 
 
 def sign_in(
@@ -86,5 +91,5 @@ def sign_in(
     actor = first_factor(engine, email, password, address, policy)
     if needs_second_factor(engine, actor):
         second_factor(engine, actor, email, otp, address, policy)
-    succeeded(engine, email)
+    throttle.record_success(engine, email)
     return actor

@@ -9,6 +9,14 @@ from market.services.kernel.errors import ForbiddenError
 
 AUTHORITY, PARTICIPANT, AUDITOR = "authority", "participant", "auditor"
 ROLES = (AUTHORITY, PARTICIPANT, AUDITOR)
+# A participant's role within its party (issue 29): an owner does everything the party
+# may; a preparer prepares but cannot approve, sign or accept; a viewer reads only.
+OWNER, PREPARER, VIEWER = "owner", "preparer", "viewer"
+PARTY_ROLES = (OWNER, PREPARER, VIEWER)
+
+
+class PartyRoleError(ForbiddenError):
+    code = "party_role_forbidden"
 
 
 @dataclass(frozen=True)
@@ -16,6 +24,7 @@ class Actor:
     user_id: str
     role: str
     party_id: str | None = None
+    party_role: str = OWNER
 
     @property
     def label(self) -> str:
@@ -44,6 +53,25 @@ class Actor:
         if self.role != PARTICIPANT or self.party_id != party_id:
             # No details: naming the party would tell a stranger who holds what.
             raise ForbiddenError("You may only act for your own party.", {})
+        self.require_writer()
+
+    def require_writer(self) -> None:
+        """A viewer of a party reads only."""
+        if self.role == PARTICIPANT and self.party_role == VIEWER:
+            raise PartyRoleError(
+                "Your account can view this party's records but not change them.",
+                {"party_role": self.party_role},
+            )
+
+    def require_signer(self) -> None:
+        """Approving, signing and accepting for a party take an owner: a preparer
+        prepares, a viewer reads."""
+        self.require_writer()
+        if self.role == PARTICIPANT and self.party_role != OWNER:
+            raise PartyRoleError(
+                "A preparer prepares; an owner of the party approves, signs or accepts.",
+                {"party_role": self.party_role, "required": OWNER},
+            )
 
     def require_reader_of(self, party_id: str, hidden: DomainError | None = None) -> None:
         """Authority and auditor read everything; a participant only its own party (told

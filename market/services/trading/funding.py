@@ -123,6 +123,7 @@ def confirm_receipt(
 ) -> dict[str, Any]:
     t = load_transfer(uow, transfer_id)
     actor.require_party(t["seller_party_id"])
+    actor.require_signer()  # attesting receipt takes an owner (issue 29)
     f = load_funding(uow, transfer_id)
     if f is None:
         raise ConflictError(

@@ -55,6 +55,7 @@ def accept_offer(
     """The seller accepts, optionally attesting the use of the proceeds (BR-14, TB-25)."""
     uses = proceeds.normalize_uses(use_of_proceeds)
     offer = open_offer_for_seller(uow, actor, offer_id)
+    actor.require_signer()  # a preparer cannot accept (issue 29)
     halts.check_not_halted(uow, offer["certificate_id"])  # PRODUCT.md 8.3 trading halts
     listing = load_listing(uow, offer["listing_id"])
     if listing["status"] != "open":
@@ -201,6 +202,7 @@ def _awaiting_this_buyer(uow: AbstractUnitOfWork, actor: Actor, transfer_id: str
     buyer = load_transfer(uow, transfer_id)["buyer_party_id"]
     if actor.role != PARTICIPANT or actor.party_id != buyer:
         raise ForbiddenError("Only the buyer may confirm or decline this transfer.", {})
+    actor.require_signer()  # the buyer's consent takes an owner (issue 29)
     t = undecided_transfer(uow, transfer_id, ("awaiting_buyer",))
     uow.transfers.remember(t)
     return t

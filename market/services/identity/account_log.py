@@ -1,0 +1,49 @@
+"""The account events of the audit trail (issue 28 item 9): sign-ins, second factor,
+passwords, invitations, deactivation, each an ACCOUNT_EVENT_RECORDED on the ledger
+stream `account-<user id>`, with the actor label of whoever did it, so the audit trail
+(services/queries/audit.py) lists them with the user's other events."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine, select
+
+from market.adapters.tables import User
+from market.domain.events.accounts import AccountEventRecorded
+from market.services.kernel import clock, runner
+from market.services.kernel.actor import Actor
+from market.services.kernel.uow import UnitOfWork
+from market.services.notify.delivery import iso
+
+users_t = User.__table__  # type: ignore[attr-defined]
+
+
+def _label_of(engine: Engine, user_id: str) -> str:
+    with engine.connect() as conn:
+        user = conn.execute(
+            select(users_t.c.role, users_t.c.party_id).where(users_t.c.id == user_id)
+        ).first()
+    acted_for = (user.party_id or user.role) if user is not None else "unknown"
+    return f"user:{user_id}@{acted_for}"
+
+
+def record(
+    engine: Engine,
+    user_id: str,
+    kind: str,
+    detail: str | None = None,
+    by: Actor | None = None,
+) -> None:
+    """Append one account event; `by` is who did it when not the user itself."""
+    label = by.label if by is not None else _label_of(engine, user_id)
+    recorded = AccountEventRecorded(
+        user_id=user_id,
+        kind=kind,
+        detail=detail[:300] if detail else None,
+        by_user_id=by.user_id if by is not None else None,
+        at=iso(clock.now_utc()),
+    )
+
+    def append(uow: UnitOfWork) -> None:
+        uow.append(f"account-{user_id}", recorded, label)
+
+    runner.run(engine, append)

@@ -1,0 +1,163 @@
+"""Users invited by e-mail (issue 29 item 1, issue 28 item 9): the Authority or an owner
+of a party names an address and a party role (owner, preparer, viewer); the user is made
+with no usable password and gets a single-use link (7 days) on which they choose it.
+Nobody hands a password over. The first user of an approved registration is invited the
+same way (services/registration)."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import Engine, insert, select, update
+from sqlalchemy.engine import Connection
+
+from market.adapters.eventstore import utcnow_iso
+from market.adapters.tables import AccountInvite, Party, PartyMembership, User
+from market.domain.errors import InvalidRequestError
+from market.services.identity import account_log, passwords, single_use_links, web_sessions
+from market.services.identity.token_digest import TokenHasher
+from market.services.kernel.actor import AUTHORITY, OWNER, PARTICIPANT, PARTY_ROLES, Actor
+from market.services.kernel.errors import ConflictError, ForbiddenError, not_found
+from market.services.notify.fanout import write_transaction
+
+INVITE_VALID_FOR = timedelta(days=7)
+invites_t = AccountInvite.__table__  # type: ignore[attr-defined]
+users_t = User.__table__  # type: ignore[attr-defined]
+members_t = PartyMembership.__table__  # type: ignore[attr-defined]
+parties_t = Party.__table__  # type: ignore[attr-defined]
+
+
+def unusable_password_hash() -> str:
+    """An argon2 hash of a secret nobody keeps: no password signs in until one is set."""
+    return passwords.hash_password(secrets.token_urlsafe(32))
+
+
+def require_owner_of(actor: Actor, party_id: str) -> None:
+    """The Authority, or an owner of this party."""
+    if actor.role == AUTHORITY:
+        return
+    if actor.role != PARTICIPANT or actor.party_id != party_id:
+        raise ForbiddenError("You may only manage your own party's users.", {})
+    if actor.party_role != OWNER:
+        raise ForbiddenError(
+            "Only an owner of the party invites users or changes them.",
+            {"party_role": actor.party_role, "required": OWNER},
+        )
+
+
+def check_new_user(email: str, party_role: str) -> str:
+    address = email.strip().lower()
+    if "@" not in address or len(address) > 254:
+        raise InvalidRequestError("That is not an email address.", {"field": "email"})
+    if party_role not in PARTY_ROLES:
+        raise InvalidRequestError(
+            f"Role must be one of {', '.join(PARTY_ROLES)}.", {"field": "role"}
+        )
+    return address
+
+
+def send_invite(
+    conn: Connection, hasher: TokenHasher, user_id: str, email: str, party_name: str
+) -> str:
+    token = single_use_links.issue(conn, invites_t, hasher, {"user_id": user_id}, INVITE_VALID_FOR)
+    single_use_links.queue_mail(
+        conn,
+        user_id,
+        email,
+        "Your account on the NJ transfer certificate market",
+        f"You have been given an account for {party_name}. The link below works once, for "
+        "7 days: choose your password there (at least 12 characters).",
+        f"/account/set-password/{token}",
+        "INVITE",
+    )
+    return token
+
+
+def invite(
+    engine: Engine,
+    hasher: TokenHasher,
+    actor: Actor,
+    party_id: str,
+    email: str,
+    party_role: str,
+) -> tuple[dict[str, Any], str]:
+    """Make the invited user and queue its link; (the user, the token: for tests only)."""
+    require_owner_of(actor, party_id)
+    address = check_new_user(email, party_role)
+    user_id = uuid.uuid4().hex
+    with write_transaction(engine) as conn:
+        party = conn.execute(select(parties_t.c.name).where(parties_t.c.id == party_id)).first()
+        if party is None:
+            raise not_found("Party", "party_id", party_id)
+        if conn.execute(select(users_t.c.id).where(users_t.c.email == address)).first():
+            raise ConflictError(
+                "That address already has an account.", {"field": "email"}, code="email_taken"
+            )
+        create_invited(conn, user_id, address, party_id, party_role, actor.user_id)
+        token = send_invite(conn, hasher, user_id, address, party.name)
+    account_log.record(engine, user_id, "invited", f"{party_role} of {party_id}", by=actor)
+    return {"id": user_id, "email": address, "party_id": party_id, "role": party_role}, token
+
+
+def create_invited(
+    conn: Connection,
+    user_id: str,
+    email: str,
+    party_id: str,
+    party_role: str,
+    invited_by: str | None,
+) -> None:
+    now = utcnow_iso()
+    conn.execute(
+        insert(users_t).values(
+            id=user_id,
+            email=email,
+            password_hash=unusable_password_hash(),
+            role=PARTICIPANT,
+            party_id=party_id,
+            created_at=now,
+            active=True,
+        )
+    )
+    conn.execute(
+        insert(members_t).values(
+            user_id=user_id,
+            party_id=party_id,
+            party_role=party_role,
+            invited_by=invited_by,
+            created_at=now,
+        )
+    )
+
+
+def check_invite(engine: Engine, hasher: TokenHasher, token: str) -> dict[str, Any]:
+    with engine.connect() as conn:
+        row = single_use_links.live(conn, invites_t, hasher, token)
+        email = conn.execute(select(users_t.c.email).where(users_t.c.id == row["user_id"]))
+        return {"user_id": row["user_id"], "email": email.scalar()}
+
+
+def accept_invite(
+    engine: Engine, hasher: TokenHasher, token: str, password: str, confirm: str
+) -> str:
+    """Set the invited user's password from the link (spent once); the user's id."""
+    if password != confirm:
+        raise InvalidRequestError("The two passwords differ.", {"field": "password_again"})
+    found = check_invite(engine, hasher, token)
+    passwords.check_policy(password, found["email"] or "")
+    new_hash = passwords.hash_password(password)
+    with write_transaction(engine) as conn:
+        row = single_use_links.spend(conn, invites_t, hasher, token)
+        active = conn.execute(
+            update(users_t)
+            .where(users_t.c.id == row["user_id"], users_t.c.active)
+            .values(password_hash=new_hash)
+        ).rowcount
+        if active != 1:
+            raise single_use_links.LinkInvalidError("This account was deactivated.", {})
+    web_sessions.revoke_all(engine, row["user_id"])
+    account_log.record(engine, row["user_id"], "password_set", "from an e-mailed link")
+    return str(row["user_id"])
