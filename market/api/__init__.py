@@ -49,7 +49,8 @@ def init_api(app: Flask) -> Api:
         "calculator",
         "funding",
         "covenants",
-    ):  # PRODUCT.md 8.3
+        "casefiles",
+    ):  # PRODUCT.md 8.3, 9.1
         api.register_blueprint(import_module(f"market.api.{name}").blp)
     api.register_blueprint(import_module("market.api.exceptions").blp)
     errors.register(app)

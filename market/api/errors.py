@@ -9,6 +9,7 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
+from market.api.document_uploads import raise_upload_limit
 from market.api.input_guard import guard_request
 from market.domain.errors import DomainError
 
@@ -141,6 +142,7 @@ def handle_unexpected(e: Exception) -> ResponseReturnValue:
 
 
 def register(app: Flask) -> None:
+    app.before_request(raise_upload_limit)  # before the guard reads a form
     app.before_request(guard_request)
     app.register_error_handler(OperationalError, handle_outage)
     app.register_error_handler(InterfaceError, handle_outage)

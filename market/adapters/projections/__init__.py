@@ -17,5 +17,6 @@ from market.adapters.projections import trading  # noqa: F401  isort: skip
 from market.adapters.projections import uth  # noqa: F401  isort: skip
 from market.adapters.projections import deals  # noqa: F401  isort: skip
 from market.adapters.projections import halts, funding  # noqa: F401  isort: skip
+from market.adapters.projections import casefiles  # noqa: F401  isort: skip
 
 __all__ = ["DbStore", "MemoryStore", "Store", "apply", "apply_typed", "handles", "known_types"]

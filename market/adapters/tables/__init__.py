@@ -12,6 +12,7 @@ whichever module a caller names. Two kinds of table:
 from __future__ import annotations
 
 from market.adapters.tables.base import SQLModel, metadata
+from market.adapters.tables.casefiles import Document, Fee, FeePayment, TaxClearance, TechCaseFile
 from market.adapters.tables.certificates import CapUsage, Certificate, QueueEntry
 from market.adapters.tables.deals import (
     ConsumerCursor,
@@ -57,6 +58,11 @@ PROJECTION_TABLES: list[str] = [
     "recaptures",
     "certificate_notices",
     "transfer_fundings",
+    "documents",
+    "fees",
+    "fee_payments",
+    "tax_clearances",
+    "tech_case_files",
 ]
 
 __all__ = [
@@ -70,8 +76,11 @@ __all__ = [
     "ConsumerCursor",
     "CosignatureRow",
     "CreditApplication",
+    "Document",
     "EmailMessage",
     "EventRow",
+    "Fee",
+    "FeePayment",
     "FilingReference",
     "IdempotencyKey",
     "LedgerHead",
@@ -90,8 +99,10 @@ __all__ = [
     "Recapture",
     "RequestTrace",
     "SQLModel",
+    "TaxClearance",
     "TechAllocation",
     "TechApplication",
+    "TechCaseFile",
     "TickRun",
     "Transfer",
     "TransferFunding",

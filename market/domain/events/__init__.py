@@ -13,6 +13,7 @@ from market.domain.events.codec import EventError, UnknownEventTypeError
 # Importing the area modules registers their classes.
 from market.domain.events import certificates, deals, funding, halts  # noqa: F401  isort: skip
 from market.domain.events import parties, returns, tech, trading, uth  # noqa: F401  isort: skip
+from market.domain.events import casefiles  # noqa: F401  isort: skip
 
 __all__ = [
     "VERSION_KEY",
