@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from market.web import sentences_casefiles as casefiles
 from market.web import sentences_holdings as holdings
 from market.web import sentences_trading as trading
 from market.web.event_words import Names, Sentence, words
@@ -48,6 +49,14 @@ SENTENCES: dict[str, Sentence] = {
     "TRANSFER_PAYMENT_RECORDED": trading.paid,
     "TRANSFER_RECEIPT_CONFIRMED": trading.received,
     "TRANSFER_REFUND_OWED": trading.refund,
+    "DOCUMENT_FILED": casefiles.document,
+    "FEE_INVOICED": casefiles.fee,
+    "FEE_PAYMENT_RECORDED": casefiles.fee_paid,
+    "TAX_CLEARANCE_RECORDED": casefiles.clearance,
+    "TECH_APPLICATION_SUBMITTED": casefiles.submitted,
+    "TECH_PRELIMINARY_APPROVED": casefiles.preliminary,
+    "TECH_FORWARDED_TO_TAXATION": casefiles.forwarded,
+    "TECH_TAX_CERTIFICATE_RECORDED": casefiles.valued,
 }
 
 

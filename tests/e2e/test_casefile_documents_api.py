@@ -19,9 +19,7 @@ from tests.unit.services.casefiles.test_media_types import JPEG, PDF, PNG, xlsx
 pytestmark = pytest.mark.storage
 
 
-def upload(
-    client: Any, h: dict[str, str], subject_id: str, data: bytes, **kw: str
-) -> Any:
+def upload(client: Any, h: dict[str, str], subject_id: str, data: bytes, **kw: str) -> Any:
     form: dict[str, Any] = {
         "kind": kw.get("kind", "business_plan"),
         "subject_type": kw.get("subject_type", "party"),
@@ -69,9 +67,10 @@ def test_filed_read_and_downloaded_by_those_who_may(
     unknown = client.get("/api/v1/documents/doc_nothing", headers=world["stranger"])
     assert hidden.status_code == unknown.status_code == 404
     assert hidden.json["error"]["code"] == unknown.json["error"]["code"] == "not_found"
-    assert client.get(
-        f"/api/v1/documents/{doc['id']}/content", headers=world["stranger"]
-    ).status_code == 404
+    assert (
+        client.get(f"/api/v1/documents/{doc['id']}/content", headers=world["stranger"]).status_code
+        == 404
+    )
     # a corrected exhibit is the next version; the first stays
     again = upload(client, world["me"], world["party"]["id"], PNG, filename="plan.png")
     assert again.status_code == 201 and again.json["version"] == 2
@@ -90,7 +89,13 @@ def test_filed_read_and_downloaded_by_those_who_may(
     ],
 )
 def test_refused_exhibits_write_nothing(
-    client: Any, engine: Engine, app: Any, world: dict[str, Any], data: bytes, status: int, code: str
+    client: Any,
+    engine: Engine,
+    app: Any,
+    world: dict[str, Any],
+    data: bytes,
+    status: int,
+    code: str,
 ) -> None:
     app.config["DOCUMENT_MAX_BYTES"] = len(PDF) * 10
     before = events(engine)
@@ -142,3 +147,23 @@ def test_a_crash_after_storing_leaves_an_orphan_never_a_record(
     # filing again reuses the stored bytes and records the exhibit once
     r = upload(client, world["me"], world["party"]["id"], PDF)
     assert r.status_code == 201 and r.json["version"] == 1
+
+
+def test_a_certificates_proof_bundle_lists_its_documents_hashes(
+    client: Any, engine: Engine, world: dict[str, Any]
+) -> None:
+    from tests.helpers import tech_certificate
+
+    cert_id = tech_certificate(engine, world["party"]["id"], 1_000_000)
+    doc = upload(client, world["me"], cert_id, PDF, kind="award_letter", subject_type="certificate")
+    assert doc.status_code == 201, doc.json
+    r = client.get(f"/api/v1/certificates/{cert_id}/proof", headers=world["me"])
+    assert r.status_code == 200, r.json
+    listed = r.json["documents"]
+    assert [(d["id"], d["sha256"]) for d in listed] == [
+        (doc.json["id"], hashlib.sha256(PDF).hexdigest())
+    ]
+    # its DOCUMENT_FILED event is in the bundle, with an inclusion proof
+    filed = [e for e in r.json["events"] if e["type"] == "DOCUMENT_FILED"]
+    assert filed and filed[0]["payload"]["sha256"] == listed[0]["sha256"]
+    assert filed[0]["seq"] in {i["seq"] for i in r.json["inclusion"]}

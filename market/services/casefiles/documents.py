@@ -140,3 +140,19 @@ def filed_by_kind(source: Source, subject_type: str, subject_id: str) -> dict[st
     for row in repositories(source).documents.of_subject(subject_type, subject_id):
         filed.setdefault(str(row["kind"]), []).append(str(row["id"]))
     return filed
+
+
+def of_certificate(source: Source, cert: dict[str, Any]) -> list[dict[str, Any]]:
+    """The exhibits a certificate's proof bundle lists: filed against it, against the
+    transfers that sold or made it, and against the TECH application it came from."""
+    repos = repositories(source)
+    subjects_of = [("certificate", str(cert["id"]))]
+    for t in repos.transfers.where(certificate_id=cert["id"]):
+        subjects_of.append(("transfer", str(t["id"])))
+    for t in repos.transfers.where(buyer_certificate_id=cert["id"]):
+        subjects_of.append(("transfer", str(t["id"])))
+    app = repos.tech_applications.of_certificate(str(cert.get("root_id") or cert["id"]))
+    if app is not None:
+        subjects_of.append(("tech_application", str(app["id"])))
+    rows = [dict(r) for s in subjects_of for r in repos.documents.of_subject(*s)]
+    return sorted(rows, key=lambda r: int(r["filed_seq"]))
