@@ -10,7 +10,7 @@ from flask import Response, jsonify, request
 from flask.typing import ResponseReturnValue
 from marshmallow import Schema, fields, validate
 
-from market.api import document_uploads
+from market import document_uploads
 from market.api.blueprint import Blueprint
 from market.api.casefile_schemas import ClearanceOut, DocumentOut, FeeOut
 from market.api.context import command, current_actor, engine, ruleset

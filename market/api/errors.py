@@ -9,8 +9,8 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
-from market.api.document_uploads import raise_upload_limit
 from market.api.input_guard import guard_request
+from market.document_uploads import raise_upload_limit
 from market.domain.errors import DomainError
 
 _CODES = {
