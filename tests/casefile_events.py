@@ -108,4 +108,21 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
             "issued_on": "2025-03-06",
         }
     ],
+    "BOARD_ACTION_RECORDED": [
+        {
+            "action_id": "bact_1",
+            "party_id": "pty_s",
+            "decision": "approve",
+            "amount_cents": 150_000_000,
+            "board_met_on": "2024-10-30",
+            "governor_received_on": "2024-11-01",
+            "period_ends_on": "2024-11-19",
+            "effective_on": "2024-11-20",
+            "submitted_on": "2024-09-01",
+            "conditions": ["A statement dated the day of closing"],
+        }
+    ],
+    "GOVERNOR_DECISION_RECORDED": [
+        {"action_id": "bact_1", "party_id": "pty_s", "decision": "veto", "decided_on": "2024-11-15"}
+    ],
 }

@@ -57,6 +57,8 @@ SENTENCES: dict[str, Sentence] = {
     "TECH_PRELIMINARY_APPROVED": casefiles.preliminary,
     "TECH_FORWARDED_TO_TAXATION": casefiles.forwarded,
     "TECH_TAX_CERTIFICATE_RECORDED": casefiles.valued,
+    "BOARD_ACTION_RECORDED": casefiles.board_action,
+    "GOVERNOR_DECISION_RECORDED": casefiles.governor,
 }
 
 

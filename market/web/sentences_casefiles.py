@@ -63,3 +63,17 @@ def valued(p: Mapping[str, Any], n: Names) -> str:
         f"The Division of Taxation valued the benefit at {dollars(p.get('benefit_cents'))} "
         f"(tax certificate {p.get('certificate_number')}, {p.get('issued_on')})."
     )
+
+
+def board_action(p: Mapping[str, Any], n: Names) -> str:
+    return (
+        f"The Board voted to {p.get('decision')} the BRRAG application of "
+        f"{name_of(n, 'party_id', p)} ({dollars(p.get('amount_cents'))}); the Governor received "
+        f"the minutes on {p.get('governor_received_on')}, so it takes effect on "
+        f"{p.get('effective_on')} unless vetoed."
+    )
+
+
+def governor(p: Mapping[str, Any], n: Names) -> str:
+    verb = "approved early" if p.get("decision") == "approve" else "vetoed"
+    return f"The Governor {verb} the Board's action on {p.get('decided_on')}."

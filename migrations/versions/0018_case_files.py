@@ -118,7 +118,35 @@ def upgrade() -> None:
 
 
 
+    op.create_table('board_actions',
+    sa.Column('id', sqlmodel.sql.sqltypes.AutoString(length=40), nullable=False),
+    sa.Column('party_id', sqlmodel.sql.sqltypes.AutoString(length=40), nullable=False),
+    sa.Column('decision', sqlmodel.sql.sqltypes.AutoString(length=10), nullable=False),
+    sa.Column('amount_cents', sa.BigInteger(), nullable=False),
+    sa.Column('board_met_on', sqlmodel.sql.sqltypes.AutoString(length=10), nullable=False),
+    sa.Column('governor_received_on', sqlmodel.sql.sqltypes.AutoString(length=10), nullable=False),
+    sa.Column('period_ends_on', sqlmodel.sql.sqltypes.AutoString(length=10), nullable=False),
+    sa.Column('effective_on', sqlmodel.sql.sqltypes.AutoString(length=10), nullable=True),
+    sa.Column('submitted_on', sqlmodel.sql.sqltypes.AutoString(length=10), nullable=False),
+    sa.Column('conditions', sa.JSON(), nullable=False),
+    sa.Column('governor_decision', sqlmodel.sql.sqltypes.AutoString(length=10), nullable=True),
+    sa.Column('governor_decided_on', sqlmodel.sql.sqltypes.AutoString(length=10), nullable=True),
+    sa.Column('recorded_seq', sa.BigInteger(), nullable=False),
+    sa.CheckConstraint("decision in ('approve','deny')", name=op.f('ck_board_actions_decision')),
+    sa.CheckConstraint("governor_decision is null or governor_decision in ('approve','veto')", name=op.f('ck_board_actions_governor_decision')),
+    sa.CheckConstraint('amount_cents >= 0', name=op.f('ck_board_actions_amount')),
+    sa.ForeignKeyConstraint(['party_id'], ['parties.id'], name=op.f('fk_board_actions_party_id_parties')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_board_actions'))
+    )
+    with op.batch_alter_table('board_actions', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_board_actions_party_id'), ['party_id'], unique=False)
+
+
 def downgrade() -> None:
+    with op.batch_alter_table('board_actions', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_board_actions_party_id'))
+
+    op.drop_table('board_actions')
     with op.batch_alter_table('tech_case_files', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_tech_case_files_party_id'))
 

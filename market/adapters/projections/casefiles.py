@@ -5,9 +5,11 @@ from __future__ import annotations
 from market.adapters.projections.registry import handles
 from market.adapters.projections.store import Store, require
 from market.domain.events.casefiles import (
+    BoardActionRecorded,
     DocumentFiled,
     FeeInvoiced,
     FeePaymentRecorded,
+    GovernorDecisionRecorded,
     TaxClearanceRecorded,
     TechApplicationSubmitted,
     TechForwardedToTaxation,
@@ -142,3 +144,36 @@ def valued(store: Store, seq: int, e: TechTaxCertificateRecorded) -> None:
             "tax_certificate_issued_on": e.issued_on,
         },
     )
+
+
+@handles(BoardActionRecorded)
+def board_action(store: Store, seq: int, e: BoardActionRecorded) -> None:
+    store.insert(
+        "board_actions",
+        {
+            "id": e.action_id,
+            "party_id": e.party_id,
+            "decision": e.decision,
+            "amount_cents": e.amount_cents,
+            "board_met_on": e.board_met_on,
+            "governor_received_on": e.governor_received_on,
+            "period_ends_on": e.period_ends_on,
+            "effective_on": e.effective_on,
+            "submitted_on": e.submitted_on,
+            "conditions": list(e.conditions),
+            "governor_decision": None,
+            "governor_decided_on": None,
+            "recorded_seq": seq,
+        },
+    )
+
+
+@handles(GovernorDecisionRecorded)
+def governor_decision(store: Store, seq: int, e: GovernorDecisionRecorded) -> None:
+    require(store, "board_actions", e.action_id)
+    changes: dict[str, object] = {
+        "governor_decision": e.decision,
+        "governor_decided_on": e.decided_on,
+    }
+    changes["effective_on"] = e.decided_on if e.decision == "approve" else None
+    store.update("board_actions", e.action_id, changes)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from market.adapters.projections.store import DbStore
 from market.adapters.repositories.base import HoldingStore, Repository
 from market.adapters.repositories.casefiles import (
+    BoardActionRepository,
     DocumentRepository,
     FeeRepository,
     TaxClearanceRepository,
@@ -64,6 +65,7 @@ class Repositories:
     fees: FeeRepository
     tax_clearances: TaxClearanceRepository
     tech_case_files: TechCaseFileRepository
+    board_actions: BoardActionRepository
 
     def use_store(self, store: HoldingStore) -> None:
         sql = isinstance(store, DbStore)
@@ -88,6 +90,7 @@ class Repositories:
         self.fees = FeeRepository(store)
         self.tax_clearances = TaxClearanceRepository(store)
         self.tech_case_files = TechCaseFileRepository(store)
+        self.board_actions = BoardActionRepository(store)
 
     @classmethod
     def over(cls, store: HoldingStore) -> Repositories:

@@ -45,3 +45,7 @@ class TaxClearanceRepository(Repository):
 
 class TechCaseFileRepository(Repository):
     table = "tech_case_files"
+
+
+class BoardActionRepository(Repository):
+    table = "board_actions"

@@ -12,7 +12,14 @@ whichever module a caller names. Two kinds of table:
 from __future__ import annotations
 
 from market.adapters.tables.base import SQLModel, metadata
-from market.adapters.tables.casefiles import Document, Fee, FeePayment, TaxClearance, TechCaseFile
+from market.adapters.tables.casefiles import (
+    BoardAction,
+    Document,
+    Fee,
+    FeePayment,
+    TaxClearance,
+    TechCaseFile,
+)
 from market.adapters.tables.certificates import CapUsage, Certificate, QueueEntry
 from market.adapters.tables.deals import (
     ConsumerCursor,
@@ -63,12 +70,14 @@ PROJECTION_TABLES: list[str] = [
     "fee_payments",
     "tax_clearances",
     "tech_case_files",
+    "board_actions",
 ]
 
 __all__ = [
     "PROJECTION_TABLES",
     "SCALE_INDEXES",
     "ApiToken",
+    "BoardAction",
     "CapUsage",
     "Certificate",
     "CertificateNotice",

@@ -122,3 +122,31 @@ class TechCaseFile(SQLModel, table=True):
     tax_certificate_number: str | None = Field(default=None, max_length=100)
     valued_benefit_cents: int | None = Field(default=None, sa_column=Column(BigInteger))
     tax_certificate_issued_on: str | None = Field(default=None, max_length=10)
+
+
+class BoardAction(SQLModel, table=True):
+    """ADM-9: a BRRAG Board action and the Governor's period after it."""
+
+    __tablename__ = "board_actions"
+    __table_args__ = (
+        CheckConstraint("decision in ('approve','deny')", name="decision"),
+        CheckConstraint(
+            "governor_decision is null or governor_decision in ('approve','veto')",
+            name="governor_decision",
+        ),
+        CheckConstraint("amount_cents >= 0", name="amount"),
+    )
+
+    id: str = Field(primary_key=True, max_length=40)
+    party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
+    decision: str = Field(max_length=10)
+    amount_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    board_met_on: str = Field(max_length=10)
+    governor_received_on: str = Field(max_length=10)
+    period_ends_on: str = Field(max_length=10)
+    effective_on: str | None = Field(default=None, max_length=10)
+    submitted_on: str = Field(max_length=10)
+    conditions: list[Any] = Field(sa_column=Column(JSON, nullable=False))
+    governor_decision: str | None = Field(default=None, max_length=10)
+    governor_decided_on: str | None = Field(default=None, max_length=10)
+    recorded_seq: int = Field(sa_column=Column(BigInteger, nullable=False))

@@ -121,3 +121,33 @@ class TechTaxCertificateRecorded(DomainEvent):
     benefit_cents: int
     certificate_number: str
     issued_on: IsoDate
+
+
+@event
+class BoardActionRecorded(DomainEvent):
+    """ADM-9: the Board's approval or denial of a BRRAG application; its minutes reached
+    the Governor on `governor_received_on`, and it takes effect after the Governor's 10
+    working days (`effective_on`) unless approved earlier or vetoed."""
+
+    TYPE = "BOARD_ACTION_RECORDED"
+    action_id: str
+    party_id: str
+    decision: str
+    amount_cents: int
+    board_met_on: IsoDate
+    governor_received_on: IsoDate
+    period_ends_on: IsoDate
+    effective_on: IsoDate
+    submitted_on: IsoDate
+    conditions: Sequence[str]
+
+
+@event
+class GovernorDecisionRecorded(DomainEvent):
+    """ADM-9: the Governor approved the minutes early or vetoed them within the period."""
+
+    TYPE = "GOVERNOR_DECISION_RECORDED"
+    action_id: str
+    party_id: str
+    decision: str
+    decided_on: IsoDate

@@ -67,4 +67,20 @@ CASEFILE_NOTICES: dict[str, Notice] = {
         _APP,
         email=True,
     ),
+    "BOARD_ACTION_RECORDED": Notice(
+        keys("party_id"),
+        "BRRAG Board action: {decision}",
+        "The Board voted to {decision} your BRRAG application ({amount_dollars}). The "
+        "Governor received the minutes on {governor_received_on}; the action takes effect "
+        "on {effective_on} unless the Governor approves it earlier or vetoes it.",
+        "/fees",
+        email=True,
+    ),
+    "GOVERNOR_DECISION_RECORDED": Notice(
+        keys("party_id"),
+        "BRRAG Board action: the Governor's decision",
+        "The Governor's decision on the Board's action: {decision} ({decided_on}).",
+        "/fees",
+        email=True,
+    ),
 }
