@@ -115,6 +115,7 @@ def file_document() -> ResponseReturnValue:
     """File an exhibit against a party, registration, TECH application, transfer or
     certificate (the subject's party or the Authority)."""
     actor = current_actor()
+    actor.require("authority", "participant")  # before the form is read
     new = _upload()
     store, limit = document_uploads.store(), document_uploads.max_bytes()
     key = request.headers.get("Idempotency-Key")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from market.services.trust.ledger import verify
+from tests.proof.roles_api_casefile_rows import CASEFILE_ROWS
 from tests.proof.roles_api_market_rows import MARKET_ROWS
 from tests.proof.roles_api_rows import RECORD_ROWS
 from tests.proof.roles_world import ROLES, Matrix, fast_argon2
@@ -16,7 +17,7 @@ from tests.proof.world import event_count
 __all__ = ["fast_argon2"]  # the fast-hashing guard, autouse here too
 
 # In this order: some rows change what later ones see (the revocation comes last).
-ROWS = [*RECORD_ROWS, *MARKET_ROWS]
+ROWS = [*RECORD_ROWS, *CASEFILE_ROWS, *MARKET_ROWS]
 
 
 def test_every_endpoint_answers_each_role_as_specified(client: Any) -> None:

@@ -48,6 +48,11 @@ FORMS: dict[str, tuple[str, ...]] = {
     "/authority/certificates/{certificate}/notices/{notice}/lift": ("authority",),
     "/closing/{transfer}/payment": ("owner", "other"),
     "/closing/{transfer}/receipt": ("owner", "other"),
+    # The case file (RULES.md section 7): the step's own role is the service's to check.
+    "/documents/upload": ("authority", "owner", "other"),
+    "/casefiles/tech/{application}/{step}": ("authority", "owner", "other"),
+    "/fees/{fee}/payment": ("authority",),
+    "/tax-clearances": ("authority",),
 }
 OWNERS_ONLY = {
     "/seller/listings/{listing}/withdraw",
@@ -77,6 +82,9 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
         .replace("{notification}", "<notification_id>")
         .replace("{reset}", "<token>")
         .replace("{notice}", "<notice_id>")
+        .replace("{application}", "<application_id>")
+        .replace("{step}", "<step>")
+        .replace("{fee}", "<fee_id>")
         for f in FORMS
     }
     assert form_rules == named, form_rules ^ named
@@ -101,6 +109,9 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
                 .replace("{notification}", "ntf_none")
                 .replace("{reset}", "not-a-reset-token")
                 .replace("{notice}", "ntc_matrix")
+                .replace("{application}", m.application["id"])
+                .replace("{step}", "submit")
+                .replace("{fee}", "fee_none")
             )
             before = event_count(m.engine)
             r = browser.post(path, data={"csrf_token": token[1], "reason": "matrix"})

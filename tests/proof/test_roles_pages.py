@@ -57,6 +57,10 @@ PAGES: dict[str, dict[str, int]] = {
     "/authority/users": AUTHORITY_ONLY,
     "/pickers/parties": AUDIT,  # the type-ahead's matches: the desks' and the ledger's
     "/pickers/certificates": AUTHORITY_ONLY,
+    # the case file (RULES.md section 7); an exhibit's visibility: test_casefile_pages.py
+    "/casefiles/tech/{application}": {**AUDIT, "owner": 200, "other": 404},
+    "/fees": SIGNED_IN,
+    "/documents/{document}/download": statuses(404, anonymous=302),
 }
 # Page templates' placeholders and the URL rule variables they stand for.
 PLACEHOLDERS = {
@@ -68,6 +72,7 @@ PLACEHOLDERS = {
     "{credit}": "<application_id>",
     "{reference}": "<reference>",
     "{reset}": "<token>",
+    "{document}": "<document_id>",
 }
 # Pages that show the open market: the seller's ids, name and listed certificate are
 # part of an offer to sell (as on GET /api/v1/listings).
@@ -100,6 +105,7 @@ def test_every_page_answers_each_role_as_specified(app: Any, client: Any) -> Non
         "{credit}": "capp_none",
         "{reference}": m.reference(),
         "{reset}": "not-a-reset-token",
+        "{document}": "doc_none",
     }
     assert page_rules == named, page_rules ^ named
     mismatches, leaks = [], []
