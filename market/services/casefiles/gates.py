@@ -9,9 +9,11 @@ from datetime import date
 from typing import Any
 
 from market.domain.casefile_errors import StepOutOfOrderError
-from market.domain.rules import adm_checklist
+from market.domain.rules import adm_checklist, adm_fees
 from market.domain.rulesets import Ruleset
 from market.services.casefiles import checklists, clearances, fees
+from market.services.kernel.actor import Actor
+from market.services.kernel.clock import today
 from market.services.kernel.uow import AbstractUnitOfWork
 
 
@@ -35,3 +37,13 @@ def check_final_approval(
     fees.require_paid(uow, subjects, "Final approval")
     if adm_checklist.FINAL in ruleset.adm_clearance_steps:
         clearances.require_valid(uow, str(t["seller_party_id"]), str(t["program"]), on, ruleset)
+
+
+def invoice_transfer_fee(
+    uow: AbstractUnitOfWork, actor: Actor, transfer_id: str, cert: dict[str, Any], ruleset: Ruleset
+) -> None:
+    """ADM-3: a UTH tax credit transfer certificate application carries $2,500, invoiced
+    to the seller when the transfer is proposed; its final approval waits until paid."""
+    if cert["program"] == "UTH" and ruleset.adm_in_force(today()):
+        bill = adm_fees.uth_flat_fee(adm_fees.UTH_TRANSFER, ruleset)
+        fees.invoice(uow, actor, str(cert["holder_party_id"]), transfer_id, bill, ruleset)
