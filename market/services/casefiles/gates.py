@@ -27,8 +27,10 @@ def check_final_approval(
     subjects = [str(t["id"])]
     app = uow.tech_applications.of_certificate(str(cert.get("root_id") or cert["id"]))
     if t["program"] == "TECH" and app is not None:
+        # ADM-8 binds an application its steps began on; one they never did (allocated
+        # before them, or imported) is not held to a valuation it could never get.
         case = uow.tech_case_files.get(str(app["id"]))
-        if case is None or case["tax_certificate_number"] is None:
+        if case is not None and case["tax_certificate_number"] is None:
             raise StepOutOfOrderError(
                 "Final approval follows Taxation's valuation of the TECH application (ADM-8).",
                 {"application_id": app["id"], "needs": "tax_certificate"},
