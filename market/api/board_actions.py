@@ -82,6 +82,7 @@ def governor(data: dict[str, Any], action_id: str) -> ResponseReturnValue:
 @blp.route("/board-actions", methods=["GET"])
 @blp.alt_response(200, description="{items: [board action]} in submission order")
 def list_actions() -> ResponseReturnValue:
+    """Board actions in the order of submission (a participant: its own)."""
     actor, rules = current_actor(), ruleset()
     with ReadOnly(engine()) as conn:
         items = board_actions.list_actions(conn, actor, rules)
@@ -91,6 +92,7 @@ def list_actions() -> ResponseReturnValue:
 @blp.route("/board-actions/<action_id>", methods=["GET"])
 @blp.alt_response(200, schema=BoardActionOut)
 def get_action(action_id: str) -> ResponseReturnValue:
+    """A Board action and where its Governor period stands."""
     actor, rules = current_actor(), ruleset()
     with ReadOnly(engine()) as conn:
         return jsonify(

@@ -136,6 +136,7 @@ def file_document() -> ResponseReturnValue:
 @blp.route("/documents/<document_id>", methods=["GET"])
 @blp.alt_response(200, schema=DocumentOut)
 def get_document(document_id: str) -> ResponseReturnValue:
+    """An exhibit's record (its party, the Authority, auditors; anyone else 404)."""
     actor = current_actor()
     with ReadOnly(engine()) as conn:
         return jsonify(DocumentOut().dump(documents.get_document(conn, actor, document_id)))
@@ -144,6 +145,7 @@ def get_document(document_id: str) -> ResponseReturnValue:
 @blp.route("/documents/<document_id>/content", methods=["GET"])
 @blp.alt_response(200, description="the bytes, as an attachment")
 def document_content(document_id: str) -> ResponseReturnValue:
+    """An exhibit's bytes, as an attachment (the same readers as its record)."""
     actor = current_actor()
     with ReadOnly(engine()) as conn:
         row, data = documents.content(conn, actor, document_uploads.store(), document_id)
@@ -216,6 +218,7 @@ def record_clearance(data: dict[str, Any], party_id: str) -> ResponseReturnValue
 @blp.route("/parties/<party_id>/tax-clearances", methods=["GET"])
 @blp.alt_response(200, description="{items: [tax clearance]}")
 def list_clearances(party_id: str) -> ResponseReturnValue:
+    """A party's tax clearance certificates (the party, the Authority, auditors)."""
     actor = current_actor()
     with ReadOnly(engine()) as conn:
         items = clearances.list_clearances(conn, actor, party_id)
