@@ -209,3 +209,13 @@ def test_the_adm6_lock(client: Any, engine: Engine, market_today: Any) -> None:
     )
     refused(r, 422, "application_locked")
     refused(step(client, seller, app["id"], "submit"), 422, "application_locked")
+
+
+def test_the_steps_are_in_the_applications_timeline(client: Any, engine: Engine) -> None:
+    authority = headers_for(client, engine, "authority")
+    _, seller, app = seller_and_application(client, engine, authority, "2014-03-03")
+    step(client, seller, app["id"], "submit")
+    step(client, authority, app["id"], "preliminary-approval", {"conditions": ["c"]})
+    detail = client.get(f"/api/v1/tech/applications/{app['id']}", headers=seller).json
+    assert [s["status"] for s in detail["timeline"]][-2:] == ["submitted", "preliminarily_approved"]
+    assert detail["next_step"].startswith("The seller files")
