@@ -54,6 +54,9 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "TOKEN_HASH_KEY_FILE": os.environ.get("TOKEN_HASH_KEY_FILE") or None,
         "SECRET_KEY": os.environ.get("SECRET_KEY"),  # None: create_app keeps one in instance/
         "RULESET": os.environ.get("MARKET_RULESET", "A1178"),
+        # Exhibits (PRODUCT.md 9.1): their bytes' folder (unset: instance/documents), size limit.
+        "DOCUMENT_DIR": os.environ.get("DOCUMENT_DIR") or None,
+        "DOCUMENT_MAX_BYTES": int(os.environ.get("DOCUMENT_MAX_BYTES", str(20 * 1024 * 1024))),
         "TOKEN_TTL_HOURS": int(os.environ.get("TOKEN_TTL_HOURS", "720")),
         "SQL_ECHO": os.environ.get("SQL_ECHO") == "1",
         # The business date every rule reading "today" uses (PRODUCT.md 8.4); unset: New York's.

@@ -53,7 +53,9 @@ def init_api(app: Flask) -> Api:
         "calculator",
         "funding",
         "covenants",
-    ):  # PRODUCT.md 8.3
+        "casefiles",
+        "board_actions",
+    ):  # PRODUCT.md 8.3, 9.1
         api.register_blueprint(import_module(f"market.api.{name}").blp)
     api.register_blueprint(import_module("market.api.exceptions").blp)
     errors.register(app)

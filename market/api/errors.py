@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from market.adapters.db import storage_full
 from market.api.error_codes import code, http_code
 from market.api.input_guard import guard_request
+from market.document_uploads import raise_upload_limit
 from market.domain.errors import DomainError
 
 # What a page says for each status (the pages' own error pages, in the site's layout).
@@ -155,6 +156,7 @@ def handle_unexpected(e: Exception) -> ResponseReturnValue:
 
 
 def register(app: Flask) -> None:
+    app.before_request(raise_upload_limit)  # before the guard reads a form
     app.before_request(guard_request)
     app.register_error_handler(OperationalError, handle_outage)
     app.register_error_handler(InterfaceError, handle_outage)

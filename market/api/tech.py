@@ -9,9 +9,12 @@ from flask.typing import ResponseReturnValue
 from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
+from market.api.casefile_schemas import CaseFileOut, ChecklistItemOut
 from market.api.context import command, current_actor, engine, ruleset
 from market.api.schemas import page_of
 from market.api.timeline_schema import timeline_fields
+from market.services.casefiles import checklists
+from market.services.casefiles.checklists import with_case
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.queries import deal_views
 from market.services.tech import tech, tech_allocation_views, tech_allocations
@@ -23,6 +26,8 @@ _YEAR = validate.Range(1990, 2200)
 
 
 class TechApplicationOut(Schema):
+    """`checklist`, `case_file` and `next_step` (RULES.md section 7) on single answers."""
+
     id = fields.String()
     party_id = fields.String()
     fiscal_year = fields.Integer()
@@ -45,6 +50,9 @@ class TechApplicationOut(Schema):
     allocated_cents = fields.Integer(allow_none=True)
     certificate_id = fields.String(allow_none=True)
     ruleset = fields.String()
+    checklist = fields.List(fields.Nested(ChecklistItemOut))
+    case_file = fields.Nested(CaseFileOut, allow_none=True)
+    next_step = fields.String()
 
 
 TechApplicationDetailOut = TechApplicationOut.from_dict(
@@ -82,7 +90,8 @@ def create_application(data: dict[str, Any]) -> ResponseReturnValue:
     rules = ruleset()
     new = tech.NewTechApplication(**data)
     return command(
-        lambda uow: tech.submit_application(uow, actor, rules, new), TechApplicationOut()
+        lambda uow: with_case(uow, tech.submit_application(uow, actor, rules, new)),
+        TechApplicationOut(),
     )
 
 
@@ -103,7 +112,8 @@ def get_application(application_id: str) -> ResponseReturnValue:
     actor = current_actor()
     with ReadOnly(engine()) as conn:
         found = tech.get_application(conn, actor, application_id)
-        return jsonify(TechApplicationDetailOut().dump(deal_views.tech_detail(conn, found)))
+        detail = deal_views.tech_detail(conn, found) | checklists.for_application(conn, found)
+        return jsonify(TechApplicationDetailOut().dump(detail))
 
 
 @blp.route("/allocations/<int(min=1900, max=2200):fiscal_year>/preview", methods=["POST"])

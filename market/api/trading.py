@@ -9,9 +9,11 @@ from flask.typing import ResponseReturnValue
 from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
+from market.api.casefile_schemas import ChecklistItemOut
 from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import SeqPageArgs, page_of
 from market.api.timeline_schema import timeline_fields
+from market.services.casefiles import checklists
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.queries import deal_views
 from market.services.trading import trading
@@ -75,6 +77,7 @@ class TransferOut(Schema):
     exchange_date = fields.String(allow_none=True)
     hq_window_end = fields.String(allow_none=True)
     ruleset = fields.String()
+    checklist = fields.List(fields.Nested(ChecklistItemOut))  # RULES.md section 7, on reads
 
 
 class OfferOut(Schema):
@@ -223,7 +226,8 @@ def get_transfer(transfer_id: str) -> ResponseReturnValue:
     actor = current_actor()
     with ReadOnly(engine()) as conn:
         found = trading.get_transfer(conn, actor, transfer_id)
-        return jsonify(TransferDetailOut().dump(deal_views.transfer_detail(conn, found)))
+        detail = deal_views.transfer_detail(conn, found) | checklists.for_transfer(conn, found)
+        return jsonify(TransferDetailOut().dump(detail))
 
 
 @blp.route("/transfers/<transfer_id>/approve", methods=["POST"])

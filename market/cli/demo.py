@@ -6,6 +6,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
+from market import document_uploads
 from market.domain.rulesets import get_ruleset
 from market.services import demo
 
@@ -22,7 +23,8 @@ def seed_demo(if_empty: bool) -> None:
             click.echo("the ledger already has events; demo not seeded")
             return
         raise click.ClickException("the ledger already has events; seed an empty database")
-    demo.seed(engine, get_ruleset(current_app.config["RULESET"]), click.echo)
+    rules = get_ruleset(current_app.config["RULESET"])
+    demo.seed(engine, rules, click.echo, document_uploads.store())
     click.echo("demo market ready")
 
 

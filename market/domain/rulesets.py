@@ -147,6 +147,45 @@ class Ruleset:
     # TB-40(b) exposure while a headquarters window runs: "sliding" (the share of the
     # window left) or "full" (the whole benefit until the window ends).
     tech_hq_recapture_scale: str = "sliding"
+    # RULES.md section 7 (ADM-1..12, N.J.A.C. 19:31): the Authority's process, in force for
+    # steps taken on or after `adm_in_force_from` (None: never); an earlier step (the bill's
+    # own era) takes none of its gates. docs/pending/casefiles.md.
+    adm_in_force_from: date | None = date(2024, 1, 1)
+    adm_tech_application_fee_cents: int = 100_000  # ADM-1
+    adm_tech_approval_fee_over_cents: int = 10_000_000  # ADM-2: awards over $100,000
+    adm_tech_approval_fee_rate: Fraction = Fraction(1, 100)
+    adm_tech_fees_cap_cents: int = 2_000_000  # the two TECH fees together
+    adm_uth_application_fee_cents: int = 500_000  # ADM-3
+    adm_uth_approval_fee_rate: Fraction = Fraction(1, 200)
+    adm_uth_approval_fee_cap_cents: int = 30_000_000
+    adm_uth_annual_review_fee_cents: int = 250_000
+    adm_uth_transfer_fee_cents: int = 250_000
+    # ADM-5 / ADM-7 exhibits; the spending certification only after a sale the prior year.
+    adm_submission_exhibits: tuple[str, ...] = (
+        "business_description",
+        "business_plan",
+        "financial_statements_year_1",
+        "financial_statements_year_2",
+        "affiliates_list",
+    )
+    adm_forward_exhibits: tuple[str, ...] = (
+        "buying_business_information_sheet",
+        "tax_benefit_identification_form",
+        "private_financial_assistance_form",
+        "executed_selling_agreement",
+    )
+    adm_prior_sale_exhibit: str = "spending_certification"
+    adm_transfer_exhibits: tuple[str, ...] = ("executed_selling_agreement",)  # TECH sales
+    adm_brrag_governor_working_days: int = 10  # ADM-9
+    adm_clearance_valid_days: int = 90  # ADM-11
+    adm_clearance_max_renewals: int = 3
+    adm_clearance_renewal_window_days: int = 365
+    adm_clearance_steps: tuple[str, ...] = ("submission", "final")  # ADM-12 [CFG]
+    adm_clearance_reminder_days: tuple[int, ...] = (30, 7)
+
+    def adm_in_force(self, on: date) -> bool:
+        """Whether the ADM process rules govern a step taken on `on`."""
+        return self.adm_in_force_from is not None and on >= self.adm_in_force_from
 
     def __hash__(self) -> int:
         # The mappings are read-only proxies, which do not hash; the name identifies a ruleset.

@@ -10,6 +10,7 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
 from market.domain.errors import DomainError
+from market.services.casefiles import checklists
 from market.services.kernel import lookups
 from market.services.kernel.uow import ReadOnly
 from market.services.notify import inbox
@@ -76,7 +77,10 @@ def _deal(kind: str, key: str) -> ResponseReturnValue:
     with ReadOnly(engine()) as conn:
         try:
             if kind == "transfer":
-                item = deal_views.transfer_detail(conn, trading.get_transfer(conn, me, key))
+                found = trading.get_transfer(conn, me, key)
+                item = deal_views.transfer_detail(conn, found) | checklists.for_transfer(
+                    conn, found
+                )
             elif kind == "offer":
                 item = deals.get_offer(conn, me, key)
             elif kind == "tech":

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from market.web import sentences_accounts as accounts
+from market.web import sentences_casefiles as casefiles
 from market.web import sentences_holdings as holdings
 from market.web import sentences_records as records
 from market.web import sentences_trading as trading
@@ -51,12 +52,22 @@ SENTENCES: dict[str, Sentence] = {
     "TRANSFER_RECEIPT_CONFIRMED": trading.received,
     "TRANSFER_REFUND_OWED": trading.refund,
     "ACCOUNT_EVENT_RECORDED": accounts.account,
+    "BOARD_ACTION_RECORDED": casefiles.board_action,
+    "DOCUMENT_FILED": casefiles.document,
+    "FEE_INVOICED": casefiles.fee,
+    "FEE_PAYMENT_RECORDED": casefiles.fee_paid,
+    "GOVERNOR_DECISION_RECORDED": casefiles.governor,
     "PARTY_FACTS_RECORDED": records.party_facts,
     "RECORDS_IMPORTED": records.records_imported,
     "REGISTRATION_APPROVED": accounts.approved,
     "REGISTRATION_EMAIL_VERIFIED": accounts.verified,
     "REGISTRATION_REJECTED": accounts.rejected,
     "REGISTRATION_REQUESTED": accounts.requested,
+    "TAX_CLEARANCE_RECORDED": casefiles.clearance,
+    "TECH_APPLICATION_SUBMITTED": casefiles.submitted,
+    "TECH_FORWARDED_TO_TAXATION": casefiles.forwarded,
+    "TECH_PRELIMINARY_APPROVED": casefiles.preliminary,
+    "TECH_TAX_CERTIFICATE_RECORDED": casefiles.valued,
 }
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from market.services.trust.ledger import verify
 from tests.proof.roles_api_account_rows import ACCOUNT_ROWS
+from tests.proof.roles_api_casefile_rows import CASEFILE_ROWS
 from tests.proof.roles_api_market_rows import MARKET_ROWS
 from tests.proof.roles_api_rows import RECORD_ROWS
 from tests.proof.roles_world import ROLES, Matrix, fast_argon2
@@ -17,7 +18,12 @@ from tests.proof.world import event_count
 __all__ = ["fast_argon2"]  # the fast-hashing guard, autouse here too
 
 # In this order: some rows change what later ones see (the revocation comes last).
-ROWS = [*RECORD_ROWS, *ACCOUNT_ROWS, *MARKET_ROWS]  # MARKET_ROWS ends by revoking the tokens
+ROWS = [
+    *RECORD_ROWS,
+    *ACCOUNT_ROWS,
+    *CASEFILE_ROWS,
+    *MARKET_ROWS,
+]  # MARKET_ROWS ends by revoking the tokens
 
 
 def test_every_endpoint_answers_each_role_as_specified(client: Any) -> None:

@@ -59,6 +59,11 @@ FORMS: dict[str, tuple[str, ...]] = {
     "/authority/users/{user}/mfa-reset": ("authority",),
     "/parties/{party}/users/invite": ("authority", "owner", "other"),
     "/users/{user}/deactivate": ("authority", "owner", "other"),
+    # The case file (RULES.md section 7): the step's own role is the service's to check.
+    "/documents/upload": ("authority", "owner", "other"),
+    "/casefiles/tech/{application}/{step}": ("authority", "owner", "other"),
+    "/fees/{fee}/payment": ("authority",),
+    "/tax-clearances": ("authority",),
 }
 OWNERS_ONLY = {
     "/parties/{party}/users/invite",  # the owner's party: not X's
@@ -94,6 +99,9 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
         .replace("{registration}", "<registration_id>")
         .replace("{user}", "<user_id>")
         .replace("{party}", "<party_id>")
+        .replace("{application}", "<application_id>")
+        .replace("{step}", "<step>")
+        .replace("{fee}", "<fee_id>")
         for f in FORMS
     }
     assert form_rules == named, form_rules ^ named
@@ -123,6 +131,9 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
                 .replace("{registration}", "reg_none")
                 .replace("{user}", owner_user)
                 .replace("{party}", m.owner["id"])
+                .replace("{application}", m.application["id"])
+                .replace("{step}", "submit")
+                .replace("{fee}", "fee_none")
             )
             before = event_count(m.engine)
             r = browser.post(path, data={"csrf_token": token[1], "reason": "matrix"})

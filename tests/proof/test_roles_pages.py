@@ -69,6 +69,10 @@ PAGES: dict[str, dict[str, int]] = {
     "/authority/registrations/{registration}": {**AUDIT, "authority": 404, "auditor": 404},
     "/authority/parties/{party}/users": AUDIT,
     "/party/users": PARTICIPANTS,
+    # the case file (RULES.md section 7); an exhibit's visibility: test_casefile_pages.py
+    "/casefiles/tech/{application}": {**AUDIT, "owner": 200, "other": 404},
+    "/fees": SIGNED_IN,
+    "/documents/{document}/download": statuses(404, anonymous=302),
 }
 # Page templates' placeholders and the URL rule variables they stand for.
 PLACEHOLDERS = {
@@ -80,6 +84,7 @@ PLACEHOLDERS = {
     "{credit}": "<application_id>",
     "{reference}": "<reference>",
     "{reset}": "<token>",
+    "{document}": "<document_id>",
     "{link}": "<token>",
     "{party}": "<party_id>",
     "{registration}": "<registration_id>",
@@ -116,6 +121,7 @@ def test_every_page_answers_each_role_as_specified(app: Any, client: Any) -> Non
         "{credit}": "capp_none",
         "{reference}": m.reference(),
         "{reset}": "not-a-reset-token",
+        "{document}": "doc_none",
         "{link}": "not-a-link-token",
         "{party}": m.owner["id"],
         "{registration}": "reg_none",

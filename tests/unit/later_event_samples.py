@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.casefile_events import SAMPLES as CASEFILE_SAMPLES
+
 LATER_SAMPLES: dict[str, list[dict[str, Any]]] = {
     "PARTY_FACTS_RECORDED": [
         {"party_id": "pty_1", "naics_code": "541715", "employees": {"2024": 12, "2025": 14}},
@@ -74,3 +76,6 @@ LATER_SAMPLES: dict[str, list[dict[str, Any]]] = {
         }
     ],
 }
+
+# The case file's (RULES.md section 7), kept beside the tests that build them.
+LATER_SAMPLES.update(CASEFILE_SAMPLES)

@@ -47,6 +47,14 @@ def test_every_event_8_2_names_is_mailed_and_those_that_ask_a_party_to_act() -> 
         "TRANSFER_REFUND_OWED",
         "CERTIFICATE_NOTICE_ISSUED",
         "CERTIFICATE_NOTICE_LIFTED",
+        # The case file (RULES.md section 7): a fee to pay, a step that asks the seller to
+        # act or tells it where its application stands, a Board action and its Governor.
+        "FEE_INVOICED",
+        "TECH_APPLICATION_SUBMITTED",
+        "TECH_PRELIMINARY_APPROVED",
+        "TECH_TAX_CERTIFICATE_RECORDED",
+        "BOARD_ACTION_RECORDED",
+        "GOVERNOR_DECISION_RECORDED",
     }
     assert notices.words("TRANSFER_BUYER_CONFIRMED") == "transfer buyer confirmed"
     assert "awaiting_buyer" in NEXT_STEP

@@ -19,5 +19,6 @@ from market.adapters.projections import deals  # noqa: F401  isort: skip
 from market.adapters.projections import halts, funding  # noqa: F401  isort: skip
 from market.adapters.projections import records  # noqa: F401  isort: skip
 from market.adapters.projections import registration  # noqa: F401  isort: skip
+from market.adapters.projections import casefiles  # noqa: F401  isort: skip
 
 __all__ = ["DbStore", "MemoryStore", "Store", "apply", "apply_typed", "handles", "known_types"]

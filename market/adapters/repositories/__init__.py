@@ -6,6 +6,13 @@ from __future__ import annotations
 
 from market.adapters.projections.store import DbStore
 from market.adapters.repositories.base import HoldingStore, Repository
+from market.adapters.repositories.casefiles import (
+    BoardActionRepository,
+    DocumentRepository,
+    FeeRepository,
+    TaxClearanceRepository,
+    TechCaseFileRepository,
+)
 from market.adapters.repositories.certificates import (
     CapRepository,
     CertificateRepository,
@@ -54,6 +61,11 @@ class Repositories:
     tech_allocations: TechAllocationRepository
     credit_applications: CreditApplicationRepository
     recaptures: RecaptureRepository
+    documents: DocumentRepository
+    fees: FeeRepository
+    tax_clearances: TaxClearanceRepository
+    tech_case_files: TechCaseFileRepository
+    board_actions: BoardActionRepository
 
     def use_store(self, store: HoldingStore) -> None:
         sql = isinstance(store, DbStore)
@@ -74,6 +86,11 @@ class Repositories:
             SqlCreditApplicationRepository if sql else CreditApplicationRepository
         )(store)
         self.recaptures = RecaptureRepository(store)
+        self.documents = DocumentRepository(store)
+        self.fees = FeeRepository(store)
+        self.tax_clearances = TaxClearanceRepository(store)
+        self.tech_case_files = TechCaseFileRepository(store)
+        self.board_actions = BoardActionRepository(store)
 
     @classmethod
     def over(cls, store: HoldingStore) -> Repositories:

@@ -12,6 +12,14 @@ whichever module a caller names. Two kinds of table:
 from __future__ import annotations
 
 from market.adapters.tables.base import SQLModel, metadata
+from market.adapters.tables.casefiles import (
+    BoardAction,
+    Document,
+    Fee,
+    FeePayment,
+    TaxClearance,
+    TechCaseFile,
+)
 from market.adapters.tables.certificates import CapUsage, Certificate, QueueEntry
 from market.adapters.tables.deals import (
     ConsumerCursor,
@@ -66,9 +74,15 @@ PROJECTION_TABLES: list[str] = [
     "certificate_notices",
     "transfer_fundings",
     "account_events",
+    "board_actions",
+    "documents",
+    "fee_payments",
+    "fees",
     "party_facts",
     "records_imports",
     "registrations",
+    "tax_clearances",
+    "tech_case_files",
 ]
 
 __all__ = [
@@ -77,6 +91,7 @@ __all__ = [
     "AccountEvent",
     "AccountInvite",
     "ApiToken",
+    "BoardAction",
     "CapUsage",
     "Certificate",
     "CertificateNotice",
@@ -84,8 +99,11 @@ __all__ = [
     "ConsumerCursor",
     "CosignatureRow",
     "CreditApplication",
+    "Document",
     "EmailMessage",
     "EventRow",
+    "Fee",
+    "FeePayment",
     "FilingReference",
     "IdempotencyKey",
     "LedgerHead",
@@ -109,8 +127,10 @@ __all__ = [
     "RegistrationLink",
     "RequestTrace",
     "SQLModel",
+    "TaxClearance",
     "TechAllocation",
     "TechApplication",
+    "TechCaseFile",
     "TickRun",
     "Transfer",
     "TransferFunding",

@@ -15,6 +15,7 @@ from market.domain.events import certificates, deals, funding, halts  # noqa: F4
 from market.domain.events import parties, returns, tech, trading, uth  # noqa: F401  isort: skip
 from market.domain.events import records  # noqa: F401  isort: skip
 from market.domain.events import accounts, registration  # noqa: F401  isort: skip
+from market.domain.events import casefiles  # noqa: F401  isort: skip
 
 __all__ = [
     "VERSION_KEY",

@@ -16,9 +16,10 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from market.adapters.document_store import DocumentStore
 from market.adapters.eventstore import event_count
 from market.domain.rulesets import Ruleset
-from market.services.demo import after_sale, credits, parties, trades
+from market.services.demo import after_sale, casefile, credits, parties, trades
 from market.services.demo.context import Seeding
 from market.services.demo.dates import DemoDates
 from market.services.demo.parties import AUDITOR_EMAIL, AUTHORITY_EMAIL, DEMO_PASSWORD, PARTIES
@@ -33,18 +34,22 @@ def is_seeded(engine: Engine) -> bool:
 
 
 def seed(
-    engine: Engine, ruleset: Ruleset, say: Callable[[str], None] = lambda _: None
+    engine: Engine,
+    ruleset: Ruleset,
+    say: Callable[[str], None] = lambda _: None,
+    store: DocumentStore | None = None,
 ) -> dict[str, Any]:
     """The demo market on the business date; answers the parties' ids and the fiscal years
     it is built around."""
     dates = DemoDates(clock.today())
     say(f"seeding the demo on the business date {dates.today.isoformat()}")
-    s = Seeding(engine, ruleset, dates, say)
+    s = Seeding(engine, ruleset, dates, say, store=store)
     parties.register_all(s)
     issued = credits.issue_all(s)
     sales = trades.trade_all(s, issued)
     after_sale.use_credits(s, issued, sales)
     approved, cut = after_sale.review_uth(s, issued)
+    casefile.showcase(s)
     return {
         "parties": dict(s.ids),
         "business_date": dates.today.isoformat(),

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Engine
 
+from market.adapters.document_store import DocumentStore
 from market.domain.rulesets import Ruleset
 from market.services.demo.dates import DemoDates
 from market.services.kernel.actor import AUTHORITY, PARTICIPANT, Actor
@@ -29,6 +30,7 @@ class Seeding:
     dates: DemoDates
     say: Callable[[str], None]
     ids: dict[str, str] = field(default_factory=dict)  # party key -> id
+    store: DocumentStore | None = None  # exhibits' bytes (DOCUMENT_DIR)
 
     def do(self, fn: Callable[[UnitOfWork], T]) -> T:
         return run(self.engine, fn)

@@ -10,6 +10,7 @@ from datetime import date
 from functools import partial
 from typing import Any
 
+from market.services.demo import casefile
 from market.services.demo.context import EDA, THOUSAND, Seeding
 from market.services.demo.credits import Credits
 from market.services.trading import trading
@@ -56,6 +57,7 @@ def trade_all(s: Seeding, c: Credits) -> Sales:
         return accepted.get("transfer", accepted)  # type: ignore[no-any-return]
 
     def approve(transfer: dict[str, Any], on: date) -> None:
+        casefile.prepare_closing(s, transfer["id"], on)  # ADM-8, ADM-12 where in force
         s.do(lambda uow: trading.approve_transfer(uow, EDA, transfer["id"], s.ruleset, on))
 
     l_brrag = listing("meadowlands", c.brrag["id"], 1_500 * THOUSAND, 91)

@@ -23,6 +23,7 @@ from market.domain.events.deals import ReminderIssued
 from market.domain.rules import tech_caps
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year, format_cents
+from market.services.casefiles import clearance_reminders
 from market.services.kernel.actor import SYSTEM
 from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.queries.pages_queries import carryover_last_year
@@ -104,5 +105,8 @@ def issue_due(uow: AbstractUnitOfWork, as_of: date, ruleset: Ruleset) -> list[st
                 link=f"/certificates/{cert['id']}",
             ),
         ):
+            issued.append(key)
+    for key, reminder in clearance_reminders.due(uow, as_of, ruleset):  # ADM-11
+        if _issue(uow, key, reminder):
             issued.append(key)
     return issued

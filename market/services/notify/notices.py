@@ -288,3 +288,9 @@ def render(notice: Notice, f: dict[str, Any], party_id: str | None) -> tuple[str
 def words(event_type: str) -> str:
     """An event type in words, for types the timelines and inbox know nothing about."""
     return event_type.replace("_", " ").lower()
+
+
+# The case file's notices (RULES.md section 7), kept beside this mapping.
+from market.services.notify.casefile_notices import CASEFILE_NOTICES  # noqa: E402
+
+NOTICES.update(CASEFILE_NOTICES)

@@ -33,6 +33,11 @@ STATUS = {
     "TECH_APPLICATION_RECEIVED": "received",
     "FY_ALLOCATION_RUN": "allocated",
     "CREDIT_APPLIED": "applied",
+    # RULES.md section 7: a TECH application's administrative steps
+    "TECH_APPLICATION_SUBMITTED": "submitted",
+    "TECH_PRELIMINARY_APPROVED": "preliminarily_approved",
+    "TECH_FORWARDED_TO_TAXATION": "forwarded_to_taxation",
+    "TECH_TAX_CERTIFICATE_RECORDED": "valued",
 }
 
 # The next step once a deal is in a status (what the pages and the public status say).
@@ -47,6 +52,11 @@ NEXT_STEP = {
     "received": "The Authority runs the fiscal year's allocation after the June 30 deadline.",
     "allocated": "None: a certificate for the allocated benefit is held by the seller.",
     "applied": "None: the credit is on the return; what was not used carries forward.",
+    "submitted": "The Authority reviews it and grants preliminary approval with conditions.",
+    "preliminarily_approved": "The seller files the exhibits Taxation needs; the Authority "
+    "forwards it.",
+    "forwarded_to_taxation": "The Division of Taxation values the benefit.",
+    "valued": "Final approval at closing: the sale's transfer is approved by the Authority.",
 }
 
 

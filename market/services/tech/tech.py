@@ -21,6 +21,7 @@ from market.domain.rules import tech_benefit, tech_caps
 from market.domain.rules.tech_eligibility import TechFacts, check_eligibility
 from market.domain.rulesets import Ruleset
 from market.domain.values import parse_ratio
+from market.services.casefiles import tech_steps
 from market.services.kernel.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
 from market.services.kernel.errors import NotFoundError, not_found
 from market.services.kernel.numbering import new_id
@@ -203,7 +204,9 @@ def submit_application(
     )
     uow.append(f"tech-{application_id}", received_event, actor.label, new_stream=True)
     tech_receipts.record_receipt(uow, actor, application_id, receipt)
-    return load_application(uow, application_id)
+    row = load_application(uow, application_id)
+    tech_steps.invoice_application_fee(uow, actor, row, ruleset)  # ADM-1
+    return row
 
 
 def load_application(source: Source, application_id: str) -> dict[str, Any]:

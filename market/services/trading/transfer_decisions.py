@@ -18,6 +18,7 @@ from market.domain.rules import uth_sales
 from market.domain.rules.certificate_status import certificate_status
 from market.domain.rules.recapture import hq_window_end
 from market.domain.rulesets import Ruleset
+from market.services.casefiles import gates
 from market.services.certificates import halts
 from market.services.certificates.certificate_views import activity_ids_of, uth_tranches
 from market.services.kernel import reads
@@ -64,6 +65,7 @@ def approve_transfer(
     cert = reads.certificate(uow, t["certificate_id"])
     halts.check_not_halted(uow, cert)  # PRODUCT.md 8.3 trading halts
     funding.check_funded(uow, t, ruleset)  # PRODUCT.md 8.3 closing record
+    gates.check_final_approval(uow, t, cert, ruleset, on)  # ADM-8, ADM-12: at closing
     uow.transfers.remember(t)
     uow.certificates.remember(cert)
     seller, buyer = load_party_pair(uow, t["seller_party_id"], t["buyer_party_id"])

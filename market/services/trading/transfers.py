@@ -20,6 +20,7 @@ from market.domain.events.trading import (
 )
 from market.domain.rules import proceeds
 from market.domain.rulesets import Ruleset
+from market.services.casefiles import gates
 from market.services.certificates import halts
 from market.services.kernel import reads
 from market.services.kernel.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
@@ -122,6 +123,7 @@ def _propose(
         actor.label,
         new_stream=True,
     )
+    gates.invoice_transfer_fee(uow, actor, transfer_id, cert, ruleset)  # ADM-3 (UTH)
 
 
 def create_transfer(

@@ -22,6 +22,7 @@ from market.adapters import checkpoint_store, merkle_store
 from market.adapters.eventstore import event_from_row, events_t, head
 from market.domain import merkle
 from market.domain.errors import DomainError
+from market.services.casefiles import documents
 from market.services.certificates import certificate_views
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.errors import ConflictError, NotFoundError
@@ -29,6 +30,19 @@ from market.services.kernel.uow import ReadOnly
 from market.services.trust import cosigned
 from market.services.trust import signer as signing
 from market.services.trust.checkpoints import REQUEST_BACKLOG, TrustSettings, as_public, latest_row
+
+# An exhibit as the bundle lists it; its DOCUMENT_FILED event (seq) is among `events`.
+DOCUMENT_FIELDS = (
+    "id",
+    "kind",
+    "subject_type",
+    "subject_id",
+    "version",
+    "sha256",
+    "bytes",
+    "media_type",
+    "filed_seq",
+)
 
 
 class ProofRequestError(DomainError):
@@ -153,6 +167,8 @@ def certificate_bundle(
                 f"since ({since}) is past the ledger ({head(conn)[0]} events).", {"since": since}
             )
         seqs = [e["seq"] for e in certificate_views.certificate_history(conn, certificate_id)]
+        exhibits = documents.of_certificate(conn, cert)  # PRODUCT.md 9.1: provable hashes
+        seqs = sorted({*seqs, *(int(d["filed_seq"]) for d in exhibits)})
         rows = conn.execute(select(events_t).where(events_t.c.seq.in_(seqs)).order_by("seq"))
         events = [event_from_row(r).as_dict() for r in rows]
         checkpoint = latest_row(conn, settings)
@@ -181,6 +197,7 @@ def certificate_bundle(
         "checkpoint": made,
         "events": events,
         "inclusion": inclusion,
+        "documents": [{k: d[k] for k in DOCUMENT_FIELDS} for d in exhibits],
         "hash_rule": "hash = sha256(canonical_json([seq, stream, version, type, payload, "
         "actor, recorded_at, prev_hash])), canonical_json being RFC 8785 (JCS) for the values "
         "events hold; leaf = sha256(0x00 || hash)",

@@ -1,0 +1,21 @@
+"""ADM-6: from 12:00 am July 1 (New York) a fiscal year's TECH applications lock: no exhibit
+is added and none is submitted. Only where the ADM rules are in force on the business date
+(the ruleset's `adm_in_force_from`)."""
+
+from __future__ import annotations
+
+from market.domain.rules import adm_checklist
+from market.domain.rulesets import get_ruleset
+from market.services.kernel.clock import today
+from market.services.kernel.errors import not_found
+from market.services.kernel.reads import Source, repositories
+
+
+def check_open(source: Source, application_id: str) -> None:
+    app = repositories(source).tech_applications.get(application_id)
+    if app is None:
+        raise not_found("TECH application", "application_id", application_id)
+    ruleset = get_ruleset(str(app["ruleset"]))
+    on = today()
+    if ruleset.adm_in_force(on):
+        adm_checklist.check_not_locked(int(app["fiscal_year"]), on, ruleset)

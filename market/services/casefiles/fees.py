@@ -1,0 +1,157 @@
+"""Fees owed to the Authority (ADM-1..ADM-4): invoiced when their step happens, paid as the
+Authority records payments, credited as ADM-2 says; a step that needs a fee paid is
+refused (`fees_unpaid`) until it is."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+from market.domain.casefile_errors import FeesUnpaidError, OverpaymentError
+from market.domain.errors import InvalidRequestError
+from market.domain.events.casefiles import FeeInvoiced, FeePaymentRecorded
+from market.domain.rules import adm_fees
+from market.domain.rulesets import Ruleset
+from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
+from market.services.kernel.clock import now_utc, today
+from market.services.kernel.errors import not_found
+from market.services.kernel.numbering import new_id
+from market.services.kernel.reads import Source, repositories
+from market.services.kernel.uow import AbstractUnitOfWork
+
+METHODS = ("check", "ach", "wire", "card", "other")
+
+
+def view(row: dict[str, Any]) -> dict[str, Any]:
+    amount, credited, paid = (int(row[k]) for k in ("amount_cents", "credited_cents", "paid_cents"))
+    return dict(row) | {
+        "due_cents": adm_fees.due_cents(amount, credited, paid),
+        "status": adm_fees.status(amount, credited, paid),
+    }
+
+
+def invoice(
+    uow: AbstractUnitOfWork,
+    actor: Actor,
+    party_id: str,
+    subject_id: str,
+    bill: adm_fees.Invoice,
+    ruleset: Ruleset,
+) -> dict[str, Any]:
+    """Invoice the step once: a fee of this kind already made for the subject stands."""
+    for row in uow.fees.of_subject(subject_id):
+        if row["kind"] == bill.kind:
+            return view(row)
+    fee_id = new_id("fee")
+    uow.append(
+        f"fee-{fee_id}",
+        FeeInvoiced(
+            fee_id=fee_id,
+            party_id=party_id,
+            kind=bill.kind,
+            program=bill.program,
+            subject_id=subject_id,
+            amount_cents=bill.amount_cents,
+            credited_cents=bill.credited_cents,
+            reason=bill.reason,
+            invoiced_on=today().isoformat(),
+            ruleset=ruleset.name,
+        ),
+        actor.label,
+        new_stream=True,
+    )
+    return view(dict(uow.fees.get(fee_id) or {}))
+
+
+def record_payment(
+    uow: AbstractUnitOfWork,
+    actor: Actor,
+    fee_id: str,
+    amount_cents: int,
+    method: str,
+    reference: str,
+    received_on: date,
+) -> dict[str, Any]:
+    actor.require(AUTHORITY)
+    row = uow.fees.get(fee_id)
+    if row is None:
+        raise not_found("Fee", "fee_id", fee_id)
+    fee = view(dict(row))
+    if amount_cents <= 0:
+        raise InvalidRequestError("amount_cents must be positive.", {"amount_cents": amount_cents})
+    if method not in METHODS:
+        raise InvalidRequestError(
+            f"method must be one of {', '.join(METHODS)}.", {"method": method}
+        )
+    if not reference.strip():
+        raise InvalidRequestError("reference is required.", {"reference": reference})
+    if received_on > today():
+        raise InvalidRequestError(
+            "A payment cannot be received in the future.", {"received_on": received_on.isoformat()}
+        )
+    if amount_cents > fee["due_cents"]:
+        raise OverpaymentError(
+            f"The fee owes {fee['due_cents']} cents; a payment of {amount_cents} is more.",
+            {"due_cents": fee["due_cents"], "amount_cents": amount_cents, "fee_id": fee_id},
+        )
+    uow.append(
+        f"fee-{fee_id}",
+        FeePaymentRecorded(
+            fee_id=fee_id,
+            payment_id=new_id("fpay"),
+            party_id=str(fee["party_id"]),
+            amount_cents=amount_cents,
+            method=method,
+            reference=reference.strip()[:200],
+            received_on=received_on.isoformat(),
+            recorded_at=now_utc().isoformat(timespec="seconds"),
+        ),
+        actor.label,
+    )
+    return view(dict(uow.fees.get(fee_id) or {}))
+
+
+def list_fees(source: Source, actor: Actor, party_id: str | None) -> list[dict[str, Any]]:
+    """What a party owes and why; a participant sees only its own."""
+    if actor.role not in (AUTHORITY, AUDITOR):
+        party_id = actor.party_id or ""
+    repos = repositories(source)
+    if party_id is None:
+        rows = sorted(repos.fees.where(), key=lambda r: int(r["invoiced_seq"]))
+    else:
+        rows = repos.fees.of_party(party_id)
+    return [view(dict(r)) for r in rows]
+
+
+def unpaid(
+    source: Source, subject_ids: Sequence[str], kinds: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    found = []
+    for subject_id in subject_ids:
+        for row in repositories(source).fees.of_subject(subject_id):
+            fee = view(dict(row))
+            if (kinds is None or fee["kind"] in kinds) and fee["due_cents"] > 0:
+                found.append(fee)
+    return found
+
+
+def require_paid(
+    source: Source, subject_ids: Sequence[str], step: str, kinds: Sequence[str] | None = None
+) -> None:
+    """ADM-4: refuse the step while a fee it needs still owes money."""
+    owed = unpaid(source, subject_ids, kinds)
+    if owed:
+        raise FeesUnpaidError(
+            f"{step} needs these fees paid first: "
+            + ", ".join(f"{f['kind']} ({f['due_cents']} cents due)" for f in owed)
+            + ".",
+            {"fee_ids": [f["id"] for f in owed], "due_cents": sum(f["due_cents"] for f in owed)},
+        )
+
+
+def paid_cents(source: Source, subject_id: str, kind: str) -> int:
+    for row in repositories(source).fees.of_subject(subject_id):
+        if row["kind"] == kind:
+            return int(row["paid_cents"])
+    return 0

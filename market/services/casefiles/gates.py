@@ -1,0 +1,51 @@
+"""A transfer's approval is its final approval at closing (ADM-8, ADM-12, ADM-4): where the
+ADM rules are in force on the approval's date, it needs the sale's exhibits, every fee of
+the transfer and of the TECH application the certificate came from paid, that
+application valued by Taxation, and the seller's valid tax clearance certificate."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from market.domain.casefile_errors import StepOutOfOrderError
+from market.domain.rules import adm_checklist, adm_fees
+from market.domain.rulesets import Ruleset
+from market.services.casefiles import checklists, clearances, fees
+from market.services.kernel.actor import Actor
+from market.services.kernel.clock import today
+from market.services.kernel.uow import AbstractUnitOfWork
+
+
+def check_final_approval(
+    uow: AbstractUnitOfWork, t: dict[str, Any], cert: dict[str, Any], ruleset: Ruleset, on: date
+) -> None:
+    if not ruleset.adm_in_force(on):
+        return
+    items = checklists.transfer_items(uow, t, ruleset)
+    adm_checklist.require(items, (adm_checklist.FINAL,), "Final approval")
+    subjects = [str(t["id"])]
+    app = uow.tech_applications.of_certificate(str(cert.get("root_id") or cert["id"]))
+    if t["program"] == "TECH" and app is not None:
+        # ADM-8 binds an application its steps began on; one they never did (allocated
+        # before them, or imported) is not held to a valuation it could never get.
+        case = uow.tech_case_files.get(str(app["id"]))
+        if case is not None and case["tax_certificate_number"] is None:
+            raise StepOutOfOrderError(
+                "Final approval follows Taxation's valuation of the TECH application (ADM-8).",
+                {"application_id": app["id"], "needs": "tax_certificate"},
+            )
+        subjects.append(str(app["id"]))
+    fees.require_paid(uow, subjects, "Final approval")
+    if adm_checklist.FINAL in ruleset.adm_clearance_steps:
+        clearances.require_valid(uow, str(t["seller_party_id"]), str(t["program"]), on, ruleset)
+
+
+def invoice_transfer_fee(
+    uow: AbstractUnitOfWork, actor: Actor, transfer_id: str, cert: dict[str, Any], ruleset: Ruleset
+) -> None:
+    """ADM-3: a UTH tax credit transfer certificate application carries $2,500, invoiced
+    to the seller when the transfer is proposed; its final approval waits until paid."""
+    if cert["program"] == "UTH" and ruleset.adm_in_force(today()):
+        bill = adm_fees.uth_flat_fee(adm_fees.UTH_TRANSFER, ruleset)
+        fees.invoice(uow, actor, str(cert["holder_party_id"]), transfer_id, bill, ruleset)

@@ -1,0 +1,142 @@
+"""The demo's case files (RULES.md section 7), where the ADM rules are in force on its
+business date: each seller's tax clearance, the TECH sales' selling agreements and the
+fees paid before the approvals; one TECH application taken through every step, one left
+at intake with part of its package; and a BRRAG Board action inside the Governor's 10
+working days."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from market.adapters.document_store import DocumentStore
+from market.domain.rules import adm_checklist
+from market.services.casefiles import (
+    board_actions,
+    checklists,
+    clearances,
+    documents,
+    fees,
+    tech_steps,
+    working_days,
+)
+from market.services.demo.context import EDA, MILLION, Seeding
+from market.services.kernel import reads
+from market.services.kernel.reads import repositories
+from market.services.kernel.uow import ReadOnly, UnitOfWork
+from market.services.tech import tech
+from market.services.trading import trading
+
+DAYS_BACK = 85  # the demo's sales go back 80 days: one certificate covers them all
+
+
+def _pdf(title: str) -> bytes:
+    return f"%PDF-1.4\n% {title}\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n".encode()
+
+
+def _store(s: Seeding) -> DocumentStore:
+    return s.store or DocumentStore("instance/documents")
+
+
+def _cleared(s: Seeding, party_id: str, program: str) -> None:
+    def run(uow: UnitOfWork) -> None:
+        if clearances.latest(uow, party_id, program) is None:
+            issued = s.dates.today - timedelta(days=DAYS_BACK)
+            number = f"DEMO-TCC-{program}-{party_id[-6:]}"
+            clearances.record_clearance(uow, EDA, s.ruleset, party_id, number, issued, program)
+
+    s.do(run)
+
+
+def _file(s: Seeding, subject_type: str, subject_id: str, kind: str) -> None:
+    new = documents.NewDocument(
+        kind, subject_type, subject_id, f"{kind}.pdf", _pdf(f"{kind} {subject_id}")
+    )
+    s.do(lambda uow: documents.file_document(uow, EDA, _store(s), new))
+
+
+def _pay_all(s: Seeding, subject_id: str) -> None:
+    with ReadOnly(s.engine) as conn:
+        owed = fees.unpaid(conn, [subject_id])
+    for fee in owed:
+        s.do(partial(_pay, s=s, fee=fee))
+
+
+def _pay(uow: UnitOfWork, s: Seeding, fee: dict[str, Any]) -> dict[str, Any]:
+    reference = f"DEMO-{str(fee['id'])[-6:]}"
+    due, day = int(fee["due_cents"]), s.dates.today
+    return fees.record_payment(uow, EDA, str(fee["id"]), due, "check", reference, day)
+
+
+def prepare_closing(s: Seeding, transfer_id: str, on: Any) -> None:
+    """What a sale's final approval needs (ADM-8, ADM-12), where the rules are in force."""
+    if not s.ruleset.adm_in_force(on):
+        return
+    with ReadOnly(s.engine) as conn:
+        t = trading.load_transfer(conn, transfer_id)
+        items = checklists.transfer_items(conn, t, s.ruleset)
+    _cleared(s, str(t["seller_party_id"]), str(t["program"]))
+    for kind in adm_checklist.missing(items, (adm_checklist.FINAL,)):
+        _file(s, "transfer", transfer_id, kind)
+    _pay_all(s, transfer_id)
+    with ReadOnly(s.engine) as conn:
+        cert = reads.certificate(conn, str(t["certificate_id"]))
+        app = repositories(conn).tech_applications.of_certificate(
+            str(cert.get("root_id") or cert["id"])
+        )
+    if app is not None:
+        _pay_all(s, str(app["id"]))  # ADM-1, ADM-2: the application's fees before closing
+
+
+def _missing(s: Seeding, app_id: str, stage: str) -> list[str]:
+    with ReadOnly(s.engine) as conn:
+        app = tech.load_application(conn, app_id)
+        return adm_checklist.missing(checklists.tech_items(conn, app, s.ruleset), (stage,))
+
+
+def showcase(s: Seeding) -> None:
+    """One TECH application through every step; one at intake; a BRRAG Board action."""
+    if not s.ruleset.adm_in_force(s.dates.today):
+        return
+    with ReadOnly(s.engine) as conn:
+        intake = tech.list_applications(conn, EDA, s.dates.fiscal_year, None)
+    if len(intake) >= 2:
+        done, waiting = intake[0], intake[1]
+        app_id, party_id = str(done["id"]), str(done["party_id"])
+        for kind in _missing(s, app_id, adm_checklist.SUBMISSION):
+            _file(s, "tech_application", app_id, kind)
+        _pay_all(s, app_id)
+        _cleared(s, party_id, "TECH")
+        s.do(lambda uow: tech_steps.submit(uow, EDA, app_id))
+        conditions = ["A statement dated the day of closing", "Proof of NJ headquarters"]
+        s.do(lambda uow: tech_steps.preliminary_approval(uow, EDA, app_id, conditions))
+        for kind in _missing(s, app_id, adm_checklist.PRELIMINARY):
+            _file(s, "tech_application", app_id, kind)
+        s.do(lambda uow: tech_steps.forward(uow, EDA, app_id))
+        benefit, number = int(done["benefit_cents"]), f"DEMO-TAX-{app_id[-6:]}"
+        s.do(
+            lambda uow: tech_steps.tax_certificate(uow, EDA, app_id, benefit, number, s.dates.today)
+        )
+        _file(s, "tech_application", str(waiting["id"]), "business_plan")
+        s.say("TECH case files: one valued by Taxation, one at intake with its business plan")
+    received = s.dates.today
+    while not working_days.is_working_day(received - timedelta(days=1)):
+        received -= timedelta(days=1)
+    received -= timedelta(days=1)
+    party_id = s.ids.get("utility") or next(iter(s.ids.values()))
+    s.do(
+        lambda uow: board_actions.record_board_action(
+            uow,
+            EDA,
+            s.ruleset,
+            party_id,
+            "approve",
+            2 * MILLION,
+            received - timedelta(days=40),
+            received - timedelta(days=2),
+            received,
+            ["A statement dated the day of closing"],
+        )
+    )
+    s.say(f"a BRRAG Board action awaits the Governor (minutes received {received.isoformat()})")

@@ -1,0 +1,91 @@
+"""ADM-9 over the API (SQLite and PostgreSQL): a BRRAG Board action waits out the
+Governor's 10 New Jersey working days unless approved earlier or vetoed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine
+
+from tests.e2e.test_casefile_tech_api import refused
+from tests.helpers import create_party, events, headers_for
+
+pytestmark = pytest.mark.storage
+URL = "/api/v1/brrag/board-actions"
+
+
+def action(client: Any, h: dict[str, str], party_id: str, **kw: Any) -> Any:
+    body = {
+        "party_id": party_id,
+        "decision": "approve",
+        "amount_cents": 150_000_000,
+        "submitted_on": "2024-09-01",
+        "board_met_on": "2024-10-30",
+        "governor_received_on": "2024-11-01",
+        "conditions": ["A statement dated the day of closing"],
+    }
+    return client.post(URL, json=body | kw, headers=h)
+
+
+def test_the_governors_period(client: Any, engine: Engine, market_today: Any) -> None:
+    market_today("2024-11-08")
+    authority = headers_for(client, engine, "authority")
+    party = create_party(client, authority, name="Retained Jobs Inc")
+    r = action(client, authority, party["id"])
+    assert r.status_code == 201, r.json
+    # Nov 5 (Election Day) and Nov 11 (Veterans Day) are State holidays
+    assert (r.json["period_ends_on"], r.json["takes_effect_on"]) == ("2024-11-19", "2024-11-20")
+    assert r.json["state"] == "awaiting_governor"
+    market_today("2024-11-20")
+    assert client.get(f"{URL}/{r.json['id']}", headers=authority).json["state"] == "in_effect"
+
+    market_today("2024-11-08")
+    early = action(client, authority, party["id"], submitted_on="2024-08-01").json
+    ok = client.post(
+        f"{URL}/{early['id']}/governor",
+        json={"decision": "approve", "decided_on": "2024-11-07"},
+        headers=authority,
+    )
+    assert ok.status_code == 200 and ok.json["state"] == "in_effect"
+    assert ok.json["takes_effect_on"] == "2024-11-07"
+    vetoed = action(client, authority, party["id"]).json
+    v = client.post(
+        f"{URL}/{vetoed['id']}/governor",
+        json={"decision": "veto", "decided_on": "2024-11-08"},
+        headers=authority,
+    )
+    assert v.status_code == 200 and v.json["state"] == "vetoed"
+    before = events(engine)
+    again = client.post(
+        f"{URL}/{vetoed['id']}/governor",
+        json={"decision": "approve", "decided_on": "2024-11-08"},
+        headers=authority,
+    )
+    refused(again, 409, "step_out_of_order")
+    refused(
+        action(client, authority, party["id"], governor_received_on="2024-11-09"),
+        422,
+        "invalid_request",
+    )
+    assert events(engine) == before
+    listed = client.get(URL, headers=authority).json["items"]
+    assert [a["submitted_on"] for a in listed] == ["2024-08-01", "2024-09-01", "2024-09-01"]
+    other = headers_for(client, engine, "participant", create_party(client, authority)["id"])
+    assert client.get(f"{URL}/{early['id']}", headers=other).status_code == 404
+    assert client.get(URL, headers=other).json["items"] == []
+
+
+def test_after_the_period_the_governor_cannot_act(
+    client: Any, engine: Engine, market_today: Any
+) -> None:
+    market_today("2024-11-25")
+    authority = headers_for(client, engine, "authority")
+    party = create_party(client, authority)
+    made = action(client, authority, party["id"]).json
+    r = client.post(
+        f"{URL}/{made['id']}/governor",
+        json={"decision": "veto", "decided_on": "2024-11-22"},
+        headers=authority,
+    )
+    refused(r, 409, "step_out_of_order")
