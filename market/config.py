@@ -83,14 +83,19 @@ def from_environment(instance_path: str) -> dict[str, Any]:
             "WEBHOOK_ALLOW_PRIVATE_NETWORKS", ""
         ).lower()
         in ("1", "true", "yes"),
-        "WEBHOOK_TIMEOUT_S": float(os.environ.get("WEBHOOK_TIMEOUT_S", "5")),
+        # Issue 27: one attempt's timeout (WEBHOOK_TIMEOUT_S, its old name, still read) and
+        # the attempts after which a webhook message is given up ('failed').
+        "DELIVERY_TIMEOUT_S": float(
+            os.environ.get("DELIVERY_TIMEOUT_S") or os.environ.get("WEBHOOK_TIMEOUT_S") or "15"
+        ),
+        "DELIVERY_MAX_ATTEMPTS": int(os.environ.get("DELIVERY_MAX_ATTEMPTS", "12")),
         **ops_settings(),
         **write_settings(),
     }
 
 
 def ops_settings() -> dict[str, Any]:
-    """Running it as a service (PRODUCT.md 9.4, docs/pending/ops.md)."""
+    """Running it as a service (PRODUCT.md 9.4, docs/OPERATIONS.md)."""
     env = os.environ.get
     return {
         "LOG_FORMAT": env("LOG_FORMAT", "text"),  # "json": one object a line

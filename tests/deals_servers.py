@@ -66,6 +66,7 @@ class Receiver:
         self.received: list[dict[str, Any]] = []
         self.rejected = 0
         self.fail_next = 0
+        self.fail_status = 500  # what a failing answer is (410: Gone)
         self.hang_s = 0.0
         self.hang_types: set[str] = set()
         self.hold_after_record = 0  # record, then hold that many requests 3 s (no answer yet)
@@ -100,7 +101,7 @@ class Receiver:
                         receiver.held_ids.append(headers["webhook-id"])
                 if holding:
                     time.sleep(3)
-                self.send_response(500 if failing else 204)
+                self.send_response(receiver.fail_status if failing else 204)
                 self.end_headers()
 
             def log_message(self, *args: Any) -> None:

@@ -6,7 +6,7 @@
   no database can store as UTF-8) is 400 in the error shape.
 - NUL (PostgreSQL text cannot hold it) anywhere in the path, the query, a form or a
   JSON string: 400 (a page path with one: 404, as no record can have such an id).
-- Bidirectional control characters (U+200E/F, U+202A-U+202E, U+2066-U+2069: "Trojan
+- Bidirectional control characters (U+061C, U+200E/F, U+202A-U+202E, U+2066-U+2069: "Trojan
   Source" spoofing of names in a ledger people read) in the query, a form or a JSON
   string: 400 `bidi_control_characters`.
 """
@@ -24,7 +24,7 @@ from flask.typing import ResponseReturnValue
 
 MAX_DEPTH = 32
 MAX_INT_DIGITS = 100
-BIDI = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 SURROGATE = re.compile("[\ud800-\udfff]")
 
 

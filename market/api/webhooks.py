@@ -34,6 +34,10 @@ class WebhookOut(Schema):
     party_id = fields.String(allow_none=True)
     created_at = fields.String()
     created_seq = fields.Integer()
+    status = fields.Function(
+        webhooks.status_of,
+        metadata={"description": "active, paused, or disabled (the receiver answered 410)"},
+    )
 
 
 class WebhookCreatedOut(WebhookOut):
@@ -51,7 +55,9 @@ class DeliveryOut(Schema):
     id = fields.String(metadata={"description": "the webhook-id header, the same on retries"})
     seq = fields.Integer()
     type = fields.String()
-    status = fields.String(metadata={"description": "pending or delivered"})
+    status = fields.String(
+        metadata={"description": "pending, delivered, or failed (DELIVERY_MAX_ATTEMPTS used)"}
+    )
     attempts = fields.Integer()
     next_attempt_at = fields.String()
     delivered_at = fields.String(allow_none=True)
@@ -73,7 +79,8 @@ def _settings() -> Settings:
     host = request.host.lower()
     if ":" not in host.rpartition("]")[2]:
         host += ":443" if request.scheme == "https" else ":80"
-    return Settings.from_config(current_app.config, [host])
+    listening = f"{request.environ.get('SERVER_NAME', '')}:{request.environ.get('SERVER_PORT')}"
+    return Settings.from_config(current_app.config, [host, listening.lower()])
 
 
 @blp.route("/webhooks", methods=["POST"])
@@ -85,6 +92,40 @@ def create_webhook(data: dict[str, Any]) -> ResponseReturnValue:
         engine(), current_actor(), data["url"], data["event_types"], _settings()
     )
     return jsonify(WebhookCreatedOut().dump(row)), 201
+
+
+class WebhookListOut(Schema):
+    items = fields.List(fields.Nested(WebhookOut))
+
+
+@blp.route("/webhooks", methods=["GET"])
+@blp.alt_response(200, schema=WebhookListOut)
+def list_webhooks() -> ResponseReturnValue:
+    """Your party's subscriptions (the Authority's: its own), oldest first."""
+    rows = webhooks.list_for(engine(), current_actor())
+    return jsonify({"items": WebhookOut(many=True).dump(rows)})
+
+
+@blp.route("/webhooks/<webhook_id>", methods=["DELETE"])
+@blp.alt_response(204, description="Deleted: no longer listed nor sent to")
+def delete_webhook(webhook_id: str) -> ResponseReturnValue:
+    """Remove a subscription (its pending messages are given up)."""
+    webhooks.delete(engine(), current_actor(), webhook_id)
+    return "", 204
+
+
+@blp.route("/webhooks/<webhook_id>/pause", methods=["POST"])
+@blp.alt_response(200, schema=WebhookOut)
+def pause_webhook(webhook_id: str) -> ResponseReturnValue:
+    """Hold a subscription's messages (they queue until it is resumed)."""
+    return jsonify(WebhookOut().dump(webhooks.pause(engine(), current_actor(), webhook_id)))
+
+
+@blp.route("/webhooks/<webhook_id>/resume", methods=["POST"])
+@blp.alt_response(200, schema=WebhookOut)
+def resume_webhook(webhook_id: str) -> ResponseReturnValue:
+    """Send again after a pause or a 410 Gone; what waited goes out at once."""
+    return jsonify(WebhookOut().dump(webhooks.resume(engine(), current_actor(), webhook_id)))
 
 
 @blp.route("/webhooks/<webhook_id>", methods=["GET"])

@@ -8,12 +8,13 @@ from marshmallow import Schema, fields, validate
 from market.services.kernel.actor import ROLES
 from market.services.parties.parties import ENTITY_TYPES, TAX_TYPES
 from market.validation.fields import MAX_BPS, bps, text
+from market.validation.names import display_name
 
 
 class PartyFields(Schema):
     """Who a party is; the API's PartyIn adds the TECH eligibility facts."""
 
-    name = text(200)
+    name = display_name(200)
     tax_id = text(40)
     entity_type = fields.String(required=True, validate=validate.OneOf(ENTITY_TYPES))
     tax_types = fields.List(

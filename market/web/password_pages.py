@@ -3,7 +3,7 @@ password from it (services/identity/password_reset.py)."""
 
 from __future__ import annotations
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from market.domain.errors import DomainError
@@ -19,7 +19,16 @@ SENT = (
 @bp.route("/password/forgot", methods=["GET", "POST"], endpoint="forgot_password")
 def forgot_password() -> ResponseReturnValue:
     if request.method == "POST":
-        password_reset.request_reset(engine(), token_hasher(), request.form.get("email", ""))
+        try:
+            password_reset.request_reset(
+                engine(), token_hasher(), request.form.get("email", ""), request.remote_addr
+            )
+        except password_reset.TooManyResetsError as e:
+            response = current_app.make_response(
+                (render_template("password_forgot.html", sent=None, error=e.message), 429)
+            )
+            response.headers["Retry-After"] = str(e.retry_after)
+            return response
         return render_template("password_forgot.html", sent=SENT)
     return render_template("password_forgot.html", sent=None)
 

@@ -1,4 +1,7 @@
-"""Sign-in (password, then the TOTP code for an enrolled user) and sign-out.
+"""Sign-in (the password and, for an enrolled user, the TOTP code, in one form) and
+sign-out. The form always shows the code field and a refusal never says which part was
+wrong (signin.sign_in). The single sign-on's callback, whose password the identity
+provider checked, asks for the code in a second step (`/login/code`).
 
 A complete sign-in starts a server-side session (services/web_sessions) whose secret the
 signed cookie carries; the cookie's old contents are dropped first (no session fixation).
@@ -8,6 +11,8 @@ Between the two steps the cookie holds only who passed the password, for 5 minut
 from __future__ import annotations
 
 import time
+import unicodedata
+from urllib.parse import urlsplit
 
 from flask import current_app, flash, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
@@ -26,12 +31,26 @@ def _policy() -> signin.SignInPolicy:
     return signin.policy_from(current_app.config)
 
 
-def _safe_next() -> str:
-    target = request.args.get("next", "")
-    # Only same-site paths, so the login form cannot be used as an open redirect.
+def same_site_path(target: str) -> str | None:
+    """`target` if it is a path on this site, else None (the login form must not be an
+    open redirect). Browsers drop tabs and newlines from a URL and read `\\` as `/`, so
+    `/\t/evil.example` and `/\\evil.example` would leave the site: any control or
+    invisible character, any backslash, and anything that is not one leading `/` followed
+    by a path are refused."""
     if not target.startswith("/") or target.startswith("//") or "\\" in target:
-        return url_for("pages.home")
+        return None
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in target):
+        return None
+    if " " in target[:2] or len(target) > 2000:
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not parts.path.startswith("/"):
+        return None
     return target
+
+
+def _safe_next() -> str:
+    return same_site_path(request.args.get("next", "")) or url_for("pages.home")
 
 
 def complete(actor: Actor, email: str) -> ResponseReturnValue:
@@ -58,13 +77,12 @@ def login() -> ResponseReturnValue:
         return render_template("login.html", email="")
     email = request.form.get("email", "").strip().lower()
     password = request.form.get("password", "")
+    code = request.form.get("code", "").strip() or None
     try:
-        actor = signin.first_factor(engine(), email, password, request.remote_addr, _policy())
+        actor = signin.sign_in(engine(), email, password, code, request.remote_addr, _policy())
     except DomainError as e:
         return _refused(e, "login.html", email)
-    if not signin.needs_second_factor(engine(), actor):
-        return complete(actor, email)
-    return ask_second_factor(actor, email)
+    return complete(actor, email)
 
 
 def ask_second_factor(actor: Actor, email: str) -> ResponseReturnValue:

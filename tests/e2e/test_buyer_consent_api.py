@@ -68,10 +68,13 @@ def test_only_the_buyer_may_confirm_and_the_rules_run_again(client: Any) -> None
     outsider = create_party(client, m.auth, name="Outsider")
     outsider_h = headers_for(client, m.engine, "participant", outsider["id"])
     before = events(m.engine)
-    for h in (m.seller_h, m.auth, outsider_h):
+    for h in (m.seller_h, m.auth):
         r = m.post(f"/api/v1/transfers/{first['id']}/confirm", h)
         assert r.status_code == 403, r.json
         assert r.json["error"]["code"] == "forbidden"
+    # A party with no part in it is told it does not exist (issue 27: no oracle).
+    r = m.post(f"/api/v1/transfers/{first['id']}/confirm", outsider_h)
+    assert r.status_code == 404 and r.json["error"]["code"] == "not_found"
     assert events(m.engine) == before
 
     m.confirm(first)

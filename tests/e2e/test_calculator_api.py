@@ -36,6 +36,14 @@ class Buyer:
     def value(self, **body: Any) -> Any:
         return self.client.post(URL, json=body, headers=self.h)
 
+    def listed(self, cert_id: str) -> str:
+        """The seller lists it: on the market, any buyer may price it by its id."""
+        seller_h = headers_for(self.client, self.engine, "participant", self.seller["id"])
+        body = {"certificate_id": cert_id, "amount_cents": 10_000_000, "ask_cents": 8_500_000}
+        r = self.client.post("/api/v1/listings", json=body, headers=seller_h)
+        assert r.status_code == 201, r.json
+        return cert_id
+
 
 def test_the_r_and_d_ceiling_spreads_the_benefit_over_two_years(client: Any) -> None:
     b = Buyer(client)
@@ -94,7 +102,7 @@ def test_on_a_certificate_the_buyer_sees_the_pre_trade_check(
 ) -> None:
     business_day("2014-09-01")
     b = Buyer(client)
-    cert_id = tech_certificate(b.engine, b.seller["id"], 50_000_000)
+    cert_id = b.listed(tech_certificate(b.engine, b.seller["id"], 50_000_000))
     v = b.value(
         certificate_id=cert_id,
         amount_cents=10_000_000,
@@ -129,7 +137,7 @@ def test_on_a_certificate_the_buyer_sees_the_pre_trade_check(
 
 def test_a_buyer_without_cbt_or_git_is_told_before_it_offers(client: Any) -> None:
     b = Buyer(client, tax_types=("IPT",))
-    cert_id = tech_certificate(b.engine, b.seller["id"], 50_000_000)
+    cert_id = b.listed(tech_certificate(b.engine, b.seller["id"], 50_000_000))
     v = b.value(
         certificate_id=cert_id,
         amount_cents=10_000_000,
@@ -176,12 +184,14 @@ def test_bad_requests_are_refused(client: Any) -> None:
     )
     assert issued.status_code == 201, issued.json
     brrag = issued.json
-    not_tech = b.value(
-        certificate_id=brrag["id"], amount_cents=100, price_cents=80, liability_cents=1
-    )
+    body = {"certificate_id": brrag["id"], "amount_cents": 100, "price_cents": 80}
+    not_tech = client.post(URL, json=body | {"liability_cents": 1}, headers=b.auth)
     assert not_tech.status_code == 422 and "not TECH" in not_tech.json["error"]["message"]
+    # To the buyer, the seller's unlisted certificate does not exist (issue 27).
+    hidden = b.value(**body, liability_cents=1)
+    assert hidden.status_code == 404 and hidden.json["error"]["code"] == "not_found"
     stranger = create_party(client, b.auth, name="Someone else")
-    cert_id = tech_certificate(b.engine, b.seller["id"], 500)
+    cert_id = b.listed(tech_certificate(b.engine, b.seller["id"], 50_000_000))
     theirs = b.value(
         certificate_id=cert_id,
         buyer_party_id=stranger["id"],

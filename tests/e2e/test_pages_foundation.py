@@ -36,7 +36,7 @@ def test_a_wrong_password_shows_the_reason(client: Any, app: Any) -> None:
     token = _csrf(client.get("/login").data)
     r = client.post("/login", data={"email": "a@b.org", "password": "nope", "csrf_token": token})
     assert r.status_code == 401
-    assert b"The email or password is wrong." in r.data
+    assert b"The email, password or code is wrong." in r.data
 
 
 def test_a_form_post_without_the_csrf_token_is_refused(client: Any, app: Any) -> None:
@@ -63,7 +63,8 @@ def test_the_ledger_page_shows_events_and_verifies(client: Any, app: Any) -> Non
     assert page.status_code == 200
     assert b"PARTY_REGISTERED" in page.data and b"Princeton Photonics" in page.data
     verified = client.get("/ledger?verify=1")
-    assert b"Verified: 1 events" in verified.data
+    # The party, and the auditor's page sign-in (an ACCOUNT_EVENT_RECORDED).
+    assert b"Verified: 2 events" in verified.data
     stream = client.get(f"/ledger?stream=party-{party['id']}")
     assert b"PARTY_REGISTERED" in stream.data
     other = client.get("/ledger?stream=party-nobody")

@@ -104,19 +104,23 @@ def _enrol(app: Any, user_id: str) -> tuple[str, list[str]]:
 def test_an_enrolled_user_needs_the_code_on_the_api(app: Any, client: Any) -> None:
     user_id = _user(app)
     secret, codes = _enrol(app, user_id)
+    # A right password without its code, or with a wrong one, answers exactly as a wrong
+    # password does: the answer tells nothing about the password (issue 27).
+    wrong_password = _token(client, "eda@example.com", "wrong-password-x", otp="000000")
     missing = _token(client, "eda@example.com")
-    assert missing.status_code == 401 and missing.json["error"]["code"] == "mfa_required"
     wrong = _token(client, "eda@example.com", otp="000000")
-    assert wrong.status_code == 401 and wrong.json["error"]["code"] == "mfa_invalid"
+    assert wrong_password.status_code == missing.status_code == wrong.status_code == 401
+    assert wrong_password.json == missing.json == wrong.json
+    assert missing.json["error"]["code"] == "unauthorized"
     # The code used to confirm enrolment cannot be used again; the next one works once.
     reused = _token(client, "eda@example.com", otp=pyotp.TOTP(secret).now())
-    assert reused.status_code == 401 and reused.json["error"]["code"] == "mfa_invalid"
+    assert reused.status_code == 401 and reused.json == wrong_password.json
     following = pyotp.TOTP(secret).at(time.time() + 30)
     assert _token(client, "eda@example.com", otp=following).status_code == 200
     assert _token(client, "eda@example.com", otp=following).status_code == 401
     # A recovery code works once.
     assert _token(client, "eda@example.com", otp=codes[0]).status_code == 200
-    assert _token(client, "eda@example.com", otp=codes[0]).json["error"]["code"] == "mfa_invalid"
+    assert _token(client, "eda@example.com", otp=codes[0]).json == wrong_password.json
     assert len(codes) == 10 and len(set(codes)) == 10
 
 
@@ -150,7 +154,7 @@ def test_the_pages_sign_in_in_two_steps_and_enrol_on_the_account_page(
     )
     assert r.status_code == 302
     page = client.get("/account").get_data(as_text=True)
-    assert "should sign in in two steps" in page
+    assert "must sign in in two steps" in page  # auditor is in MFA_REQUIRED_ROLES
     token = _csrf(page)  # signing in starts a new session, with a new CSRF token
     client.post("/account/mfa", data={"csrf_token": token})
     page = client.get("/account").get_data(as_text=True)
@@ -168,22 +172,27 @@ def test_the_pages_sign_in_in_two_steps_and_enrol_on_the_account_page(
     assert len(codes) == 10
     assert "recovery codes" not in client.get("/account").get_data(as_text=True).split("<h2>Two")[0]
     client.post("/logout", data={"csrf_token": token})
-    # Now the password alone is not enough: the second step asks for the code.
-    token = _csrf(client.get("/login").get_data(as_text=True))
-    step = client.post(
-        "/login", data={"email": "aud@example.com", "password": PASSWORD, "csrf_token": token}
-    )
-    assert step.status_code == 302 and "/login/code" in step.headers["Location"]
-    assert client.get("/ledger").status_code == 302  # not signed in yet
-    token = _csrf(client.get("/login/code").get_data(as_text=True))
-    bad = client.post("/login/code", data={"code": "123456", "csrf_token": token})
-    assert bad.status_code == 401 and "wrong" in bad.get_data(as_text=True)
-    good = client.post("/login/code", data={"code": codes[3], "csrf_token": token})
+    # Now the password alone is not enough: the form's code field is needed, and a
+    # refusal reads the same whether the password was right or not (no oracle).
+    form = client.get("/login").get_data(as_text=True)
+    assert 'name="code"' in form
+    token = _csrf(form)
+    login = {"email": "aud@example.com", "password": PASSWORD, "csrf_token": token}
+    answers = [
+        client.post("/login", data=login),
+        client.post("/login", data=login | {"code": "123456"}),
+        client.post("/login", data=login | {"password": "wrong-password-x", "code": codes[3]}),
+    ]
+    assert {a.status_code for a in answers} == {401}
+    flashes = {re.sub(r'value="[^"]*"', "", a.get_data(as_text=True)) for a in answers}
+    assert len(flashes) == 1 and "email, password or code is wrong" in flashes.pop()
+    assert client.get("/ledger").status_code == 302  # not signed in
+    good = client.post("/login", data=login | {"code": codes[3]})
     assert good.status_code == 302
     assert client.get("/ledger").status_code == 200
 
 
-def test_a_participant_is_not_offered_enrolment(app: Any, client: Any) -> None:
+def test_a_participant_may_enrol_without_being_required_to(app: Any, client: Any) -> None:
     party = create_party(client, headers_for(client, _engine(app), "authority"))
     identity.create_user(_engine(app), "p@example.com", "participant", PASSWORD, party["id"])
     token = _csrf(client.get("/login").get_data(as_text=True))
@@ -191,8 +200,10 @@ def test_a_participant_is_not_offered_enrolment(app: Any, client: Any) -> None:
         "/login", data={"email": "p@example.com", "password": PASSWORD, "csrf_token": token}
     )
     page = client.get("/account").get_data(as_text=True)
-    assert "not offered for your role" in page
-    assert client.post("/account/mfa", data={"csrf_token": _csrf(page)}).status_code == 403
+    assert "must sign in in two steps" not in page  # participant: not in MFA_REQUIRED_ROLES
+    assert "Set up two-step sign-in" in page
+    assert client.post("/account/mfa", data={"csrf_token": _csrf(page)}).status_code == 302
+    assert 'src="data:image/svg+xml;base64,' in client.get("/account").get_data(as_text=True)
 
 
 @pytest.mark.parametrize("n", [3])

@@ -32,8 +32,8 @@ def test_signed_deliveries_retry_until_the_receiver_comes_back(open_app: Any, cl
         assert r.status_code == 201, r.json
         hook = r.json
         assert hook["secret"].startswith("whsec_") and hook["event_types"] == [
-            "OFFER_MADE",
-            "TRANSFER_APPROVED",
+            "offer.made",
+            "transfer.approved",
         ]
         assert "secret" not in m.get(f"/api/v1/webhooks/{hook['id']}").json  # shown once
         rx.secret = hook["secret"]
@@ -46,7 +46,8 @@ def test_signed_deliveries_retry_until_the_receiver_comes_back(open_app: Any, cl
         assert deliver(open_app)["webhooks"] == {"delivered": 0, "failed": 0}
     assert rx.rejected == 0
     bodies = sorted((x["body"] for x in rx.received), key=lambda b: b["data"]["seq"])
-    assert [b["type"] for b in bodies] == ["OFFER_MADE", "TRANSFER_APPROVED"]
+    assert [b["type"] for b in bodies] == ["offer.made", "transfer.approved"]
+    assert [b["data"]["type"] for b in bodies] == ["OFFER_MADE", "TRANSFER_APPROVED"]
     approved = bodies[1]
     assert approved["data"]["stream"] == f"transfer-{deal['transfer']['id']}"
     assert approved["data"]["payload"]["transfer_id"] == deal["transfer"]["id"]
@@ -75,16 +76,16 @@ def test_a_participant_hears_only_of_its_own_partys_events(open_app: Any, client
     }
     assert rx.received and other.seller["id"] not in parties and other.buyer["id"] not in parties
     types = {x["body"]["type"] for x in rx.received}
-    assert {"OFFER_MADE", "OFFER_ACCEPTED", "TRANSFER_APPROVED"} <= types
+    assert {"offer.made", "offer.accepted", "transfer.approved"} <= types
 
 
 def test_a_hanging_receiver_times_out_and_never_holds_up_the_others(
     open_app: Any, client: Any
 ) -> None:
-    open_app.config["WEBHOOK_TIMEOUT_S"] = 1.0
+    open_app.config["DELIVERY_TIMEOUT_S"] = 1.0
     m = Market(client)
     with Receiver() as slow, Receiver() as fast:
-        slow.hang_s, slow.hang_types = 3.0, {"OFFER_MADE"}
+        slow.hang_s, slow.hang_types = 3.0, {"offer.made"}
         s = subscribe(m, m.auth, slow.url, ["OFFER_MADE"]).json
         f = subscribe(m, m.auth, fast.url, ["*"]).json
         slow.secret, fast.secret = s["secret"], f["secret"]

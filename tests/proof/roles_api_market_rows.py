@@ -110,12 +110,13 @@ MARKET_ROWS = [
     Row(
         "transfer: confirm",
         _fresh_transfer("confirm", {}, confirmed=False),
-        {"authority": 403, "auditor": 403, "owner": 403, "other": 403, "anonymous": 401},
+        # Other has no part in it: told it does not exist (issue 27, no oracle).
+        {"authority": 403, "auditor": 403, "owner": 403, "other": 404, "anonymous": 401},
     ),
     Row(
         "transfer: decline",
         _fresh_transfer("decline", {}, confirmed=False),
-        {"authority": 403, "auditor": 403, "owner": 403, "other": 403, "anonymous": 401},
+        {"authority": 403, "auditor": 403, "owner": 403, "other": 404, "anonymous": 401},
     ),
     Row(
         "transfer: reject",
@@ -192,12 +193,12 @@ MARKET_ROWS = [
             "payment", {"reference": "W-1", "amount_cents": M // 100, "paid_on": "2014-01-02"}
         ),
         # The buyer's step (B is not in the matrix's roles): the seller may not record it.
-        {"authority": 201, "auditor": 403, "owner": 403, "other": 403, "anonymous": 401},
+        {"authority": 201, "auditor": 403, "owner": 403, "other": 404, "anonymous": 401},
     ),
     Row(
         "funding: confirm",
         _paid_transfer_confirm,
-        {"authority": 200, "auditor": 403, "owner": 200, "other": 403, "anonymous": 401},
+        {"authority": 200, "auditor": 403, "owner": 200, "other": 404, "anonymous": 401},
     ),
     Row("funding: get", get(lambda m: f"/api/v1/transfers/{m.transfer['id']}/funding"), readers()),
     # Last: it revokes the token each role has used so far.

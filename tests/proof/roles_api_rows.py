@@ -44,6 +44,12 @@ def post(path: Callable[[Matrix], str], body: Callable[[Matrix], Any] = lambda m
     return lambda m, role: ("POST", path(m), body(m))
 
 
+def _fresh_webhook(m: Matrix) -> str:
+    """A new subscription of Owner's for each role to try to delete."""
+    body = {"url": "https://93.184.216.34/hook", "event_types": ["*"]}
+    return str(m.post("/api/v1/webhooks", m.headers["owner"], body)["id"])
+
+
 def _new_party(m: Matrix) -> dict[str, Any]:
     tax_id = f"99-{uuid.uuid4().hex[:7]}"
     return {"name": "New Co", "tax_id": tax_id, "entity_type": "llc", "tax_types": ["CBT"]}
@@ -262,6 +268,22 @@ RECORD_ROWS = [
     Row(
         "webhook: replay",
         post(lambda m: f"/api/v1/webhooks/{m.owner_webhook()}/replay", lambda m: {"from_seq": 1}),
+        statuses(404, authority=200, owner=200),
+    ),
+    Row("webhooks: list", get(lambda m: "/api/v1/webhooks"), statuses(200, auditor=403)),
+    Row(
+        "webhook: delete",
+        lambda m, role: ("DELETE", f"/api/v1/webhooks/{_fresh_webhook(m)}", None),
+        statuses(404, authority=204, owner=204),
+    ),
+    Row(
+        "webhook: pause",
+        post(lambda m: f"/api/v1/webhooks/{m.owner_webhook()}/pause"),
+        statuses(404, authority=200, owner=200),
+    ),
+    Row(
+        "webhook: resume",
+        post(lambda m: f"/api/v1/webhooks/{m.owner_webhook()}/resume"),
         statuses(404, authority=200, owner=200),
     ),
 ]

@@ -40,6 +40,7 @@ FORMS: dict[str, tuple[str, ...]] = {
     "/account/password": ("authority", "auditor", "owner", "other"),
     "/account/mfa": ("authority", "auditor", "owner", "other"),
     "/account/mfa/confirm": ("authority", "auditor", "owner", "other"),
+    "/account/webhooks/{webhook}/{action}": ("authority", "owner", "other"),
     # Anyone signed in marks their own notices read (another's answers 404: deals tests).
     "/notifications/{notification}/read": ("authority", "auditor", "owner", "other"),
     # Anyone, signed in or not, may ask for a reset link and use one.
@@ -66,6 +67,7 @@ FORMS: dict[str, tuple[str, ...]] = {
     "/tax-clearances": ("authority",),
 }
 OWNERS_ONLY = {
+    "/account/webhooks/{webhook}/{action}",  # Owner's subscription: Other is told 404
     "/parties/{party}/users/invite",  # the owner's party: not X's
     "/users/{user}/deactivate",  # the owner's user: not X's
     "/seller/listings/{listing}/withdraw",
@@ -102,6 +104,8 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
         .replace("{application}", "<application_id>")
         .replace("{step}", "<step>")
         .replace("{fee}", "<fee_id>")
+        .replace("{webhook}", "<webhook_id>")
+        .replace("{action}", "<action>")
         for f in FORMS
     }
     assert form_rules == named, form_rules ^ named
@@ -134,6 +138,8 @@ def test_every_form_refuses_the_roles_it_is_not_for(app: Any, client: Any) -> No
                 .replace("{application}", m.application["id"])
                 .replace("{step}", "submit")
                 .replace("{fee}", "fee_none")
+                .replace("{webhook}", m.owner_webhook())
+                .replace("{action}", "pause")
             )
             before = event_count(m.engine)
             r = browser.post(path, data={"csrf_token": token[1], "reason": "matrix"})

@@ -21,6 +21,8 @@ PAGES: dict[str, dict[str, int]] = {
     "/login/oidc": dict.fromkeys(ROLES, 404),  # single sign-on is off without OIDC_ISSUER
     "/login/oidc/callback": dict.fromkeys(ROLES, 404),
     "/account": SIGNED_IN,
+    "/account/webhooks": {**PARTICIPANTS, "authority": 200},
+    "/account/webhooks/{webhook}": {**PARTICIPANTS, "authority": 200, "other": 404},
     "/ledger": AUDIT,
     "/reports/caps": SIGNED_IN,
     "/reports/transfers": AUDIT,
@@ -89,6 +91,7 @@ PLACEHOLDERS = {
     "{party}": "<party_id>",
     "{registration}": "<registration_id>",
     "{report}": "<report>",
+    "{webhook}": "<webhook_id>",
 }
 # Pages that show the open market: the seller's ids, name and listed certificate are
 # part of an offer to sell (as on GET /api/v1/listings).
@@ -126,6 +129,7 @@ def test_every_page_answers_each_role_as_specified(app: Any, client: Any) -> Non
         "{party}": m.owner["id"],
         "{registration}": "reg_none",
         "{report}": "digital-media",
+        "{webhook}": m.owner_webhook(),
     }
     assert page_rules == named, page_rules ^ named
     mismatches, leaks = [], []

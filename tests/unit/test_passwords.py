@@ -81,3 +81,19 @@ def test_the_pool_is_reentrant_within_a_thread() -> None:
         assert passwords.verify(passwords.hash_password("z" * 12), "z" * 12)
     assert passwords.POOL.slots.acquire(timeout=0.01)  # the slot was given back
     passwords.POOL.slots.release()
+
+
+def test_the_breached_list_ships_over_a_hundred_thousand_entries() -> None:
+    assert passwords._BREACHED.stat().st_size // passwords._RECORD >= 100_000
+    assert passwords.is_breached("password1234") and passwords.is_breached("iloveyou1234")
+
+
+@pytest.mark.parametrize("password", ["password1234", "PASSWORD1234", "qwertyuiop12"])
+def test_a_breached_password_is_refused(password: str) -> None:
+    with pytest.raises(WeakPasswordError, match="leaked"):
+        check_policy(password)
+
+
+def test_a_password_on_no_list_passes() -> None:
+    assert not passwords.is_breached("violet-harbour-tractor-91")
+    check_policy("violet-harbour-tractor-91")

@@ -83,6 +83,7 @@ class EmailMessage(SQLModel, table=True):
 
 class Webhook(SQLModel, table=True):
     __tablename__ = "webhooks"
+    __table_args__ = (CheckConstraint("paused in ('owner','gone')", name="paused"),)
 
     id: str = Field(primary_key=True, max_length=40)
     user_id: str = Field(foreign_key="users.id", max_length=40, index=True)
@@ -93,6 +94,8 @@ class Webhook(SQLModel, table=True):
     created_at: str = Field(max_length=32)
     created_seq: int = Field(sa_column=Column(BigInteger, nullable=False))
     active: bool = True
+    paused: str | None = Field(default=None, max_length=10)  # 'owner', or 'gone' (a 410)
+    deleted_at: str | None = Field(default=None, max_length=32)
 
 
 class WebhookDelivery(SQLModel, table=True):
@@ -101,7 +104,7 @@ class WebhookDelivery(SQLModel, table=True):
     __tablename__ = "webhook_deliveries"
     __table_args__ = (
         UniqueConstraint("webhook_id", "seq", name="delivery_webhook_event"),
-        CheckConstraint("status in ('pending','delivered')", name="status"),
+        CheckConstraint("status in ('pending','delivered','failed')", name="status"),
     )
 
     id: str = Field(primary_key=True, max_length=40)  # the webhook-id header

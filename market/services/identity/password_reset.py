@@ -17,8 +17,8 @@ from typing import Any
 from sqlalchemy import Engine, insert, select, update
 
 from market.adapters.tables import ApiToken, EmailMessage, PasswordReset, User
-from market.domain.errors import InvalidRequestError
-from market.services.identity import account_log, identity, passwords, web_sessions
+from market.domain.errors import DomainError, InvalidRequestError
+from market.services.identity import account_log, identity, passwords, throttle, web_sessions
 from market.services.identity.token_digest import TokenHasher
 from market.services.kernel import clock
 from market.services.kernel.numbering import new_id
@@ -27,6 +27,11 @@ from market.services.notify.fanout import write_transaction
 from market.services.notify.mail_render import absolute, render_email
 
 VALID_FOR = timedelta(minutes=30)
+# Reset requests, per address asked for and per client address, in 15 minutes: more are
+# refused (429) whether or not an account has the address (no account oracle).
+MAX_PER_ACCOUNT = 3
+MAX_PER_ADDRESS = 10
+WINDOW_S = 15 * 60
 resets_t = PasswordReset.__table__  # type: ignore[attr-defined]
 users_t = User.__table__  # type: ignore[attr-defined]
 mail_t = EmailMessage.__table__  # type: ignore[attr-defined]
@@ -38,9 +43,35 @@ class ResetLinkError(InvalidRequestError):
     status = 400
 
 
-def request_reset(engine: Engine, hasher: TokenHasher, email: str) -> str | None:
-    """Queue the link for `email` if an active user has it; the token, for tests only (the
-    caller must never show it)."""
+class TooManyResetsError(DomainError):
+    code = "too_many_attempts"
+    status = 429
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            f"Too many reset requests; try again in {retry_after} seconds.",
+            {"retry_after_seconds": retry_after},
+        )
+        self.retry_after = retry_after
+
+
+def throttle_request(engine: Engine, email: str, client: str | None) -> None:
+    """Count the request per e-mail address and per client address; 429 past a limit."""
+    keys = [(f"reset-account:{email.strip().lower()[:240]}", MAX_PER_ACCOUNT)]
+    if client:
+        keys.append((f"reset-address:{client[:45]}", MAX_PER_ADDRESS))
+    waits = [throttle.count_request(engine, key, limit, WINDOW_S) for key, limit in keys]
+    if max(waits):
+        raise TooManyResetsError(max(waits))
+
+
+def request_reset(
+    engine: Engine, hasher: TokenHasher, email: str, client: str | None = None
+) -> str | None:
+    """Queue the link for `email` if an active user has it (throttled per address and per
+    client); the token, for tests only (the caller must never show it). The outbox keeps
+    the link until it is sent, then only a body without it (notify/mailer.py)."""
+    throttle_request(engine, email, client)
     address = email.strip().lower()[:254]
     with engine.connect() as conn:
         user = (

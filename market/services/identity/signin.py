@@ -1,9 +1,13 @@
 """Signing in: throttling, the password, and the second factor when the user enrolled one.
 
+A password sign-in asks both at once (`sign_in`): whatever was wrong, the answer is the
+same `unauthorized` (no oracle telling a right password from a wrong one).
+
 Order matters: a locked account or address is refused (429) before any password is
 hashed; every wrong password, missing or wrong second factor counts as one failure; only
 a complete sign-in clears the account's count. A user who enrolled TOTP needs it
-whatever their role (MFA_REQUIRED_ROLES says who is offered enrolment).
+whatever their role (every role may enrol; the account page tells those in
+MFA_REQUIRED_ROLES that they must).
 """
 
 from __future__ import annotations
@@ -41,12 +45,18 @@ def first_factor(
     engine: Engine, email: str, password: str, address: str | None, policy: SignInPolicy
 ) -> Actor:
     throttle.check(engine, email, address)
-    with passwords.POOL:  # the whole attempt holds one slot (see services/passwords)
-        try:
-            return identity.check_password(engine, email, password)
-        except UnauthorizedError:
-            throttle.record_failure(engine, email, address, policy.throttle)
-            raise
+    try:
+        with passwords.POOL:  # the whole attempt holds one slot (see services/passwords)
+            try:
+                return identity.check_password(engine, email, password)
+            except UnauthorizedError:
+                throttle.record_failure(engine, email, address, policy.throttle)
+                raise
+    except passwords.HashingBusyError:
+        # A flood keeps the pool full: its address reaches its limit, and is refused
+        # before any hashing, the sooner (the account it names is not counted).
+        throttle.record_failure(engine, email, address, policy.throttle, address_only=True)
+        raise
 
 
 def needs_second_factor(engine: Engine, actor: Actor) -> bool:
@@ -79,6 +89,9 @@ def succeeded(engine: Engine, email: str) -> None:
         account_log.record(engine, actor.user_id, "signed_in")
 
 
+WRONG_CREDENTIALS = "The email, password or code is wrong."
+
+
 def sign_in(
     engine: Engine,
     email: str,
@@ -87,9 +100,15 @@ def sign_in(
     address: str | None,
     policy: SignInPolicy,
 ) -> Actor:
-    """Both steps at once (POST /auth/token)."""
-    actor = first_factor(engine, email, password, address, policy)
-    if needs_second_factor(engine, actor):
-        second_factor(engine, actor, email, otp, address, policy)
-    throttle.record_success(engine, email)
+    """Both steps at once (POST /auth/token, and the sign-in page, whose form always
+    has the code field). A wrong password, a right one without its code and a right one
+    with a wrong code answer alike (401 `unauthorized`, one message), so the answer
+    never tells whether a guessed password was right."""
+    try:
+        actor = first_factor(engine, email, password, address, policy)
+        if needs_second_factor(engine, actor):
+            second_factor(engine, actor, email, otp, address, policy)
+    except UnauthorizedError:
+        raise UnauthorizedError(WRONG_CREDENTIALS, {}) from None
+    throttle.record_success(engine, email)  # the pages record the sign-in: `succeeded`
     return actor

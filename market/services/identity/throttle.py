@@ -117,15 +117,25 @@ def _limit(kind: str, policy: Policy) -> int:
 
 
 def record_failure(
-    engine: Engine, email: str, address: str | None, policy: Policy, now: float | None = None
+    engine: Engine,
+    email: str,
+    address: str | None,
+    policy: Policy,
+    now: float | None = None,
+    address_only: bool = False,
 ) -> None:
     """Count one failure for the account and the address (atomic upsert), locking a key
-    that reached its limit."""
+    that reached its limit. `address_only`: an attempt refused as busy (the hashing pool
+    full: a flood) counts against its address, never against the account it names (so
+    nobody can lock another's account by flooding)."""
     metrics.count_login_failure()
     now_s = int(now if now is not None else time.time())
+    counted = [k for k in keys(email, address) if not address_only or k[0] == "address"]
+    if not counted:
+        return
     with engine.begin() as conn:
         dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-        for kind, key in keys(email, address):
+        for kind, key in counted:
             stmt = dialect.insert(failures_t).values(
                 key=key, failures=1, last_failed_at=now_s, locked_until=0
             )
@@ -151,3 +161,31 @@ def record_failure(
 def record_success(engine: Engine, email: str) -> None:
     with engine.begin() as conn:
         conn.execute(failures_t.delete().where(failures_t.c.key == keys(email, None)[0][1]))
+
+
+def count_request(
+    engine: Engine, key: str, limit: int, window_s: int, now: float | None = None
+) -> int:
+    """Count one request against `key` in a fixed window of `window_s` seconds (the same
+    table, its own key prefix); 0 if within `limit`, else the seconds the window has left.
+    One upsert: the window starts again once it is over."""
+    now_s = int(now if now is not None else time.time())
+    with engine.begin() as conn:
+        dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+        over = failures_t.c.last_failed_at <= now_s - window_s
+        stmt = (
+            dialect.insert(failures_t)
+            .values(key=key, failures=1, last_failed_at=now_s, locked_until=0)
+            .on_conflict_do_update(
+                index_elements=["key"],
+                set_={
+                    "failures": case((over, 1), else_=failures_t.c.failures + 1),
+                    "last_failed_at": case((over, now_s), else_=failures_t.c.last_failed_at),
+                },
+            )
+            .returning(failures_t.c.failures, failures_t.c.last_failed_at)
+        )
+        count, started = conn.execute(stmt).one()
+    if int(count) <= limit:
+        return 0
+    return max(1, int(started) + window_s - now_s)

@@ -1,5 +1,5 @@
 """The stored form of bearer tokens, page sessions and password-reset links: HMAC-SHA256
-under a key kept outside the database (TOKEN_HASH_KEY_FILE, docs/pending/privilege.md).
+under a key kept outside the database (TOKEN_HASH_KEY_FILE, docs/SECURITY.md).
 
 A plain SHA-256 can be computed by anyone: whoever may write `api_tokens` (the runtime
 role, or anyone who can write a SQLite file) could store the digest of a token they chose

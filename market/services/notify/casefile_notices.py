@@ -14,7 +14,7 @@ CASEFILE_NOTICES: dict[str, Notice] = {
         "Exhibit filed: {kind}",
         "Version {version} of the {kind} exhibit ({media_type}, {bytes} bytes, SHA-256 "
         "{sha256}) was filed against {subject_type} {subject_id} by {filed_by}.",
-        "/documents/{document_id}",
+        "/documents/{document_id}/download",
     ),
     "FEE_INVOICED": Notice(
         keys("party_id"),

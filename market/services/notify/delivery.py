@@ -8,13 +8,14 @@ and the row is sent again (at least once: the same message id each time).
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import Engine, Table, select, update
+from sqlalchemy import ColumnElement, Engine, Table, select, true, update
 
 from market.services.kernel import clock
 from market.services.notify.fanout import write_transaction
@@ -29,12 +30,13 @@ class Settings:
     mail_from: str = "market@localhost"
     backoff_base_s: float = 30.0
     allow_private_networks: bool = False
-    timeout_s: float = 5.0
+    timeout_s: float = 15.0  # DELIVERY_TIMEOUT_S (Standard Webhooks advises 15 to 30 s)
+    max_attempts: int = 12  # DELIVERY_MAX_ATTEMPTS: a webhook message then is 'failed'
     own_hosts: frozenset[str] = frozenset()
     senders: int = 8
-    # A claimed row's lease: longer than one attempt can take (the 5 s webhook timeout,
+    # A claimed row's lease: longer than one attempt can take (the webhook timeout,
     # SMTP's 10 s), short enough that a killed worker's claims come back soon.
-    lease_s: float = 20.0
+    lease_s: float = 30.0
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any], also_own: Iterable[str] = ()) -> Settings:
@@ -49,8 +51,10 @@ class Settings:
             mail_from=config["MAIL_FROM"],
             backoff_base_s=float(config["DELIVERY_BACKOFF_BASE_S"]),
             allow_private_networks=bool(config["WEBHOOK_ALLOW_PRIVATE_NETWORKS"]),
-            timeout_s=float(config["WEBHOOK_TIMEOUT_S"]),
+            timeout_s=float(config["DELIVERY_TIMEOUT_S"]),
+            max_attempts=int(config["DELIVERY_MAX_ATTEMPTS"]),
             own_hosts=frozenset(own),
+            lease_s=max(30.0, float(config["DELIVERY_TIMEOUT_S"]) + 15.0),
         )
 
 
@@ -68,14 +72,28 @@ def backoff(settings: Settings, attempts: int) -> timedelta:
     return min(delay, MAX_DELAY)
 
 
+def jittered_backoff(settings: Settings, attempts: int) -> timedelta:
+    """Full jitter (AWS Architecture Blog, "Exponential Backoff And Jitter"): a delay
+    drawn uniformly from zero to the capped exponential one, so receivers that failed
+    together do not all come back together."""
+    ceiling = backoff(settings, attempts).total_seconds()
+    return timedelta(seconds=secrets.SystemRandom().uniform(0, ceiling))
+
+
 def claim_due(
-    engine: Engine, table: Table, pending: str, limit: int, lease_s: float
+    engine: Engine,
+    table: Table,
+    pending: str,
+    limit: int,
+    lease_s: float,
+    where: ColumnElement[bool] | None = None,
 ) -> list[dict[str, Any]]:
-    """Claim up to `limit` due rows (oldest first) for this sender."""
+    """Claim up to `limit` due rows (oldest first) for this sender (`where`: and these)."""
     now = clock.now_utc()
     stmt = (
         select(table)
         .where(table.c.status == pending, table.c.next_attempt_at <= iso(now))
+        .where(true() if where is None else where)
         .order_by(table.c.next_attempt_at, table.c.seq)
         .limit(limit)
     )

@@ -35,7 +35,7 @@ from market.adapters.tables import (
     WebhookDelivery,
 )
 from market.services.kernel.numbering import new_id
-from market.services.notify import notices
+from market.services.notify import event_names, notices
 
 cursors_t = ConsumerCursor.__table__  # type: ignore[attr-defined]
 notes_t = Notification.__table__  # type: ignore[attr-defined]
@@ -224,7 +224,6 @@ def fan_out(conn: Connection, event: Event, hooks: list[dict[str, Any]]) -> None
 def hook_wants(hook: dict[str, Any], event: Event, parties: set[str]) -> bool:
     if event.seq <= int(hook["created_seq"]):
         return False
-    types = hook["event_types"]
-    if "*" not in types and event.type not in types:
+    if not event_names.wanted(hook["event_types"], event.type):
         return False
     return hook["party_id"] is None or hook["party_id"] in parties

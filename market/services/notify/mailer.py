@@ -1,13 +1,14 @@
-"""E-mail from the outbox over SMTP, by the worker only (never inside a request).
-
-A message that cannot be sent (SMTP down, refused) stays pending and is retried with
-exponential backoff until it goes. Each carries a Message-ID made from its outbox id, so
-a message sent twice (a worker killed between sending and recording) is recognisably the
-same message.
+"""E-mail from the outbox over SMTP, by the worker only (never inside a request). Once
+sent, a message's one-time link (a password reset) is cut out of its stored body, so the
+outbox never holds a usable reset link past its sending. A message that cannot be sent
+(SMTP down, refused) stays pending and is retried with exponential backoff until it
+goes. Each carries a Message-ID made from its outbox id, so a message sent twice (a
+worker killed between sending and recording) is recognisably the same message.
 """
 
 from __future__ import annotations
 
+import re
 import smtplib
 from email.message import EmailMessage as Mime
 from email.utils import formatdate
@@ -22,6 +23,21 @@ from market.services.notify.delivery import Settings
 from market.services.notify.fanout import write_transaction
 
 mail_t = EmailMessage.__table__  # type: ignore[attr-defined]
+
+
+# A one-time link's secret (a password-reset token): kept in the outbox only until the
+# message is sent; the sent row keeps a body that says the link was there.
+SECRET_LINK = re.compile(r"/password/reset/[A-Za-z0-9_\-]{16,}")
+SPENT = "/password/reset/(link removed from the outbox once sent)"
+
+
+def without_secrets(row: dict[str, Any]) -> dict[str, str]:
+    """The bodies to keep once sent: any one-time link cut out."""
+    return {
+        key: SECRET_LINK.sub(SPENT, row[key])
+        for key in ("text_body", "html_body")
+        if SECRET_LINK.search(row[key] or "")
+    }
 
 
 def mime(row: dict[str, Any], mail_from: str) -> Mime:
@@ -80,7 +96,7 @@ def _record(
             attempts = int(row["attempts"]) + 1
             values: dict[str, Any] = {"attempts": attempts}
             if error is None:
-                values |= {"status": "sent", "sent_at": delivery.iso(now)}
+                values |= {"status": "sent", "sent_at": delivery.iso(now)} | without_secrets(row)
             else:
                 retry_at = now + delivery.backoff(settings, attempts)
                 values |= {"next_attempt_at": delivery.iso(retry_at), "last_error": error[:500]}

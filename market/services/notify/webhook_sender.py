@@ -4,10 +4,14 @@ Headers `webhook-id` (the delivery's id: the same on every retry), `webhook-time
 (seconds since the epoch, of this attempt) and `webhook-signature`
 (`v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the base64 part of
 the `whsec_` secret); body `{type, timestamp, data: {seq, type, stream, payload}}`.
-A 2xx marks it delivered; anything else (an error, a timeout, a refused address) records
-the attempt and retries with exponential backoff. Deliveries run on a pool of threads, each
-with its own timeout, so a receiver that hangs holds one thread for at most the timeout and
-never the others.
+A 2xx marks it delivered; 410 Gone disables the subscription (its messages wait until
+its owner resumes it); anything else (an error, a timeout, a refused address) records the
+attempt and retries with exponential backoff and full jitter, until DELIVERY_MAX_ATTEMPTS
+attempts, when the message is 'failed'. `type` is the dotted name (`transfer.approved`),
+`data.payload` only what the subscriber may read (webhook_payloads.py). Each attempt
+checks the URL again and connects to the address it checked (pinned_http.py).
+Deliveries run on a pool of threads, each with its own timeout, so a receiver that hangs
+holds one thread for at most the timeout and never the others.
 """
 
 from __future__ import annotations
@@ -17,8 +21,6 @@ import hashlib
 import hmac
 import json
 import time
-import urllib.error
-import urllib.request
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as futures_wait
 from typing import Any
@@ -30,10 +32,12 @@ from market.adapters.tables import Webhook, WebhookAttempt, WebhookDelivery
 from market.domain.errors import DomainError
 from market.services.kernel import clock
 from market.services.kernel.numbering import new_id
-from market.services.notify import delivery
+from market.services.notify import delivery, pinned_http
 from market.services.notify.delivery import Settings
+from market.services.notify.event_names import dotted
 from market.services.notify.fanout import write_transaction
-from market.services.notify.webhooks import check_target
+from market.services.notify.target_guard import check_target
+from market.services.notify.webhook_payloads import payload_for
 
 hooks_t = Webhook.__table__  # type: ignore[attr-defined]
 deliveries_t = WebhookDelivery.__table__  # type: ignore[attr-defined]
@@ -46,16 +50,16 @@ def sign(secret: str, msg_id: str, timestamp: int, body: str) -> str:
     return "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
 
 
-def body_of(event: Any) -> str:
+def body_of(event: Any, hook: dict[str, Any]) -> str:
     return json.dumps(
         {
-            "type": event.type,
+            "type": dotted(event.type),
             "timestamp": event.recorded_at,
             "data": {
                 "seq": event.seq,
                 "type": event.type,
                 "stream": event.stream,
-                "payload": event.payload,
+                "payload": payload_for(hook, event.type, event.payload),
             },
         },
         separators=(",", ":"),
@@ -63,28 +67,9 @@ def body_of(event: Any) -> str:
     )
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """A redirect could lead past the address check: it counts as a failed attempt."""
-
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-_OPENER = urllib.request.build_opener(_NoRedirect)
-
-
-def post(url: str, headers: dict[str, str], body: str, timeout: float) -> int:
-    request = urllib.request.Request(url, data=body.encode(), headers=headers, method="POST")
-    try:
-        with _OPENER.open(request, timeout=timeout) as response:
-            return int(response.status)
-    except urllib.error.HTTPError as exc:
-        return int(exc.code)
-
-
 def attempt(settings: Settings, row: dict[str, Any], hook: Any, event: Any) -> dict[str, Any]:
     """One POST; what happened, to be recorded with the pass's other outcomes."""
-    body = body_of(event)
+    body = body_of(event, dict(hook))
     stamp = int(time.time())
     headers = {
         "content-type": "application/json",
@@ -97,8 +82,8 @@ def attempt(settings: Settings, row: dict[str, Any], hook: Any, event: Any) -> d
     status: int | None = None
     error: str | None = None
     try:
-        check_target(hook["url"], settings)  # again at delivery: DNS may have changed
-        status = post(hook["url"], headers, body, settings.timeout_s)
+        target = check_target(hook["url"], settings)  # again at delivery: DNS may change
+        status = pinned_http.post(target, headers, body.encode(), settings.timeout_s)
         if not 200 <= status < 300:
             error = f"HTTP {status}"
     except DomainError as exc:
@@ -121,8 +106,15 @@ def record(engine: Engine, settings: Settings, outcomes: list[dict[str, Any]]) -
             values: dict[str, Any] = {"attempts": attempts}
             if o["error"] is None:
                 values |= {"status": "delivered", "delivered_at": o["at"]}
+            elif o["status"] == 410:  # Gone: the receiver asks us to stop
+                conn.execute(
+                    update(hooks_t).where(hooks_t.c.id == row["webhook_id"]).values(paused="gone")
+                )
+                values["next_attempt_at"] = o["at"]
+            elif attempts >= settings.max_attempts:
+                values["status"] = "failed"
             else:
-                retry = clock.now_utc() + delivery.backoff(settings, attempts)
+                retry = clock.now_utc() + delivery.jittered_backoff(settings, attempts)
                 values["next_attempt_at"] = delivery.iso(retry)
             conn.execute(
                 insert(attempts_t).values(
@@ -163,9 +155,15 @@ class Sender:
     def run_pass(self, wait: bool = False) -> dict[str, int]:
         done = self._drain()
         free = self.settings.senders * 4 - len(self.running)
+        sending = select(hooks_t.c.id).where(hooks_t.c.active, hooks_t.c.paused.is_(None))
         rows = (
             delivery.claim_due(
-                self.engine, deliveries_t, "pending", max(free, 0), self.settings.lease_s
+                self.engine,
+                deliveries_t,
+                "pending",
+                max(free, 0),
+                self.settings.lease_s,
+                where=deliveries_t.c.webhook_id.in_(sending),
             )
             if free > 0
             else []

@@ -9,11 +9,8 @@ key itself), so a hash would not do; the database is the service's own trust bou
 from __future__ import annotations
 
 import base64
-import ipaddress
 import secrets
-import socket
 from typing import Any
-from urllib.parse import urlsplit
 
 from sqlalchemy import Engine, insert, select, update
 
@@ -27,16 +24,15 @@ from market.services.kernel.numbering import new_id
 from market.services.kernel.paging import split_page
 from market.services.notify import notices
 from market.services.notify.delivery import Settings, now_iso
+from market.services.notify.event_names import canonical
 from market.services.notify.fanout import hook_wants, write_transaction
+from market.services.notify.target_guard import UnsafeTargetError, check_target
+
+__all__ = ["UnknownEventTypeError", "UnsafeTargetError", "check_target", "register"]
 
 hooks_t = Webhook.__table__  # type: ignore[attr-defined]
 deliveries_t = WebhookDelivery.__table__  # type: ignore[attr-defined]
 attempts_t = WebhookAttempt.__table__  # type: ignore[attr-defined]
-
-
-class UnsafeTargetError(InvalidRequestError):
-    code = "unsafe_webhook_url"
-    status = 400
 
 
 class UnknownEventTypeError(InvalidRequestError):
@@ -48,38 +44,14 @@ def event_types() -> frozenset[str]:
     return known_types() | frozenset(notices.NOTICES)
 
 
-def check_target(url: str, settings: Settings) -> None:
-    """http(s) only, not the service itself, and (unless allowed) no loopback, private,
-    link-local or otherwise non-public address for any address the host resolves to."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UnsafeTargetError("A webhook URL must be http:// or https:// with a host.", {})
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    host = parts.hostname.lower()
-    if f"{host}:{port}" in settings.own_hosts:
-        raise UnsafeTargetError("A webhook may not point at this service itself.", {})
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError):
-        raise UnsafeTargetError(f"The webhook host {host} does not resolve.", {}) from None
-    for info in infos:
-        address = ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])
-        if not address.is_global and not settings.allow_private_networks:
-            raise UnsafeTargetError(
-                f"The webhook host {host} resolves to a non-public address ({address}).",
-                {"address": str(address)},
-            )
-        if f"{address}:{port}" in settings.own_hosts:
-            raise UnsafeTargetError("A webhook may not point at this service itself.", {})
-
-
 def register(
     engine: Engine, actor: Actor, url: str, types: list[str], settings: Settings
 ) -> dict[str, Any]:
     actor.require(AUTHORITY, PARTICIPANT)
     if actor.role == PARTICIPANT and actor.party_id is None:
         raise InvalidRequestError("Your user is not linked to a party.", {})
-    unknown = sorted(set(types) - event_types() - {"*"})
+    known = {canonical(t) for t in event_types()} | {"*"}
+    unknown = sorted(t for t in set(types) if canonical(t) not in known)
     if not types or unknown:
         raise UnknownEventTypeError(
             'event_types must name known event types, or be ["*"] for all.',
@@ -94,11 +66,13 @@ def register(
         "user_id": actor.user_id,
         "party_id": None if actor.role == AUTHORITY else actor.party_id,
         "url": url,
-        "event_types": sorted(set(types)),
+        "event_types": sorted({str(canonical(t)) for t in types}),
         "secret": secret,
         "created_at": now_iso(),
         "created_seq": at,
         "active": True,
+        "paused": None,
+        "deleted_at": None,
     }
     with write_transaction(engine) as conn:
         conn.execute(insert(hooks_t).values(**row))
@@ -108,9 +82,76 @@ def register(
 def load(engine: Engine, actor: Actor, webhook_id: str) -> dict[str, Any]:
     with engine.connect() as conn:
         row = conn.execute(select(hooks_t).where(hooks_t.c.id == webhook_id)).mappings().first()
-    if row is None or (actor.role != AUTHORITY and row["user_id"] != actor.user_id):
+    if row is None or row["deleted_at"] is not None or not _owns(actor, dict(row)):
         raise NotFoundError(f"Webhook {webhook_id} does not exist.", {})
     return dict(row)
+
+
+def _owns(actor: Actor, row: dict[str, Any]) -> bool:
+    """The Authority reads every subscription; a participant its party's."""
+    if actor.role == AUTHORITY:
+        return True
+    return actor.party_id is not None and row["party_id"] == actor.party_id
+
+
+def status_of(row: dict[str, Any]) -> str:
+    """active, paused (by its owner) or disabled (the receiver answered 410 Gone)."""
+    return {None: "active", "owner": "paused", "gone": "disabled"}[row["paused"]]
+
+
+def list_for(engine: Engine, actor: Actor) -> list[dict[str, Any]]:
+    """A party's own subscriptions (the Authority's: those it made, party None)."""
+    actor.require(AUTHORITY, PARTICIPANT)
+    owner = (
+        hooks_t.c.party_id.is_(None)
+        if actor.role == AUTHORITY
+        else hooks_t.c.party_id == actor.party_id
+    )
+    stmt = select(hooks_t).where(owner, hooks_t.c.deleted_at.is_(None)).order_by(hooks_t.c.id)
+    with engine.connect() as conn:
+        return [dict(r) for r in conn.execute(stmt).mappings()]
+
+
+def _set(engine: Engine, webhook_id: str, **values: Any) -> None:
+    with write_transaction(engine) as conn:
+        conn.execute(update(hooks_t).where(hooks_t.c.id == webhook_id).values(**values))
+
+
+def pause(engine: Engine, actor: Actor, webhook_id: str) -> dict[str, Any]:
+    """Hold its messages: they wait, queued, until it is resumed."""
+    load(engine, actor, webhook_id)
+    _set(engine, webhook_id, paused="owner")
+    return load(engine, actor, webhook_id)
+
+
+def resume(engine: Engine, actor: Actor, webhook_id: str) -> dict[str, Any]:
+    """Send again (after a pause, or a 410 that disabled it): what waited goes out now."""
+    load(engine, actor, webhook_id)
+    now = now_iso()
+    with write_transaction(engine) as conn:
+        conn.execute(update(hooks_t).where(hooks_t.c.id == webhook_id).values(paused=None))
+        conn.execute(
+            update(deliveries_t)
+            .where(deliveries_t.c.webhook_id == webhook_id, deliveries_t.c.status == "pending")
+            .values(next_attempt_at=now)
+        )
+    return load(engine, actor, webhook_id)
+
+
+def delete(engine: Engine, actor: Actor, webhook_id: str) -> None:
+    """No longer listed nor sent to; its delivery log is kept (ended: nothing pending)."""
+    load(engine, actor, webhook_id)
+    with write_transaction(engine) as conn:
+        conn.execute(
+            update(hooks_t)
+            .where(hooks_t.c.id == webhook_id)
+            .values(active=False, deleted_at=now_iso())
+        )
+        conn.execute(
+            update(deliveries_t)
+            .where(deliveries_t.c.webhook_id == webhook_id, deliveries_t.c.status == "pending")
+            .values(status="failed")
+        )
 
 
 def deliveries(

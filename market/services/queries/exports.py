@@ -1,16 +1,25 @@
 """Exports: the transfers report (price paid and its ratio to face) and the event ledger,
-as CSV (through defusedcsv, so no cell can start a spreadsheet formula) or JSON."""
+as CSV or JSON.
+
+Spreadsheet protection, one rule both exports of the transfers report share: a text cell
+that a spreadsheet would run as a formula (it begins with `=`, `+`, `-`, `@`, a tab or a
+carriage return, and is not a plain number) gets one apostrophe before it, which
+spreadsheets show as "text"; nothing else in any cell changes. The JSON export of the
+transfers report carries the same text, so the two agree cell for cell. The event
+ledger's JSON is the ledger's own (its hashes cover it) and is never altered; its CSV
+follows the rule."""
 
 from __future__ import annotations
 
+import csv
 import io
 import json
+import re
 import textwrap
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
-from defusedcsv import csv
 from sqlalchemy import Engine, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import aliased
@@ -156,17 +165,29 @@ def event_rows(conn: Connection) -> Iterator[dict[str, Any]]:
         yield event.as_dict()
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+
+
+def spreadsheet_text(value: Any) -> Any:
+    """The module's rule: an apostrophe before a text a spreadsheet would run."""
+    starts = isinstance(value, str) and value.startswith(FORMULA_START)
+    if starts and not PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
 def iter_csv(
     columns: Iterable[str], rows: Iterable[dict[str, Any]], batch: int = BATCH
 ) -> Iterator[str]:
-    """CSV with formula-injection escaping on every cell (defusedcsv), in chunks of
-    `batch` rows: the header first, then as the rows come."""
+    """CSV, every cell under the spreadsheet rule, in chunks of `batch` rows: the header
+    first, then as the rows come."""
     out = io.StringIO()
     cols = list(columns)
     writer = csv.writer(out)
     writer.writerow(cols)
     for n, row in enumerate(rows, 1):
-        writer.writerow([_cell(row.get(c)) for c in cols])
+        writer.writerow([spreadsheet_text(_cell(row.get(c))) for c in cols])
         if n % batch == 0:
             yield out.getvalue()
             out.seek(0)
@@ -195,9 +216,10 @@ def _cell(value: Any) -> Any:
 
 
 def _report_rows(conn: Connection) -> Iterator[dict[str, Any]]:
+    """The report's rows, under the spreadsheet rule in whatever format they go out."""
     for row in iter_transfer_rows(conn):
         row.pop("created_seq")
-        yield row
+        yield {k: spreadsheet_text(v) for k, v in row.items()}
 
 
 def transfers_report_csv(conn: Connection, actor: Actor) -> str:

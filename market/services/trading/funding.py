@@ -26,7 +26,7 @@ from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.errors import ConflictError, RuleRefusedError, not_found
 from market.services.kernel.reads import Source, repositories
 from market.services.kernel.uow import AbstractUnitOfWork
-from market.services.trading.trade_views import load_transfer
+from market.services.trading.trade_views import load_transfer, load_transfer_for
 
 MAX_REFERENCE = 200
 
@@ -81,7 +81,7 @@ def record_payment(
     amount_cents: int,
     paid_on: date,
 ) -> dict[str, Any]:
-    t = load_transfer(uow, transfer_id)
+    t = load_transfer_for(uow, actor, transfer_id)
     actor.require_party(t["buyer_party_id"])
     ref = (reference or "").strip()
     if not ref or len(ref) > MAX_REFERENCE or amount_cents <= 0:
@@ -121,7 +121,7 @@ def record_payment(
 def confirm_receipt(
     uow: AbstractUnitOfWork, actor: Actor, transfer_id: str, received_on: date | None
 ) -> dict[str, Any]:
-    t = load_transfer(uow, transfer_id)
+    t = load_transfer_for(uow, actor, transfer_id)
     actor.require_party(t["seller_party_id"])
     actor.require_signer()  # attesting receipt takes an owner (issue 29)
     f = load_funding(uow, transfer_id)

@@ -7,6 +7,8 @@ from fractions import Fraction
 from typing import Any
 
 from market.services.kernel import reads
+from market.services.kernel.actor import PARTICIPANT, Actor
+from market.services.kernel.errors import not_found
 from market.services.kernel.reads import Source
 from market.services.kernel.uow import AbstractUnitOfWork
 
@@ -34,6 +36,19 @@ def offer_view(source: Source, offer_id: str) -> dict[str, Any]:
 
 def load_transfer(source: Source, transfer_id: str) -> dict[str, Any]:
     return reads.transfer(source, transfer_id)
+
+
+def load_transfer_for(source: Source, actor: Actor, transfer_id: str) -> dict[str, Any]:
+    """The transfer, for an actor about to act on it: a participant that is neither its
+    seller nor its buyer is told it does not exist, as for an unknown id (no existence
+    oracle); what either side may do is each action's own check."""
+    t = load_transfer(source, transfer_id)
+    if actor.role == PARTICIPANT and actor.party_id not in (
+        t["seller_party_id"],
+        t["buyer_party_id"],
+    ):
+        raise not_found("Transfer", "transfer_id", transfer_id)
+    return t
 
 
 def transfer_view(source: Source, transfer_id: str) -> dict[str, Any]:

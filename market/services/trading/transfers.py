@@ -41,6 +41,7 @@ from market.services.trading.trade_views import (
     held_transfer_view,
     load_listing,
     load_transfer,
+    load_transfer_for,
     offer_view,
     transfer_view,
 )
@@ -201,7 +202,7 @@ def pending_transfer(uow: AbstractUnitOfWork, transfer_id: str) -> dict[str, Any
 def _awaiting_this_buyer(uow: AbstractUnitOfWork, actor: Actor, transfer_id: str) -> dict[str, Any]:
     """The transfer, locked, if the actor is its buyer's user (consent is the buyer's own:
     not even the Authority gives it) and it awaits that buyer."""
-    buyer = load_transfer(uow, transfer_id)["buyer_party_id"]
+    buyer = load_transfer_for(uow, actor, transfer_id)["buyer_party_id"]
     if actor.role != PARTICIPANT or actor.party_id != buyer:
         raise ForbiddenError("Only the buyer may confirm or decline this transfer.", {})
     actor.require_signer()  # the buyer's consent takes an owner (issue 29)
