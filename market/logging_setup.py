@@ -1,4 +1,4 @@
-"""Logs: one line per event, JSON when LOG_FORMAT=json (docs/pending/ops.md).
+"""Logs: one line per event, JSON when LOG_FORMAT=json (docs/OPERATIONS.md).
 
 structlog renders; the request id (and the signed-in user's id) are bound in context
 variables for the length of a request (market/web/request_log.py), so any line written

@@ -22,7 +22,8 @@ class Credentials(Schema):
         validate=validate.Length(max=20),
         metadata={
             "description": "The TOTP code (or a recovery code) once two-step sign-in "
-            "is set up on /account: missing 401 mfa_required, wrong 401 mfa_invalid"
+            "is set up on /account. Missing, wrong or spent, it is 401 `unauthorized` "
+            "exactly as a wrong password is (one answer: no oracle)"
         },
     )
 

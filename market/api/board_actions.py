@@ -10,6 +10,7 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, ruleset
+from market.api.schemas import page_of
 from market.services.casefiles import board_actions
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 
@@ -80,7 +81,9 @@ def governor(data: dict[str, Any], action_id: str) -> ResponseReturnValue:
 
 
 @blp.route("/board-actions", methods=["GET"])
-@blp.alt_response(200, description="{items: [board action]} in submission order")
+@blp.alt_response(
+    200, schema=page_of(BoardActionOut, "BoardActionPage", fields.String(allow_none=True))
+)
 def list_actions() -> ResponseReturnValue:
     """Board actions in the order of submission (a participant: its own)."""
     actor, rules = current_actor(), ruleset()

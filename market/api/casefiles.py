@@ -14,9 +14,17 @@ from market import document_uploads
 from market.api.blueprint import Blueprint
 from market.api.casefile_schemas import ClearanceOut, DocumentOut, FeeOut
 from market.api.context import command, current_actor, engine, ruleset
+from market.api.schemas import page_of
 from market.api.tech import TechApplicationOut
 from market.domain.errors import InvalidRequestError
-from market.services.casefiles import checklists, clearances, documents, fees, tech_steps
+from market.services.casefiles import (
+    checklists,
+    clearances,
+    documents,
+    fees,
+    media_types,
+    tech_steps,
+)
 from market.services.kernel.runner import Idempotency, execute
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 
@@ -143,7 +151,17 @@ def get_document(document_id: str) -> ResponseReturnValue:
 
 
 @blp.route("/documents/<document_id>/content", methods=["GET"])
-@blp.alt_response(200, description="the bytes, as an attachment")
+@blp.doc(
+    responses={
+        "200": {
+            "description": "The exhibit's bytes, as an attachment (its own media type)",
+            "content": {
+                media: {"schema": {"type": "string", "format": "binary"}}
+                for media in media_types.ALLOWED
+            },
+        }
+    }
+)
 def document_content(document_id: str) -> ResponseReturnValue:
     """An exhibit's bytes, as an attachment (the same readers as its record)."""
     actor = current_actor()
@@ -163,7 +181,7 @@ def document_content(document_id: str) -> ResponseReturnValue:
 
 @blp.route("/fees", methods=["GET"])
 @blp.arguments(FeeArgs, location="query")
-@blp.alt_response(200, description="{items: [fee]}")
+@blp.alt_response(200, schema=page_of(FeeOut, "FeePage", fields.String(allow_none=True)))
 def list_fees(args: dict[str, Any]) -> ResponseReturnValue:
     """What a party owes the Authority and why (a participant: its own)."""
     actor = current_actor()
@@ -216,7 +234,9 @@ def record_clearance(data: dict[str, Any], party_id: str) -> ResponseReturnValue
 
 
 @blp.route("/parties/<party_id>/tax-clearances", methods=["GET"])
-@blp.alt_response(200, description="{items: [tax clearance]}")
+@blp.alt_response(
+    200, schema=page_of(ClearanceOut, "ClearancePage", fields.String(allow_none=True))
+)
 def list_clearances(party_id: str) -> ResponseReturnValue:
     """A party's tax clearance certificates (the party, the Authority, auditors)."""
     actor = current_actor()

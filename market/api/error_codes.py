@@ -36,12 +36,18 @@ _LIST = [
     ("unsafe_webhook_url", 400, "The webhook URL points at a private or reserved address."),
     ("unknown_event_type", 400, "A webhook filter names an event type that does not exist."),
     ("weak_password", 400, "The password is too short or too common."),
+    ("link_invalid", 400, "The invitation or sign-in link is unknown, used or expired."),
     # 401: who is asking is not known.
     ("unauthorized", 401, "No bearer token, an unknown or revoked one, or a wrong password."),
-    ("mfa_required", 401, "The account has two-step sign-in: send `otp` too."),
-    ("mfa_invalid", 401, "The one-time code is wrong or already used."),
+    ("mfa_required", 401, "A step-up (new recovery codes) needs the one-time code too."),
+    (
+        "mfa_invalid",
+        401,
+        "The one-time code is wrong or spent (step-ups; sign-in says `unauthorized`).",
+    ),
     # 403, 404.
     ("forbidden", 403, "The caller's role may not do this."),
+    ("party_role_forbidden", 403, "The caller's role within its party may not do this."),
     ("not_found", 404, "No such record (or one the caller may not see), or no such route."),
     ("method_not_allowed", 405, "The route does not take this method."),
     # 409: the state does not allow the request now.
@@ -58,6 +64,12 @@ _LIST = [
     ("forfeiture_permanent", 409, "The UTH installment's forfeiture cannot be restored."),
     ("nothing_to_restore", 409, "The UTH installment has nothing forfeited to restore."),
     ("review_conflict", 409, "The UTH year's review is already recorded otherwise."),
+    ("already_renewed", 409, "The tax clearance certificate was already renewed."),
+    ("duplicate_certificate", 409, "That tax clearance certificate number is recorded already."),
+    ("email_taken", 409, "That e-mail address already has an account."),
+    ("registration_not_pending", 409, "The registration is no longer waiting for review."),
+    ("tax_id_registered", 409, "A party or an open registration has that tax id already."),
+    ("step_out_of_order", 409, "The case file's step comes after one not yet done."),
     ("ledger_empty", 409, "The ledger has no events to sign yet."),
     ("merkle_tree_behind", 409, "The Merkle tree has not caught up with the ledger yet."),
     ("ledger_contradicts_tree", 409, "The ledger's events do not hash to the stored tree."),
@@ -66,6 +78,7 @@ _LIST = [
     ("ledger_invariant_broken", 409, "Writing this would break a ledger invariant."),
     # 413, 415.
     ("request_too_large", 413, "The body is larger than MAX_CONTENT_LENGTH."),
+    ("document_too_large", 413, "The exhibit is larger than DOCUMENT_MAX_BYTES."),
     ("unsupported_media_type", 415, "The body's media type is not one the route reads."),
     # 422: a rule of the statute or the program refuses the request.
     ("invalid_request", 422, "The request is well formed but not acceptable (the message)."),
@@ -97,6 +110,13 @@ _LIST = [
     ("use_of_proceeds_missing", 422, "The seller's certified use of proceeds is missing."),
     ("activity_already_used", 422, "The activity already backs another application."),
     ("funding_not_confirmed", 422, "The transfer's payment receipt is not confirmed."),
+    ("exhibit_missing", 422, "An exhibit the checklist requires is not filed."),
+    ("fees_unpaid", 422, "A fee the Authority invoiced is not paid in full."),
+    ("tax_clearance_missing", 422, "No tax clearance certificate is recorded for the party."),
+    ("tax_clearance_expired", 422, "The party's tax clearance certificate has expired."),
+    ("application_locked", 422, "The fiscal year's TECH applications locked at 12:00 am July 1."),
+    ("document_empty", 422, "The exhibit's file is empty."),
+    ("overpayment", 422, "The payment is more than the fee's balance."),
     # 429: too many requests.
     ("too_many_requests", 429, "Too many requests; retry after the Retry-After seconds."),
     ("too_many_attempts", 429, "Too many failed sign-ins; retry after Retry-After seconds."),

@@ -12,6 +12,17 @@ from marshmallow import Schema, fields, validate
 
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine, token_hasher
+from market.api.openapi_errors import answers
+from market.api.registration_schemas import (
+    DeactivatedOut,
+    InvitedUserOut,
+    MfaResetOut,
+    PartyUserPage,
+    RegistrationOut,
+    RegistrationPage,
+    RegistrationReviewOut,
+    RegistrationStatusOut,
+)
 from market.services.identity import accounts, invitations, signin
 from market.services.kernel.actor import PARTY_ROLES
 from market.services.kernel.errors import not_found
@@ -44,6 +55,8 @@ class ReadArgs(Schema):
 
 @blp.route("/registrations", methods=["POST"])
 @blp.arguments(RegistrationIn)
+@blp.alt_response(202, schema=RegistrationStatusOut)
+@blp.doc(security=[], **answers(add=(429,)))
 def ask_to_join(data: dict[str, Any]) -> ResponseReturnValue:
     """Ask to join (no sign-in): 202 `{id, status: "email_unverified"}`; an e-mailed
     single-use link verifies the address. A tax id already registered (or waiting) is 409
@@ -61,6 +74,8 @@ def ask_to_join(data: dict[str, Any]) -> ResponseReturnValue:
 
 @blp.route("/registrations/verify", methods=["POST"])
 @blp.arguments(TokenIn)
+@blp.alt_response(200, schema=RegistrationStatusOut)
+@blp.doc(security=[])
 def verify_email(data: dict[str, str]) -> ResponseReturnValue:
     """Spend the e-mailed link: the registration goes to the Authority (`submitted`).
     A used, expired or unknown link is 400 `link_invalid`."""
@@ -69,16 +84,18 @@ def verify_email(data: dict[str, str]) -> ResponseReturnValue:
 
 
 @blp.route("/registrations", methods=["GET"])
+@blp.alt_response(200, schema=RegistrationPage)
 def list_registrations() -> ResponseReturnValue:
     """The Authority's desk (authority, auditor): `?status=` to filter."""
     actor = current_actor()
     with ReadOnly(engine()) as conn:
         rows = registration_views.desk(conn, actor, request.args.get("status"))
-    return jsonify({"items": rows}), 200
+    return jsonify({"items": rows, "next": None}), 200
 
 
 @blp.route("/registrations/<registration_id>", methods=["GET"])
 @blp.arguments(ReadArgs, location="query")
+@blp.alt_response(200, schema=RegistrationReviewOut)
 def get_registration(args: dict[str, Any], registration_id: str) -> ResponseReturnValue:
     """The applicant (with `?token=` from its e-mailed link) sees the status and a
     rejection's reason; the Authority sees everything and the similar parties."""
@@ -96,6 +113,7 @@ def get_registration(args: dict[str, Any], registration_id: str) -> ResponseRetu
 
 
 @blp.route("/registrations/<registration_id>/approve", methods=["POST"])
+@blp.alt_response(200, schema=RegistrationOut)
 def approve(registration_id: str) -> ResponseReturnValue:
     """Approve (authority): the party and its first user, who sets a password from an
     e-mailed link. Not submitted: 409 `registration_not_pending`."""
@@ -105,6 +123,7 @@ def approve(registration_id: str) -> ResponseReturnValue:
 
 @blp.route("/registrations/<registration_id>/reject", methods=["POST"])
 @blp.arguments(ReasonIn)
+@blp.alt_response(200, schema=RegistrationOut)
 def reject(data: dict[str, str], registration_id: str) -> ResponseReturnValue:
     """Reject (authority) with the reason the business sees."""
     done = applications.reject(engine(), current_actor(), registration_id, data["reason"])
@@ -113,6 +132,7 @@ def reject(data: dict[str, str], registration_id: str) -> ResponseReturnValue:
 
 @blp.route("/parties/<party_id>/users", methods=["POST"])
 @blp.arguments(InviteIn)
+@blp.alt_response(201, schema=InvitedUserOut)
 def invite_user(data: dict[str, str], party_id: str) -> ResponseReturnValue:
     """Invite a user (the party's owner, or the Authority) as owner, preparer or viewer:
     an e-mailed single-use link lets them choose a password."""
@@ -123,13 +143,16 @@ def invite_user(data: dict[str, str], party_id: str) -> ResponseReturnValue:
 
 
 @blp.route("/parties/<party_id>/users", methods=["GET"])
+@blp.alt_response(200, schema=PartyUserPage)
 def party_users(party_id: str) -> ResponseReturnValue:
     """A party's users, roles, MFA and open invitations."""
-    return jsonify({"items": accounts.party_users(engine(), current_actor(), party_id)}), 200
+    users = accounts.party_users(engine(), current_actor(), party_id)
+    return jsonify({"items": users, "next": None}), 200
 
 
 @blp.route("/users/<user_id>/deactivate", methods=["POST"])
 @blp.arguments(ReasonIn)
+@blp.alt_response(200, schema=DeactivatedOut)
 def deactivate(data: dict[str, str], user_id: str) -> ResponseReturnValue:
     """Deactivate a user (the Authority, or an owner of its party): its sessions, tokens
     and links end at once."""
@@ -138,6 +161,7 @@ def deactivate(data: dict[str, str], user_id: str) -> ResponseReturnValue:
 
 @blp.route("/users/<user_id>/mfa-reset", methods=["POST"])
 @blp.arguments(ReasonIn)
+@blp.alt_response(200, schema=MfaResetOut)
 def reset_mfa(data: dict[str, str], user_id: str) -> ResponseReturnValue:
     """Remove a user's second factor (authority), recorded with the reason."""
     return jsonify(accounts.reset_mfa(engine(), current_actor(), user_id, data["reason"])), 200

@@ -13,6 +13,7 @@ from marshmallow import Schema, fields, validate
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine, ruleset
 from market.api.exports import CSV
+from market.api.statutory_schemas import DigitalMediaOut, DistributionOut, TechProgramOut
 from market.services.kernel.uow import ReadOnly
 from market.services.records import statutory
 from market.services.records.statutory_csv import report_csv
@@ -27,21 +28,6 @@ blp = Blueprint(
 
 class FiscalYearArgs(Schema):
     fiscal_year = fields.Integer(strict=False, required=True, validate=validate.Range(1900, 2200))
-
-
-class ReportCheckpointOut(Schema):
-    tree_size = fields.Integer()
-    root_hash = fields.String()
-    signed = fields.Boolean()
-
-
-class StatutoryOut(Schema):
-    report = fields.String()
-    fiscal_year = fields.Integer()
-    empty = fields.Boolean()
-    note = fields.String(allow_none=True)
-    ruleset = fields.String()
-    checkpoint = fields.Nested(ReportCheckpointOut)
 
 
 def _report(report: str, fiscal_year: int) -> dict[str, Any]:
@@ -60,7 +46,7 @@ def _csv(report: str, fiscal_year: int) -> Response:
 
 @blp.route("/tech-program", methods=["GET"])
 @blp.arguments(FiscalYearArgs, location="query")
-@blp.alt_response(200, schema=StatutoryOut)
+@blp.alt_response(200, schema=TechProgramOut)
 def tech_program(args: dict[str, Any]) -> ResponseReturnValue:
     """The Authority's TECH program report for a fiscal year."""
     return jsonify(_report("tech-program", args["fiscal_year"]))
@@ -76,7 +62,7 @@ def tech_program_csv(args: dict[str, Any]) -> ResponseReturnValue:
 
 @blp.route("/digital-media", methods=["GET"])
 @blp.arguments(FiscalYearArgs, location="query")
-@blp.alt_response(200, schema=StatutoryOut)
+@blp.alt_response(200, schema=DigitalMediaOut)
 def digital_media(args: dict[str, Any]) -> ResponseReturnValue:
     """The digital media credit report for a fiscal year."""
     return jsonify(_report("digital-media", args["fiscal_year"]))
@@ -92,7 +78,7 @@ def digital_media_csv(args: dict[str, Any]) -> ResponseReturnValue:
 
 @blp.route("/distribution", methods=["GET"])
 @blp.arguments(FiscalYearArgs, location="query")
-@blp.alt_response(200, schema=StatutoryOut)
+@blp.alt_response(200, schema=DistributionOut)
 def distribution(args: dict[str, Any]) -> ResponseReturnValue:
     """Credits granted, sold and used by industry, size class and jobs (the Director's)."""
     return jsonify(_report("distribution", args["fiscal_year"]))

@@ -207,11 +207,27 @@ class BundleConsistencyOut(Schema):
     proof = fields.List(fields.String(metadata=HEX), required=True)
 
 
+class BundleDocumentOut(Schema):
+    """An exhibit of the certificate's case: its bytes' SHA-256 is in its DOCUMENT_FILED
+    event (in `events`), so the proof covers the file as well as the record."""
+
+    id = fields.String(required=True)
+    kind = fields.String(required=True)
+    subject_type = fields.String(required=True)
+    subject_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    sha256 = fields.String(required=True, metadata=HEX)
+    bytes = fields.Integer(required=True)
+    media_type = fields.String(required=True)
+    filed_seq = fields.Integer(required=True)
+
+
 class BundleOut(Schema):
     certificate_id = fields.String(required=True)
     checkpoint = fields.Nested(CheckpointOut, required=True)
     events = fields.List(fields.Nested(EventOut), required=True)
     inclusion = fields.List(fields.Nested(PathOut), required=True)
+    documents = fields.List(fields.Nested(BundleDocumentOut), required=True)
     hash_rule = fields.String(required=True)
     consistency = fields.Nested(BundleConsistencyOut, metadata={"description": "with `since`"})
 

@@ -149,7 +149,7 @@ class Ruleset:
     tech_hq_recapture_scale: str = "sliding"
     # RULES.md section 7 (ADM-1..12, N.J.A.C. 19:31): the Authority's process, in force for
     # steps taken on or after `adm_in_force_from` (None: never); an earlier step (the bill's
-    # own era) takes none of its gates. docs/pending/casefiles.md.
+    # own era) takes none of its gates. docs/CASEFILES.md.
     adm_in_force_from: date | None = date(2024, 1, 1)
     adm_tech_application_fee_cents: int = 100_000  # ADM-1
     adm_tech_approval_fee_over_cents: int = 10_000_000  # ADM-2: awards over $100,000

@@ -1,5 +1,5 @@
 """Request traces: which request (X-Request-Id) committed an event, so the worker's log
-lines for what that event owes carry the id (docs/pending/ops.md). Beside the events,
+lines for what that event owes carry the id (docs/OPERATIONS.md). Beside the events,
 never in their hashed payload.
 
 Revision ID: 0014

@@ -1,5 +1,5 @@
 """Behind a proxy (PRODUCT.md 9.4): Debian's nginx as the TLS front of gunicorn with
-TRUSTED_PROXIES=1, as docs/pending/ops.md sets it up (tests/fixtures/nginx_tls_front.conf),
+TRUSTED_PROXIES=1, as docs/OPERATIONS.md sets it up (tests/fixtures/nginx_tls_front.conf),
 on SQLite and PostgreSQL: plain HTTP redirects, HTTPS answers with HSTS and Secure
 cookies, the throttle sees the client's address (not the proxy's, not one the client
 made up); and without trusted proxies the forwarded headers count for nothing."""

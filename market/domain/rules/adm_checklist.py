@@ -50,11 +50,11 @@ def tech_kinds(ruleset: Ruleset, sold_prior_year: bool) -> list[tuple[str, str]]
     """(kind, stage) of a TECH application: ADM-5 at submission, ADM-7 before forwarding;
     the spending certification at both when the seller sold the year before."""
     kinds = [(k, SUBMISSION) for k in ruleset.adm_submission_exhibits]
+    if sold_prior_year:
+        kinds.append((ruleset.adm_prior_sale_exhibit, SUBMISSION))  # ADM-5
     kinds += [(k, PRELIMINARY) for k in ruleset.adm_forward_exhibits]
     if sold_prior_year:
-        kinds.insert(
-            len(ruleset.adm_submission_exhibits), (ruleset.adm_prior_sale_exhibit, SUBMISSION)
-        )
+        kinds.append((ruleset.adm_prior_sale_exhibit, PRELIMINARY))  # ADM-7: held to forward
     return kinds
 
 

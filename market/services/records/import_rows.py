@@ -6,7 +6,7 @@ exchange date), each under the ruleset in force at the row's date."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
@@ -83,7 +83,12 @@ class RowContext:
     schedule: tuple[ScheduleEntry, ...]
 
     def ruleset(self, program: Program, on: date) -> Ruleset:
-        return ruleset_for(program, on, self.schedule)
+        """The statute's ruleset in force on the row's date, without the ADM process
+        (RULES.md section 7): an imported sale's exhibits, fees and tax clearance were
+        handled on paper by the registry the row comes from, so the import records the
+        sale under every statutory rule but does not invoice fees nor ask for a case file
+        the Authority never kept here (docs/IMPORT.md)."""
+        return replace(ruleset_for(program, on, self.schedule), adm_in_force_from=None)
 
 
 def _field(name: str, parse: Callable[[str], Any], text: str | None) -> Any:
