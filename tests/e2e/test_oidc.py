@@ -167,3 +167,29 @@ def test_the_sign_in_page_offers_the_provider_when_configured(sso: Any, client: 
 def test_without_an_issuer_single_sign_on_is_off(client: Any) -> None:
     assert client.get("/login/oidc").status_code == 404
     assert client.get("/login/oidc/callback?code=x&state=y").status_code == 404
+
+
+def test_people_choose_whom_to_sign_in_as_on_the_providers_page(sso: Any, provider: str) -> None:
+    """The demo's path (scripts/run --sso): with no account named ahead, the provider shows
+    its own sign-in page; choosing an account there signs that user in here."""
+    assert requests.post(f"{provider}/test/next-login", timeout=10).ok  # nobody named
+    client = sso.test_client()
+    url = client.get("/login/oidc").headers["Location"]
+    browser = requests.Session()
+    for _ in range(4):
+        r = browser.get(url, allow_redirects=False, timeout=10)
+        if r.status_code == 200:
+            break
+        url = urljoin(url, r.headers["Location"])
+    assert "Sign in to the market as:" in r.text and "Ana@State.test" in r.text
+    action = r.text.split('action="', 1)[1].split('"', 1)[0]
+    assert requests.post(urljoin(url, action), timeout=10).status_code == 200  # no cookie
+    r = browser.post(urljoin(url, action), data={"account": "ana"}, allow_redirects=False)
+    for _ in range(6):
+        url = urljoin(url, r.headers["Location"])
+        if url.startswith(CALLBACK):
+            break
+        r = browser.get(url, allow_redirects=False, timeout=10)
+    assert url.startswith(CALLBACK)
+    done = back(client, url)
+    assert done.status_code == 302 and signed_in(client)

@@ -47,18 +47,48 @@ const provider = new Provider(issuer, {
 
 provider.use(async (ctx, next) => {
   if (ctx.path === '/test/next-login' && ctx.method === 'POST') {
-    nextLogin = ctx.query.account;
+    nextLogin = ctx.query.account || null; // none: people choose on the sign-in page
     ctx.body = 'ok';
     return;
   }
   if (ctx.path.startsWith('/interaction/')) {
-    const amr = accounts[nextLogin]?.amr;
-    const result = { login: { accountId: nextLogin, ...(amr ? { amr } : {}) } };
+    const chosen = nextLogin ?? (ctx.method === 'POST' ? await chosenAccount(ctx) : null);
+    if (!chosen) {
+      ctx.type = 'html';
+      ctx.body = signInPage(ctx.path.split('/')[2]);
+      return;
+    }
+    const amr = accounts[chosen]?.amr;
+    const result = { login: { accountId: chosen, ...(amr ? { amr } : {}) } };
     ctx.redirect(await provider.interactionResult(ctx.req, ctx.res, result));
     return;
   }
   await next();
 });
+
+// The demo's sign-in page (scripts/run --sso): pick one of the accounts; no password,
+// as a stand-in for the State's real identity provider.
+async function chosenAccount(ctx) {
+  let raw = '';
+  for await (const part of ctx.req) raw += part;
+  const account = new URLSearchParams(raw).get('account');
+  return account && accounts[account] ? account : null;
+}
+
+function escape(text) {
+  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function signInPage(uid) {
+  const buttons = Object.entries(accounts).map(([login, a]) =>
+    `<li><button name="account" value="${escape(login)}">${escape(a.email)}</button></li>`);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Local identity provider</title></head><body>
+<h1>Local identity provider (demo)</h1>
+<p>Sign in to the market as:</p>
+<form method="post" action="/interaction/${escape(uid)}/login"><ul>${buttons.join('')}</ul></form>
+</body></html>`;
+}
 
 provider.listen(Number(port), '127.0.0.1', () => {
   console.log(`listening ${issuer}`);
