@@ -5,6 +5,7 @@ in as a role (`sign_in`), and the fast-hashing guard the matrix's modules use (`
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import uuid
@@ -12,7 +13,12 @@ from typing import Any
 
 import pytest
 
+from market.domain.rules import adm_fees
+from market.domain.rulesets import get_ruleset
+from market.services.casefiles import fees
 from market.services.identity import identity
+from market.services.kernel.actor import SYSTEM
+from market.services.kernel.uow import UnitOfWork
 from tests.helpers import brrag_award, create_party, headers_for
 from tests.proof.world import M
 
@@ -129,6 +135,52 @@ class Matrix:
     def owner_user(self) -> str:
         users = self.client.get("/api/v1/audit/users", headers=self.auth).json["items"]
         return str(next(u["id"] for u in users if u["party_id"] == self.owner["id"]))
+
+    def owner_document(self) -> str:
+        """An exhibit filed against the owner's party by the owner."""
+        if "document" not in self.__dict__:
+            form = {
+                "kind": "business_plan",
+                "subject_type": "party",
+                "subject_id": self.owner["id"],
+                "file": (io.BytesIO(b"%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF\n"), "plan.pdf"),
+            }
+            r = self.client.post(
+                "/api/v1/documents",
+                data=form,
+                headers=self.headers["owner"],
+                content_type="multipart/form-data",
+            )
+            assert r.status_code == 201, r.json
+            self.document = r.json["id"]
+        return str(self.document)
+
+    def owner_fee(self) -> str:
+        """The owner's TECH application fee, as its submission step invoices it (ADM-1)."""
+        if "fee" not in self.__dict__:
+            rules = get_ruleset(self.client.application.config["RULESET"])
+            with UnitOfWork(self.engine) as uow:
+                bill = adm_fees.tech_application_fee(rules)
+                made = fees.invoice(
+                    uow, SYSTEM, self.owner["id"], self.application["id"], bill, rules
+                )
+                uow.commit()
+            self.fee = made["id"]
+        return str(self.fee)
+
+    def owner_board_action(self) -> str:
+        """A BRRAG Board approval for the owner (ADM-9)."""
+        if "board_action" not in self.__dict__:
+            body = {
+                "party_id": self.owner["id"],
+                "decision": "approve",
+                "amount_cents": 10 * M,
+                "submitted_on": "2014-06-02",
+                "board_met_on": "2014-08-12",
+                "governor_received_on": "2014-08-14",
+            }
+            self.board_action = self.post("/api/v1/brrag/board-actions", self.auth, body)["id"]
+        return str(self.board_action)
 
     def owner_webhook(self) -> str:
         if "webhook" not in self.__dict__:

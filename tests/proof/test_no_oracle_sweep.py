@@ -25,6 +25,9 @@ REAL: dict[str, Callable[[Matrix], str]] = {
     "webhook_id": lambda m: m.owner_webhook(),
     "notification_id": lambda m: m.owner_notification(),
     "user_id": lambda m: m.owner_user(),
+    "document_id": lambda m: m.owner_document(),
+    "fee_id": lambda m: m.owner_fee(),
+    "action_id": lambda m: m.owner_board_action(),
 }
 # Bodies that pass validation, so the answer is about the record, not the body.
 BODIES: dict[str, Any] = {
@@ -34,8 +37,20 @@ BODIES: dict[str, Any] = {
         "paid_on": "2014-06-01",
     },
     "/api/v1/webhooks/<webhook_id>/replay": {"from_seq": 1},
+    "/api/v1/fees/<fee_id>/payments": {
+        "amount_cents": 100,
+        "method": "check",
+        "reference": "CHK-1",
+        "received_on": "2014-08-01",
+    },
+    "/api/v1/brrag/board-actions/<action_id>/governor": {
+        "decision": "approve",
+        "decided_on": "2014-08-20",
+    },
 }
-SKIPPED = {"notice_id", "reference", "fiscal_year"}  # no per-party record of that kind
+# No per-party record of that kind; a registration is read by the Authority and auditors
+# only (every participant is refused alike, 403, before any id is looked at).
+SKIPPED = {"notice_id", "reference", "fiscal_year", "registration_id"}
 # A listing is on the market for every participant: any of them may make an offer on it.
 PUBLIC = {"/api/v1/listings/<listing_id>/offers"}
 
