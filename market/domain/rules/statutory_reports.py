@@ -138,13 +138,18 @@ def digital_media(state: StatutoryLedger, fy: int) -> dict[str, Any]:
         for c in state.certificates.values()
         if c.program in DM_PROGRAMS and c.is_original and c.fiscal_year == fy
     ]
+    # As the year closed: cents a later year's pool took off the queue are that year's.
+    later = Counter[str]()
+    for a in state.pool_allowed:
+        if a.fiscal_year > fy:
+            later[a.certificate_id] += a.allowed_cents
     by_program = grouped(
         certs,
         lambda c: f"{c.program}/{'+'.join(c.tax_types)}",
         {
             "face_cents": lambda c: c.face_cents,
-            "allowed_cents": lambda c: c.allowed_cents,
-            "queued_cents": lambda c: c.queued_cents,
+            "allowed_cents": lambda c: c.allowed_cents - later[c.id],
+            "queued_cents": lambda c: c.queued_cents + later[c.id],
         },
     )
     pools: dict[str, dict[str, Any]] = {}
