@@ -111,3 +111,37 @@ def test_the_registry_holds_every_code_the_source_raises_at_its_status() -> None
     assert dynamic_code_sites() == set(computed), "list the codes a new computed site gives"
     for codes in computed.values():
         assert {CODES[c].status for c in codes} == {422}
+
+
+def test_a_live_servers_answer_is_checked_too() -> None:
+    """`requests` to a loopback /api/v1 server goes through the same check: a server that
+    answers flask-smorest's default error shape fails the request that got it."""
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    import requests
+
+    class Smorest(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = json.dumps({"code": 400, "status": "Bad Request", "errors": {}}).encode()
+            self.send_response(400)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Smorest)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/api/v1/auth/token"
+        with pytest.raises(AnswerMismatch, match="POST /api/v1/auth/token -> 400"):
+            requests.post(url, json={}, timeout=5)
+        outside = f"http://127.0.0.1:{server.server_port}/elsewhere"
+        assert requests.post(outside, json={}, timeout=5).status_code == 400  # not ours
+    finally:
+        server.shutdown()
+        server.server_close()
