@@ -116,6 +116,7 @@ _LIST = [
     ("tax_clearance_expired", 422, "The party's tax clearance certificate has expired."),
     ("application_locked", 422, "The fiscal year's TECH applications locked at 12:00 am July 1."),
     ("document_empty", 422, "The exhibit's file is empty."),
+    ("board_approval_exceeded", 422, "The BRRAG sale is more than the Board's approvals leave."),
     ("overpayment", 422, "The payment is more than the fee's balance."),
     # 429: too many requests.
     ("too_many_requests", 429, "Too many requests; retry after the Retry-After seconds."),

@@ -59,3 +59,9 @@ class DocumentRefusedError(DomainError):
         super().__init__(message, details)
         self.code = code
         self.status = status
+
+
+class BoardApprovalExceededError(DomainError):
+    """ADM-9: the sale is more than the seller's Board approvals in effect leave."""
+
+    code = "board_approval_exceeded"

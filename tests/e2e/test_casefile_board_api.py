@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import Engine
 
 from tests.e2e.test_casefile_tech_api import refused
-from tests.helpers import create_party, events, headers_for
+from tests.helpers import brrag_award, confirm_as_buyer, create_party, events, headers_for
 
 pytestmark = pytest.mark.storage
 URL = "/api/v1/brrag/board-actions"
@@ -89,3 +89,67 @@ def test_after_the_period_the_governor_cannot_act(
         headers=authority,
     )
     refused(r, 409, "step_out_of_order")
+
+
+def test_a_brrag_sale_closes_under_the_boards_approval_in_effect(
+    client: Any, engine: Engine, market_today: Any
+) -> None:
+    """ADM-9 at closing: refused before any Board approval and while the Governor's period
+    runs (409, saying when it takes effect), approved once in effect, and a later sale
+    past what the Board approved refused (422); refusals write nothing."""
+    market_today("2024-11-08")
+    authority = headers_for(client, engine, "authority")
+    seller = create_party(client, authority, name="Retained Board Co")
+    buyer = create_party(client, authority, name="Board Buyer Co", tax_types=["CBT"])
+    body = {"program": "BRRAG", "holder_party_id": seller["id"], "face_cents": 3_000_000}
+    cert = client.post(
+        "/api/v1/certificates",
+        json=body | brrag_award(3_000_000) | {"fiscal_year": 2025},
+        headers=authority,
+    )
+    assert cert.status_code == 201, cert.json
+    clearance = {"certificate_number": "TCC-B1", "issued_on": "2024-11-01", "program": "BRRAG"}
+    made = client.post(
+        f"/api/v1/parties/{seller['id']}/tax-clearances", json=clearance, headers=authority
+    )
+    assert made.status_code == 201, made.json
+    seller_h = headers_for(client, engine, "participant", seller["id"])
+
+    def sale(amount: int) -> str:
+        r = client.post(
+            "/api/v1/transfers",
+            json={
+                "certificate_id": cert.json["id"],
+                "buyer_party_id": buyer["id"],
+                "amount_cents": amount,
+                "consideration_cents": amount,
+            },
+            headers=seller_h,
+        )
+        assert r.status_code == 201, r.json
+        return str(confirm_as_buyer(client, r.json)["id"])
+
+    first = sale(1_000_000)
+    approve = f"/api/v1/transfers/{first}/approve"
+    before = events(engine)
+    refused(client.post(approve, json={}, headers=authority), 409, "step_out_of_order")
+    assert action(client, authority, seller["id"], amount_cents=1_500_000).status_code == 201
+    waiting = refused(client.post(approve, json={}, headers=authority), 409, "step_out_of_order")
+    assert waiting["takes_effect_on"] == "2024-11-20"
+    assert events(engine) == before + 1  # the Board action only
+    market_today("2024-11-20")
+    ok = client.post(approve, json={}, headers=authority)
+    assert ok.status_code == 200 and ok.json["status"] == "approved", ok.json
+    second = sale(600_000)  # 1,000,000 + 600,000 > 1,500,000
+    before = events(engine)
+    details = refused(
+        client.post(f"/api/v1/transfers/{second}/approve", json={}, headers=authority),
+        422,
+        "board_approval_exceeded",
+    )
+    assert details == {
+        "approved_cents": 1_500_000,
+        "sold_cents": 1_000_000,
+        "amount_cents": 600_000,
+    }
+    assert events(engine) == before

@@ -1,7 +1,8 @@
-"""A transfer's approval is its final approval at closing (ADM-8, ADM-12, ADM-4): where the
-ADM rules are in force on the approval's date, it needs the sale's exhibits, every fee of
-the transfer and of the TECH application the certificate came from paid, that
-application valued by Taxation, and the seller's valid tax clearance certificate."""
+"""A transfer's approval is its final approval at closing (ADM-8, ADM-9, ADM-12, ADM-4):
+where the ADM rules are in force on the approval's date, it needs the sale's exhibits,
+every fee of the transfer and of the TECH application the certificate came from paid,
+that application valued by Taxation, the seller's valid tax clearance certificate, and
+for BRRAG the Board's approval in effect, covering the sale."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from datetime import date
 from typing import Any
 
 from market.domain.casefile_errors import StepOutOfOrderError
-from market.domain.rules import adm_checklist, adm_fees
+from market.domain.rules import adm_board, adm_checklist, adm_fees
 from market.domain.rulesets import Ruleset
-from market.services.casefiles import checklists, clearances, fees
+from market.services.casefiles import board_actions, checklists, clearances, fees
 from market.services.kernel.actor import Actor
 from market.services.kernel.clock import today
 from market.services.kernel.uow import AbstractUnitOfWork
@@ -39,6 +40,34 @@ def check_final_approval(
     fees.require_paid(uow, subjects, "Final approval")
     if adm_checklist.FINAL in ruleset.adm_clearance_steps:
         clearances.require_valid(uow, str(t["seller_party_id"]), str(t["program"]), on, ruleset)
+    if t["program"] == "BRRAG":
+        check_board_approval(uow, t, ruleset, on)
+
+
+def check_board_approval(
+    uow: AbstractUnitOfWork, t: dict[str, Any], ruleset: Ruleset, on: date
+) -> None:
+    """ADM-9: the seller's Board approvals in effect on `on`, less its BRRAG sales approved
+    since the ADM rules came into force, cover this sale."""
+    seller = str(t["seller_party_id"])
+    approvals = [
+        board_actions.view(dict(r), ruleset, on)
+        for r in uow.board_actions.where(party_id=seller)
+        if r["decision"] == "approve"
+    ]
+    in_effect = [int(a["amount_cents"]) for a in approvals if a["state"] == "in_effect"]
+    waiting = sorted(
+        str(a["takes_effect_on"])
+        for a in approvals
+        if a["state"] == "awaiting_governor" and a["takes_effect_on"]
+    )
+    since = (ruleset.adm_in_force_from or on).isoformat()
+    sold = sum(
+        int(x["amount_cents"])
+        for x in uow.transfers.where(seller_party_id=seller, program="BRRAG", status="approved")
+        if x["exchange_date"] and str(x["exchange_date"]) >= since
+    )
+    adm_board.check_sale(in_effect, waiting[0] if waiting else None, sold, int(t["amount_cents"]))
 
 
 def invoice_transfer_fee(

@@ -6,7 +6,7 @@ working days."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from functools import partial
 from typing import Any
 
@@ -69,6 +69,31 @@ def _pay(uow: UnitOfWork, s: Seeding, fee: dict[str, Any]) -> dict[str, Any]:
     return fees.record_payment(uow, EDA, str(fee["id"]), due, "check", reference, day)
 
 
+def _board_approved(s: Seeding, t: dict[str, Any], on: date) -> None:
+    """ADM-9: the seller's Board approval of the certificate's face, in effect by closing."""
+    seller = str(t["seller_party_id"])
+    with ReadOnly(s.engine) as conn:
+        approvals = board_actions.list_actions(conn, EDA, s.ruleset)
+        face = int(reads.certificate(conn, str(t["certificate_id"]))["face_cents"])
+    if any(a["party_id"] == seller and a["decision"] == "approve" for a in approvals):
+        return
+    received = on - timedelta(days=30)
+    s.do(
+        lambda uow: board_actions.record_board_action(
+            uow,
+            EDA,
+            s.ruleset,
+            seller,
+            "approve",
+            face,
+            received - timedelta(days=40),
+            received - timedelta(days=2),
+            received,
+            ["A statement dated the day of closing"],
+        )
+    )
+
+
 def prepare_closing(s: Seeding, transfer_id: str, on: Any) -> None:
     """What a sale's final approval needs (ADM-8, ADM-12), where the rules are in force."""
     if not s.ruleset.adm_in_force(on):
@@ -77,6 +102,8 @@ def prepare_closing(s: Seeding, transfer_id: str, on: Any) -> None:
         t = trading.load_transfer(conn, transfer_id)
         items = checklists.transfer_items(conn, t, s.ruleset)
     _cleared(s, str(t["seller_party_id"]), str(t["program"]))
+    if t["program"] == "BRRAG":
+        _board_approved(s, t, on)
     for kind in adm_checklist.missing(items, (adm_checklist.FINAL,)):
         _file(s, "transfer", transfer_id, kind)
     _pay_all(s, transfer_id)
