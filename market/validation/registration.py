@@ -7,21 +7,23 @@ from marshmallow import Schema, fields, validate
 
 from market.services.parties.parties import ENTITY_TYPES, TAX_TYPES
 from market.validation.fields import text
+from market.validation.names import display_name
 
 
 class OfficerIn(Schema):
-    name = text(200)
+    name = display_name(200)
     title = text(100)
 
 
 class AffiliateIn(Schema):
-    name = text(200)
+    name = display_name(200)
     tax_id = fields.String(load_default=None, validate=validate.Length(min=1, max=40))
     relationship = text(100)
 
 
 class RegistrationIn(Schema):
-    legal_name = text(200)
+    # The party's name once approved: held to the party-name rule (no invisible characters).
+    legal_name = display_name(200)
     tax_id = fields.String(
         required=True,
         validate=validate.Regexp(

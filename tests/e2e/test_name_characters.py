@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from market.validation.names import INVISIBLE
+from market.domain.names import INVISIBLE
 from tests.helpers import events, headers_for, party_body
 
 REFUSED = [
@@ -68,3 +68,21 @@ def test_the_pattern_covers_every_format_character_that_is_invisible() -> None:
         and not INVISIBLE.search(chr(cp))
     ]
     assert missed == []
+
+
+def test_a_registrations_names_are_held_to_the_same_rule(client: Any) -> None:
+    """Approval registers the party under its legal name: an invisible character there
+    (or in an officer's or affiliate's name) is refused when the business asks to join."""
+    from tests.e2e.test_registration_api import body
+
+    engine = client.application.extensions["market.engine"]
+    before = events(engine)
+    for where in (
+        {"legal_name": "Pinelands\u200b Robotics LLC"},
+        {"officers": [{"name": "Ada\u2060 Pine", "title": "CEO"}]},
+        {"affiliates": [{"name": "Pinelands\ufeff Holdings", "relationship": "parent"}]},
+    ):
+        r = client.post("/api/v1/registrations", json=body(**where))
+        assert r.status_code == 400 and r.json["error"]["code"] == "validation_failed", r.json
+        assert "invisible" in str(r.json["error"]["details"]), r.json
+    assert events(engine) == before

@@ -236,3 +236,20 @@ def test_on_a_terminal_a_progress_bar_is_drawn_on_stderr(
     assert result.exit_code == 0
     assert "importing parties" in result.stderr
     assert json.loads(result.stdout)["rows"] == 4  # stdout is the report alone
+
+
+def test_a_party_name_with_an_invisible_character_is_refused_on_its_row(app: Any, run: Run) -> None:
+    """The import holds names to the API's party-name rule (market/domain/names.py)."""
+    before = events(app.extensions["market.engine"])
+    rows = "Zero\u200bWidth Co,22-7000001,c_corporation,CBT,,,,,\n"
+    code, report = run("parties", PARTIES_HEADER + rows)
+    assert code == 1 and report["imported"] == 0
+    [refusal] = report["refused"]
+    assert (refusal["row"], refusal["field"], refusal["code"]) == (
+        2,
+        "name",
+        "invisible_characters",
+    )
+    assert "U+200B at position 5" in refusal["message"]
+    assert events(app.extensions["market.engine"]) == before
+    assert _count(app, Party) == 0

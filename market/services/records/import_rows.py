@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any
 
 from market.domain.errors import DomainError
+from market.domain.names import invisible_problem
 from market.domain.programs import Program
 from market.domain.rules.records import (
     RecordValueError,
@@ -151,6 +152,9 @@ def import_party(uow: AbstractUnitOfWork, ctx: RowContext, row: Mapping[str, str
     owner_tax_id = cell(row, "owner_tax_id")
     owner = _party_by_tax_id(uow, "owner_tax_id", owner_tax_id) if owner_tax_id else None
     formed = get("formed_on", lambda t: parse_date(t, "formed_on"))
+    hidden = invisible_problem(row["name"])
+    if hidden:  # the party-name rule of the API and the pages
+        raise RowRefused("name", "invisible_characters", hidden)
     new = NewParty(
         name=row["name"],
         tax_id=row["tax_id"],
