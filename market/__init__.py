@@ -77,11 +77,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.wsgi_app, engine, [*FIXED_HEADERS, ("Cache-Control", "no-store")]
     )
     from market.body_limit import ChunkedBodyLimit
-    from market.document_uploads import OVERHEAD, UPLOAD_PATHS
+    from market.document_uploads import UPLOAD_PATHS, upload_body_limit
 
-    uploads = int(app.config.get("DOCUMENT_MAX_BYTES") or 20 * 1024 * 1024) + OVERHEAD
+    uploads = dict.fromkeys(UPLOAD_PATHS, upload_body_limit(app.config))
     app.wsgi_app = ChunkedBodyLimit(  # type: ignore[method-assign]
-        app.wsgi_app, app.config["MAX_CONTENT_LENGTH"], dict.fromkeys(UPLOAD_PATHS, uploads)
+        app.wsgi_app, app.config["MAX_CONTENT_LENGTH"], uploads
     )
     proxies = app.config["TRUSTED_PROXIES"]
     if proxies:

@@ -5,7 +5,9 @@ largest allowed file, so every other request keeps its limit."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from flask import current_app, request
 
@@ -15,8 +17,15 @@ UPLOAD_PATHS = ("/api/v1/documents", "/documents/upload")
 OVERHEAD = 64 * 1024  # the multipart envelope and the form's other fields
 
 
-def max_bytes() -> int:
-    return int(current_app.config.get("DOCUMENT_MAX_BYTES") or 20 * 1024 * 1024)
+def max_bytes(config: Mapping[str, Any] | None = None) -> int:
+    """DOCUMENT_MAX_BYTES of `config` (default: the current app's)."""
+    settings = current_app.config if config is None else config
+    return int(settings.get("DOCUMENT_MAX_BYTES") or 20 * 1024 * 1024)
+
+
+def upload_body_limit(config: Mapping[str, Any] | None = None) -> int:
+    """The request body an upload path may carry: the largest file and its envelope."""
+    return max_bytes(config) + OVERHEAD
 
 
 def store() -> DocumentStore:
@@ -27,4 +36,4 @@ def store() -> DocumentStore:
 def raise_upload_limit() -> None:
     """A before-request hook: runs ahead of the input guard, which reads forms."""
     if request.method == "POST" and request.path in UPLOAD_PATHS:
-        request.max_content_length = max_bytes() + OVERHEAD
+        request.max_content_length = upload_body_limit()

@@ -125,17 +125,16 @@ def confirm_as_buyer(
     return r.json  # type: ignore[no-any-return]
 
 
-def sell_and_approve(
+def propose_and_confirm(
     client: Any,
     seller_h: dict[str, str],
-    authority_h: dict[str, str],
     certificate_id: str,
     buyer_id: str,
     amount: int,
     consideration: int,
-) -> str:
-    """A negotiated transfer through the API, confirmed by the buyer (PRODUCT.md 8.2) and
-    approved by the Authority; returns the buyer's new certificate id."""
+) -> dict[str, Any]:
+    """A negotiated transfer through the API, confirmed by the buyer (PRODUCT.md 8.2): it
+    waits for the Authority's approval."""
     r = client.post(
         "/api/v1/transfers",
         json={
@@ -147,10 +146,22 @@ def sell_and_approve(
         headers=seller_h,
     )
     assert r.status_code == 201, r.json
-    confirm_as_buyer(client, r.json)
-    approved = client.post(
-        f"/api/v1/transfers/{r.json['id']}/approve", json={}, headers=authority_h
-    )
+    return confirm_as_buyer(client, r.json)
+
+
+def sell_and_approve(
+    client: Any,
+    seller_h: dict[str, str],
+    authority_h: dict[str, str],
+    certificate_id: str,
+    buyer_id: str,
+    amount: int,
+    consideration: int,
+) -> str:
+    """A negotiated transfer, confirmed by the buyer and approved by the Authority;
+    returns the buyer's new certificate id."""
+    t = propose_and_confirm(client, seller_h, certificate_id, buyer_id, amount, consideration)
+    approved = client.post(f"/api/v1/transfers/{t['id']}/approve", json={}, headers=authority_h)
     assert approved.status_code == 200, approved.json
     return approved.json["buyer_certificate_id"]  # type: ignore[no-any-return]
 

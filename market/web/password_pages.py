@@ -7,7 +7,7 @@ from flask import current_app, flash, redirect, render_template, request, url_fo
 from flask.typing import ResponseReturnValue
 
 from market.domain.errors import DomainError
-from market.services.identity import password_reset
+from market.services.identity import password_reset, throttle
 from market.web.base import bp, engine, token_hasher
 
 SENT = (
@@ -23,7 +23,7 @@ def forgot_password() -> ResponseReturnValue:
             password_reset.request_reset(
                 engine(), token_hasher(), request.form.get("email", ""), request.remote_addr
             )
-        except password_reset.TooManyResetsError as e:
+        except throttle.TooManyAttemptsError as e:
             response = current_app.make_response(
                 (render_template("password_forgot.html", sent=None, error=e.message), 429)
             )

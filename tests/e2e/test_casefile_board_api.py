@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import Engine
 
 from tests.e2e.test_casefile_tech_api import refused
-from tests.helpers import brrag_award, confirm_as_buyer, create_party, events, headers_for
+from tests.helpers import brrag_award, create_party, events, headers_for, propose_and_confirm
 
 pytestmark = pytest.mark.storage
 URL = "/api/v1/brrag/board-actions"
@@ -116,18 +116,8 @@ def test_a_brrag_sale_closes_under_the_boards_approval_in_effect(
     seller_h = headers_for(client, engine, "participant", seller["id"])
 
     def sale(amount: int) -> str:
-        r = client.post(
-            "/api/v1/transfers",
-            json={
-                "certificate_id": cert.json["id"],
-                "buyer_party_id": buyer["id"],
-                "amount_cents": amount,
-                "consideration_cents": amount,
-            },
-            headers=seller_h,
-        )
-        assert r.status_code == 201, r.json
-        return str(confirm_as_buyer(client, r.json)["id"])
+        t = propose_and_confirm(client, seller_h, cert.json["id"], buyer["id"], amount, amount)
+        return str(t["id"])
 
     first = sale(1_000_000)
     approve = f"/api/v1/transfers/{first}/approve"

@@ -14,7 +14,7 @@ import pytest
 
 from tests.e2e.test_casefile_transfer_api import FACTS, tech_certificate_2024
 from tests.e2e.test_pages_support import browser, confirm_form, post_form
-from tests.helpers import confirm_as_buyer, create_party, events, headers_for
+from tests.helpers import create_party, events, headers_for, propose_and_confirm
 from tests.unit.services.casefiles.test_media_types import PDF
 
 pytestmark = pytest.mark.storage
@@ -34,15 +34,7 @@ def test_a_tech_sale_closes_from_the_pages(app: Any, market_today: Any) -> None:
     buyer = create_party(api, authority_h, name="Closing Buyer Corp", tax_types=["CBT"])
     seller_h = headers_for(api, engine, "participant", seller["id"])
     cert = tech_certificate_2024(engine, seller["id"], 1_000_000)
-    body = {
-        "certificate_id": cert,
-        "buyer_party_id": buyer["id"],
-        "amount_cents": 500_000,
-        "consideration_cents": 450_000,
-    }
-    proposed = api.post("/api/v1/transfers", json=body, headers=seller_h)
-    assert proposed.status_code == 201, proposed.json
-    transfer = confirm_as_buyer(api, proposed.json)
+    transfer = propose_and_confirm(api, seller_h, cert, buyer["id"], 500_000, 450_000)
     tid = transfer["id"]
     eda = browser(app, "authority")
     seller_web = browser(app, "participant", seller["id"])

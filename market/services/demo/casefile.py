@@ -77,15 +77,19 @@ def _board_approved(s: Seeding, t: dict[str, Any], on: date) -> None:
         face = int(reads.certificate(conn, str(t["certificate_id"]))["face_cents"])
     if any(a["party_id"] == seller and a["decision"] == "approve" for a in approvals):
         return
-    received = on - timedelta(days=30)
+    _board_approval(s, seller, face, on - timedelta(days=30))
+
+
+def _board_approval(s: Seeding, party_id: str, amount: int, received: date) -> None:
+    """The Board's approval, met 2 days before the Governor received the minutes."""
     s.do(
         lambda uow: board_actions.record_board_action(
             uow,
             EDA,
             s.ruleset,
-            seller,
+            party_id,
             "approve",
-            face,
+            amount,
             received - timedelta(days=40),
             received - timedelta(days=2),
             received,
@@ -152,18 +156,5 @@ def showcase(s: Seeding) -> None:
         received -= timedelta(days=1)
     received -= timedelta(days=1)
     party_id = s.ids.get("utility") or next(iter(s.ids.values()))
-    s.do(
-        lambda uow: board_actions.record_board_action(
-            uow,
-            EDA,
-            s.ruleset,
-            party_id,
-            "approve",
-            2 * MILLION,
-            received - timedelta(days=40),
-            received - timedelta(days=2),
-            received,
-            ["A statement dated the day of closing"],
-        )
-    )
+    _board_approval(s, party_id, 2 * MILLION, received)
     s.say(f"a BRRAG Board action awaits the Governor (minutes received {received.isoformat()})")

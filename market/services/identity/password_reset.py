@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, select, update
 
 from market.adapters.tables import ApiToken, EmailMessage, PasswordReset, User
-from market.domain.errors import DomainError, InvalidRequestError
+from market.domain.errors import InvalidRequestError
 from market.services.identity import account_log, identity, passwords, throttle, web_sessions
 from market.services.identity.token_digest import TokenHasher
 from market.services.kernel import clock
@@ -43,18 +43,6 @@ class ResetLinkError(InvalidRequestError):
     status = 400
 
 
-class TooManyResetsError(DomainError):
-    code = "too_many_attempts"
-    status = 429
-
-    def __init__(self, retry_after: int) -> None:
-        super().__init__(
-            f"Too many reset requests; try again in {retry_after} seconds.",
-            {"retry_after_seconds": retry_after},
-        )
-        self.retry_after = retry_after
-
-
 def throttle_request(engine: Engine, email: str, client: str | None) -> None:
     """Count the request per e-mail address and per client address; 429 past a limit."""
     keys = [(f"reset-account:{email.strip().lower()[:240]}", MAX_PER_ACCOUNT)]
@@ -62,7 +50,7 @@ def throttle_request(engine: Engine, email: str, client: str | None) -> None:
         keys.append((f"reset-address:{client[:45]}", MAX_PER_ADDRESS))
     waits = [throttle.count_request(engine, key, limit, WINDOW_S) for key, limit in keys]
     if max(waits):
-        raise TooManyResetsError(max(waits))
+        raise throttle.TooManyAttemptsError(max(waits), "reset requests")
 
 
 def request_reset(

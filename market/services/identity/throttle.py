@@ -69,9 +69,9 @@ class TooManyAttemptsError(DomainError):
     code = "too_many_attempts"
     status = 429
 
-    def __init__(self, retry_after: int) -> None:
+    def __init__(self, retry_after: int, what: str = "failed sign-ins") -> None:
         super().__init__(
-            f"Too many failed sign-ins; try again in {retry_after} seconds.",
+            f"Too many {what}; try again in {retry_after} seconds.",
             {"retry_after_seconds": retry_after},
         )
         self.retry_after = retry_after

@@ -26,9 +26,7 @@ from market.services.notify import notices
 from market.services.notify.delivery import Settings, now_iso
 from market.services.notify.event_names import canonical
 from market.services.notify.fanout import hook_wants, write_transaction
-from market.services.notify.target_guard import UnsafeTargetError, check_target
-
-__all__ = ["UnknownEventTypeError", "UnsafeTargetError", "check_target", "register"]
+from market.services.notify.target_guard import check_target
 
 hooks_t = Webhook.__table__  # type: ignore[attr-defined]
 deliveries_t = WebhookDelivery.__table__  # type: ignore[attr-defined]

@@ -8,10 +8,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from market.adapters.tables import Listing
 from market.domain.errors import InvalidRequestError
 from market.domain.programs import Program, TaxType
 from market.domain.rules import buyer_value
@@ -21,6 +19,7 @@ from market.services.certificates.certificate_views import load_certificate
 from market.services.kernel import clock
 from market.services.kernel.actor import PARTICIPANT, Actor
 from market.services.kernel.errors import not_found
+from market.services.kernel.reads import repositories
 from market.services.trading import pretrade
 from market.services.trading.trade_views import load_listing
 
@@ -43,13 +42,6 @@ class TechPurchase:
     buyer_party_id: str | None = None
 
 
-def _on_the_market(conn: Connection, certificate_id: str) -> bool:
-    """An open listing shows the certificate to every participant."""
-    ls = Listing.__table__  # type: ignore[attr-defined]
-    stmt = select(ls.c.id).where(ls.c.certificate_id == certificate_id, ls.c.status == "open")
-    return conn.execute(stmt.limit(1)).first() is not None
-
-
 def _certificate(conn: Connection, actor: Actor, p: TechPurchase) -> dict[str, Any] | None:
     """The certificate priced: a listing's (on the market: anyone may price it), or one
     named by id, which only its readers may (to another participant it does not exist)."""
@@ -59,7 +51,8 @@ def _certificate(conn: Connection, actor: Actor, p: TechPurchase) -> dict[str, A
     if cert_id is None:
         return None
     cert = load_certificate(conn, cert_id)
-    if p.listing_id is None and not _on_the_market(conn, cert_id):
+    # An open listing shows the certificate to every participant.
+    if p.listing_id is None and not repositories(conn).listings.open_of_certificate(cert_id):
         actor.require_reader_of(
             cert["holder_party_id"], not_found("Certificate", "certificate_id", cert_id)
         )
