@@ -1,4 +1,5 @@
-"""Jinja filters: money in dollars from integer cents, exact ratios as percentages."""
+"""Jinja filters: money in dollars from integer cents, exact ratios as percentages, and
+prices as this market quotes them: cents on the dollar of credit."""
 
 from __future__ import annotations
 
@@ -21,6 +22,18 @@ def percent_of(numerator: int, denominator: int, places: int = 2) -> str:
     return f"{scaled / 10**places:.{places}f}%"
 
 
+def per_dollar(price_cents: int | None, amount_cents: int | None) -> str:
+    """A price for an amount of credit in cents on the dollar: 90.5¢ per $1. Display
+    only, truncated to a tenth of a cent so a price below a floor never reads as at it."""
+    if price_cents is None or not amount_cents:
+        return "—"
+    tenths = Fraction(int(price_cents) * 1000, int(amount_cents))
+    shown = int(tenths)  # truncate: a price just under 75¢ never reads as 75.0¢
+    whole, tenth = divmod(shown, 10)
+    return f"{whole}¢ per $1" if tenth == 0 else f"{whole}.{tenth}¢ per $1"
+
+
 def register(app: Flask) -> None:
     app.jinja_env.filters["money"] = money
     app.jinja_env.filters["percent_of"] = percent_of
+    app.jinja_env.filters["per_dollar"] = per_dollar
