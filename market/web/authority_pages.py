@@ -6,20 +6,24 @@ a default."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
 from market.services.certificates import certificates
 from market.services.kernel import lookups, runner
-from market.services.kernel.uow import ReadOnly
+from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.queries import list_search, pages_queries, pickers
 from market.services.trading import trading
 from market.services.trading.trading import today
 from market.validation import RejectIn
 from market.web import confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
+from market.web.deal_pages import render_transfer_room
 from market.web.fields import Fields
+from market.web.filters import per_dollar
 
 ISSUABLE = [p.value for p in certificates.ISSUABLE]
 PROGRAMS = [p.value for p in Program]
@@ -88,18 +92,54 @@ def done(message: str) -> ResponseReturnValue:
 @bp.post("/authority/transfers/<transfer_id>/approve", endpoint="approve_transfer")
 @roles_required("authority")
 def approve_transfer(transfer_id: str) -> ResponseReturnValue:
+    """Review, then confirm: the review rehearses the very approval the confirm runs (its
+    unit of work rolls back), so a sale the rules refuse is refused here, in words, and
+    one the review passes is not refused after."""
     who, rules, on = actor(), ruleset(), today()
-    ok, t, status = forms.attempt(
-        lambda: runner.run(
-            engine(),
-            lambda uow: trading.approve_transfer(uow, who, transfer_id, rules, on),
-        )
-    )
+
+    def approve(uow: UnitOfWork) -> dict[str, Any]:
+        return trading.approve_transfer(uow, who, transfer_id, rules, on)
+
+    if not confirm.confirmed():
+        ok, t, status = forms.attempt(lambda: runner.rehearse(engine(), approve))
+        if not ok:
+            return _answer_refusal(transfer_id, status)
+        return _approval_review(transfer_id, t)
+    ok, t, status = forms.attempt(lambda: runner.run(engine(), approve))
     if not ok:
-        return render_desk(status)
-    return done(
+        return _answer_refusal(transfer_id, status)
+    flash(
         f"Transfer of {forms.dollars(t['amount_cents'])} approved; "
-        "the buyer now holds a new certificate."
+        "the buyer now holds a new certificate.",
+        "success",
+    )
+    return redirect(url_for("pages.deal_transfer", transfer_id=transfer_id))
+
+
+def _approval_review(transfer_id: str, t: dict[str, Any]) -> ResponseReturnValue:
+    with ReadOnly(engine()) as conn:
+        names = lookups.names_of(conn, [t["seller_party_id"], t["buyer_party_id"]])
+    passed = [c for c in t.get("checks") or [] if c.get("passed")]
+    return confirm.review(
+        title="Approve this transfer",
+        action=url_for("pages.approve_transfer", transfer_id=transfer_id),
+        lines=[
+            (
+                "Transfer",
+                f"{t['program']} · {forms.dollars(t['amount_cents'])} of credit for "
+                f"{forms.dollars(t['consideration_cents'])} "
+                f"({per_dollar(t['consideration_cents'], t['amount_cents'])})",
+            ),
+            ("Seller", names.get(t["seller_party_id"], t["seller_party_id"])),
+            ("Buyer", names.get(t["buyer_party_id"], t["buyer_party_id"])),
+            ("Rules checked", f"all {len(passed)} pass, as they would now on approval"),
+            *[(str(c["rule"]).replace("_", " "), str(c["message"])) for c in passed],
+        ],
+        carry={"from": request.form.get("from", "")},
+        button="Confirm: approve the transfer",
+        back=url_for("pages.deal_transfer", transfer_id=transfer_id),
+        warning="Approving records TRANSFER_APPROVED and moves the credit to the buyer; "
+        "it cannot be undone.",
     )
 
 
@@ -113,7 +153,7 @@ def reject_transfer(transfer_id: str) -> ResponseReturnValue:
     )
     f.load(RejectIn(), {"reason": reason}, {"reason": f"reason-{transfer_id}"})
     if not f.ok or reason is None:
-        return render_desk(f.refuse())
+        return _answer_refusal(transfer_id, f.refuse())
     if not confirm.confirmed():
         with ReadOnly(engine()) as conn:
             t = trading.load_transfer(conn, transfer_id)
@@ -131,7 +171,7 @@ def reject_transfer(transfer_id: str) -> ResponseReturnValue:
                 ("Buyer", names.get(t["buyer_party_id"], t["buyer_party_id"])),
                 ("Reason the parties will read", reason),
             ],
-            carry={"reason": reason},
+            carry={"reason": reason, "from": request.form.get("from", "")},
             button="Confirm: reject the transfer",
             back=url_for("pages.authority") + f"#transfer-{transfer_id}",
             warning="Rejecting records a TRANSFER_REJECTED event; it cannot be undone.",
@@ -142,5 +182,15 @@ def reject_transfer(transfer_id: str) -> ResponseReturnValue:
         )
     )
     if not ok:
-        return render_desk(status)
+        return _answer_refusal(transfer_id, status)
+    if request.form.get("from") == "deal":
+        flash("Transfer rejected; the parties can see the reason.", "success")
+        return redirect(url_for("pages.deal_transfer", transfer_id=transfer_id))
     return done("Transfer rejected; the parties can see the reason.")
+
+
+def _answer_refusal(transfer_id: str, status: int) -> ResponseReturnValue:
+    """A refused decision answers on the page it was posted from: the deal room or the desk."""
+    if request.form.get("from") == "deal":
+        return render_transfer_room(transfer_id, status)
+    return render_desk(status)

@@ -13,15 +13,17 @@ from market.domain.programs import Program
 from market.domain.rules import pass_through as pt_rules
 from market.services.certificates import pass_through_allocations, returns
 from market.services.kernel import lookups, runner
-from market.services.kernel.uow import ReadOnly
+from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.parties import parties
 from market.services.queries import desk_queries, pages_queries
 from market.services.trading import trading
 from market.services.trading.trading import today
 from market.validation import CreditApplicationIn, PassThroughIn
-from market.web import forms
+from market.web import confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
+from market.web.deal_pages import from_deal_room, render_transfer_room
 from market.web.fields import Fields
+from market.web.filters import per_dollar
 from market.web.seller_pages import party_id
 
 LIMITS = {
@@ -182,27 +184,64 @@ def pass_through() -> ResponseReturnValue:
 @bp.post("/buyer/transfers/<transfer_id>/<decision>", endpoint="buyer_consent")
 @roles_required("participant")
 def buyer_consent(transfer_id: str, decision: str) -> ResponseReturnValue:
-    """Confirm (it goes to the Authority) or decline a negotiated transfer."""
+    """Confirm (it goes to the Authority) or decline a negotiated transfer. Confirming
+    binds the buyer, so it is reviewed first: the review rehearses the very confirmation
+    (the rules run again on today's state; nothing is written)."""
     who, rules = actor(), ruleset()
     if decision not in ("confirm", "decline"):
         return _render(404)
 
+    def confirm_it(uow: UnitOfWork) -> Any:
+        return trading.confirm_transfer(uow, who, transfer_id, rules)
+
     def act() -> Any:
         if decision == "confirm":
-            return runner.run(
-                engine(), lambda uow: trading.confirm_transfer(uow, who, transfer_id, rules)
-            )
+            return runner.run(engine(), confirm_it)
         return runner.run(
             engine(), lambda uow: trading.decline_transfer(uow, who, transfer_id, None)
         )
 
+    if decision == "confirm" and not confirm.confirmed():
+        ok, result, status = forms.attempt(lambda: runner.rehearse(engine(), confirm_it))
+        if not ok:
+            return _refused(transfer_id, status)
+        return _confirm_review(transfer_id, result)
     ok, result, status = forms.attempt(act)
     if not ok:
-        return _render(status)
+        return _refused(transfer_id, status)
     done = (
         "confirmed; it now awaits the Authority's approval"
         if decision == "confirm"
         else "declined; nothing was transferred"
     )
     flash(f"Transfer of {forms.dollars(result['amount_cents'])} {done}.", "success")
+    if from_deal_room():
+        return redirect(url_for("pages.deal_transfer", transfer_id=transfer_id))
     return redirect(url_for("pages.buyer"))
+
+
+def _refused(transfer_id: str, status: int) -> ResponseReturnValue:
+    if from_deal_room():
+        return render_transfer_room(transfer_id, status)
+    return _render(status)
+
+
+def _confirm_review(transfer_id: str, t: dict[str, Any]) -> ResponseReturnValue:
+    with ReadOnly(engine()) as conn:
+        names = lookups.names_of(conn, [t["seller_party_id"], t["buyer_party_id"]])
+    price = t["consideration_cents"]
+    return confirm.review(
+        title="Confirm this purchase",
+        action=url_for("pages.buyer_consent", transfer_id=transfer_id, decision="confirm"),
+        lines=[
+            ("Seller", names.get(t["seller_party_id"], t["seller_party_id"])),
+            ("Credit", f"{t['program']} · {forms.dollars(t['amount_cents'])}"),
+            ("You pay", f"{forms.dollars(price)} ({per_dollar(price, t['amount_cents'])})"),
+            ("Rules checked", "all pass on today's state; the Authority decides next"),
+        ],
+        carry={"from": request.form.get("from", "")},
+        button="Confirm: buy this credit",
+        back=url_for("pages.deal_transfer", transfer_id=transfer_id),
+        warning="Confirming binds you to the price; the Authority then approves or rejects.",
+        danger=False,
+    )

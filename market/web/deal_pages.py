@@ -10,13 +10,11 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
 from market.domain.errors import DomainError
-from market.services.casefiles import checklists
-from market.services.kernel import lookups
+from market.services.kernel import clock, lookups
 from market.services.kernel.uow import ReadOnly
 from market.services.notify import inbox
-from market.services.queries import deal_views, deals
+from market.services.queries import deal_room, deal_views, deals
 from market.services.tech import tech
-from market.services.trading import trading
 from market.web.base import ALL_ROLES, actor, bp, engine, roles_required, ruleset
 
 
@@ -76,13 +74,10 @@ def _deal(kind: str, key: str) -> ResponseReturnValue:
     me = actor()
     with ReadOnly(engine()) as conn:
         try:
-            if kind == "transfer":
-                found = trading.get_transfer(conn, me, key)
-                item = deal_views.transfer_detail(conn, found) | checklists.for_transfer(
-                    conn, found
-                )
-            elif kind == "offer":
+            if kind == "offer":
                 item = deals.get_offer(conn, me, key)
+                if item.get("transfer_id"):  # the deal goes on as a transfer: one room
+                    return redirect(url_for("pages.deal_transfer", transfer_id=item["transfer_id"]))
             elif kind == "tech":
                 item = deal_views.tech_detail(conn, tech.get_application(conn, me, key))
             else:
@@ -93,10 +88,28 @@ def _deal(kind: str, key: str) -> ResponseReturnValue:
     return render_template("deal.html", kind=kind, item=item, names=names)
 
 
+def render_transfer_room(transfer_id: str, status: int = 200) -> ResponseReturnValue:
+    """The transfer's deal room; a refused form posted from it comes back here, its
+    message beside its field, with what was typed."""
+    with ReadOnly(engine()) as conn:
+        try:
+            room = deal_room.transfer_room(conn, actor(), transfer_id)
+        except DomainError as e:
+            abort(404 if e.status in (403, 404) else e.status)
+    return render_template(
+        "deal_room.html", room=room, form=request.form, today=clock.today().isoformat()
+    ), status
+
+
+def from_deal_room() -> bool:
+    """Whether a deal's form was posted from its deal room (it answers there)."""
+    return request.form.get("from") == "deal"
+
+
 @bp.get("/deals/transfers/<transfer_id>", endpoint="deal_transfer")
 @roles_required(*ALL_ROLES)
 def deal_transfer(transfer_id: str) -> ResponseReturnValue:
-    return _deal("transfer", transfer_id)
+    return render_transfer_room(transfer_id)
 
 
 @bp.get("/deals/offers/<offer_id>", endpoint="deal_offer")

@@ -3,11 +3,14 @@ prices as this market quotes them: cents on the dollar of credit."""
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime
 from fractions import Fraction
 
 from flask import Flask
 
 from market.domain.values import format_cents
+from market.services.kernel.clock import NEW_YORK
+from market.web.price_chart import PROGRAM_NAMES
 
 
 def money(cents: int | None) -> str:
@@ -33,7 +36,32 @@ def per_dollar(price_cents: int | None, amount_cents: int | None) -> str:
     return f"{whole}¢ per $1" if tenth == 0 else f"{whole}.{tenth}¢ per $1"
 
 
+def ny_time(value: str | datetime | None) -> str:
+    """An instant (ISO text or datetime, UTC when naive) in New York time, as people there
+    read it: 2026-12-02 1:32 pm EST. A bare date stays a date."""
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, str):
+        if len(value) == 10:
+            return value
+        value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if not isinstance(value, datetime):
+        return value.isoformat() if isinstance(value, date) else str(value)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    local = value.astimezone(NEW_YORK)
+    hour = local.hour % 12 or 12
+    half = "am" if local.hour < 12 else "pm"
+    return f"{local:%Y-%m-%d} {hour}:{local:%M} {half} {local.tzname()}"
+
+
+def program_name(program: str | None) -> str:
+    return PROGRAM_NAMES.get(program or "", program or "")
+
+
 def register(app: Flask) -> None:
     app.jinja_env.filters["money"] = money
     app.jinja_env.filters["percent_of"] = percent_of
     app.jinja_env.filters["per_dollar"] = per_dollar
+    app.jinja_env.filters["ny_time"] = ny_time
+    app.jinja_env.filters["program_name"] = program_name

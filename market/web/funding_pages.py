@@ -12,10 +12,13 @@ from market.services.trading import funding, trading
 from market.validation import PaymentIn
 from market.web import forms
 from market.web.base import actor, bp, engine, roles_required
+from market.web.deal_pages import from_deal_room, render_transfer_room
 from market.web.fields import Fields
 
 
 def _render(status: int = 200) -> ResponseReturnValue:
+    if from_deal_room():
+        return render_transfer_room((request.view_args or {})["transfer_id"], status)
     who = actor()
     with ReadOnly(engine()) as conn:
         transfers, _ = trading.list_transfers(conn, who, None, None, 200)
@@ -62,7 +65,7 @@ def record_payment(transfer_id: str) -> ResponseReturnValue:
     if not ok:
         return _render(status)
     flash(f"Payment of {forms.dollars(view['payment']['amount_cents'])} recorded.", "success")
-    return redirect(url_for("pages.closing"))
+    return _done(transfer_id)
 
 
 @bp.post("/closing/<transfer_id>/receipt", endpoint="confirm_receipt")
@@ -77,4 +80,10 @@ def confirm_receipt(transfer_id: str) -> ResponseReturnValue:
     if not ok:
         return _render(status)
     flash(f"Receipt of {forms.dollars(view['payment']['amount_cents'])} confirmed.", "success")
+    return _done(transfer_id)
+
+
+def _done(transfer_id: str) -> ResponseReturnValue:
+    if from_deal_room():
+        return redirect(url_for("pages.deal_transfer", transfer_id=transfer_id))
     return redirect(url_for("pages.closing"))

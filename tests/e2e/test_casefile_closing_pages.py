@@ -76,7 +76,7 @@ def test_a_tech_sale_closes_from_the_pages(app: Any, market_today: Any) -> None:
     fees_page = f"/fees?party_id={seller['id']}"
     assert confirm_form(eda, fees_page, "/tax-clearances", clearance).status_code == 302
 
-    done = post_form(eda, "/authority", approve, {})
+    done = confirm_form(eda, "/authority", approve, {})
     assert done.status_code == 302
     assert "approved" in eda.get(done.headers["Location"]).get_data(as_text=True)
     after = api.get(f"/api/v1/transfers/{tid}", headers=seller_h).json

@@ -22,7 +22,7 @@ def test_a_rejected_transfer_shows_its_reason_on_both_sides_pages(app: Any) -> N
         assert ">accepted<" not in page  # the offer reads as its transfer's outcome
     deal = seller.get(f"/deals/transfers/{t['id']}").get_data(as_text=True)
     assert "Reason: Buyer not registered." in deal and "by the Authority" in deal
-    assert "Next step:" in deal and "by Camden Robotics" in deal
+    assert "What happens next" in deal and "by Camden Robotics" in deal
     reference = re.search(r"/status/([0-9a-f]{32})", deal)
     assert reference is not None
     public = app.test_client().get(f"/status/{reference.group(1)}").get_data(as_text=True)

@@ -160,8 +160,18 @@ def test_the_authority_approves_a_transfer(app: Any) -> None:
     m = make_market(app)
     transfer = m.pending_transfer()
     eda = browser(app, "authority")
-    r = post_form(eda, "/authority", f"/authority/transfers/{transfer['id']}/approve", {})
-    assert r.status_code == 302
+    action = f"/authority/transfers/{transfer['id']}/approve"
+    before = m.api.get(f"/api/v1/transfers/{transfer['id']}", headers=m.eda).json
+    review = post_form(eda, "/authority", action, {})
+    page = review.get_data(as_text=True)
+    assert review.status_code == 200 and "Confirm: approve the transfer" in page
+    assert "minimum consideration" in page and "as they would now on approval" in page
+    # the review rehearsed the approval and wrote nothing
+    assert m.api.get(f"/api/v1/transfers/{transfer['id']}", headers=m.eda).json == before
+    r = confirm_form(eda, "/authority", action, {})
+    assert r.status_code == 302 and r.headers["Location"].endswith(
+        f"/deals/transfers/{transfer['id']}"
+    )
     html = eda.get("/authority").get_data(as_text=True)
     assert "approved" in html and transfer["id"] not in html
     got = m.api.get(f"/api/v1/transfers/{transfer['id']}", headers=m.eda).json
@@ -188,8 +198,10 @@ def test_approving_twice_is_refused_in_words(app: Any) -> None:
     transfer = m.pending_transfer()
     eda = browser(app, "authority")
     action = f"/authority/transfers/{transfer['id']}/approve"
-    assert post_form(eda, "/authority", action, {}).status_code == 302
+    assert confirm_form(eda, "/authority", action, {}).status_code == 302
     r = post_form(eda, "/authority", action, {})
+    assert r.status_code == 409 and "is already approved" in r.get_data(as_text=True)
+    r = post_form(eda, "/authority", action, {"confirm": "yes"})
     assert r.status_code == 409 and "is already approved" in r.get_data(as_text=True)
 
 

@@ -142,3 +142,11 @@ def run(
         return result
 
     return _retrying(lambda: _submit(engine, once, writer))
+
+
+def rehearse(engine: Engine, command: Callable[[UnitOfWork], T]) -> T:
+    """Run a command to learn what it would decide, and write nothing: its unit of work
+    rolls back. A review page calls this with the very command its confirm will run, so
+    a review that passes is not refused at the confirm unless the ledger moved between."""
+    with UnitOfWork(engine) as uow:
+        return command(uow)

@@ -38,6 +38,10 @@ STATUS = {
     "TECH_PRELIMINARY_APPROVED": "preliminarily_approved",
     "TECH_FORWARDED_TO_TAXATION": "forwarded_to_taxation",
     "TECH_TAX_CERTIFICATE_RECORDED": "valued",
+    # PRODUCT.md 8.3: the closing record, on the stream funding-<transfer id>
+    "TRANSFER_PAYMENT_RECORDED": "paid",
+    "TRANSFER_RECEIPT_CONFIRMED": "payment_received",
+    "TRANSFER_REFUND_OWED": "refund_owed",
 }
 
 # The next step once a deal is in a status (what the pages and the public status say).
@@ -47,7 +51,11 @@ NEXT_STEP = {
     "declined": "None: the deal is closed.",
     "awaiting_buyer": "The buyer confirms the transfer; then the Authority decides.",
     "pending_approval": "The Authority approves or rejects the transfer.",
-    "approved": "None: the buyer holds the credit and may apply it to a return.",
+    "approved": "The buyer holds the credit; it records its payment, then the seller "
+    "confirms receipt.",
+    "paid": "The seller confirms receipt of the payment.",
+    "payment_received": "None: the credit is the buyer's and the price is paid.",
+    "refund_owed": "The seller refunds the buyer the payment it received.",
     "rejected": "None: the transfer is closed; the seller keeps the credit and may sell again.",
     "received": "The Authority runs the fiscal year's allocation after the June 30 deadline.",
     "allocated": "None: a certificate for the allocated benefit is held by the seller.",
@@ -141,6 +149,24 @@ def transfer_events(conn: Connection, transfer_id: str) -> list[Event]:
 
 def transfer_timeline(conn: Connection, transfer_id: str) -> list[dict[str, Any]]:
     return build(conn, transfer_events(conn, transfer_id))
+
+
+def deal_timeline(
+    conn: Connection, transfer: dict[str, Any], listing_id: str | None
+) -> list[dict[str, Any]]:
+    """A transfer's whole life: the offer it came from (the events of `listing_id` naming
+    the offer), its own events and its closing record (payment, receipt, refund), in
+    ledger order."""
+    own = transfer_events(conn, transfer["id"])
+    if listing_id and transfer.get("offer_id"):
+        offer_id = transfer["offer_id"]
+        own += [
+            e
+            for e in _stream(conn, f"listing-{listing_id}")
+            if e.facts().get("offer_id") == offer_id
+        ]
+    own += _stream(conn, f"funding-{transfer['id']}")
+    return build(conn, sorted(own, key=lambda e: e.seq))
 
 
 def offer_timeline(conn: Connection, offer: dict[str, Any]) -> list[dict[str, Any]]:

@@ -77,9 +77,29 @@ def test_the_whole_market_flow(pages: dict[str, Any], site: Site) -> None:
     assert "minimum consideration" in checks and "75.0000% of the amount sold" in checks
     assert "failed" not in checks and "not affiliated" in checks
     site.shot(eda, "authority-queue")
-    eda.locator("button", has_text="Approve").click()
+    eda.locator("button", has_text="Review and approve").first.click()
+    assert "as they would now on approval" in eda.locator("main").inner_text()
+    site.shot(eda, "authority-approval-review")
+    eda.locator("button", has_text="Confirm: approve the transfer").click()
     assert "approved" in _flash(eda)
     site.shot(eda, "authority-approved")
+
+    # The approval answers in the deal room, where both parties follow it to receipt.
+    assert "/deals/transfers/" in eda.url
+    room = eda.url
+    assert "records its payment" in eda.locator("#next-step").inner_text()
+    buyer.goto(room)
+    assert "sells credit to" in buyer.locator("h1").inner_text()
+    buyer.fill("#pay-reference", "WIRE-0001")
+    assert buyer.locator("#pay-paid_on").input_value() == "2014-09-01"  # the business date
+    buyer.locator("#payment-form button").click()
+    assert "Payment of $750,000.00 recorded" in _flash(buyer)
+    seller.goto(room)
+    assert "confirms receipt" in seller.locator("#next-step").inner_text()
+    seller.locator("button", has_text="Confirm we received").click()
+    assert "Receipt of $750,000.00 confirmed" in _flash(seller)
+    assert seller.locator("#next-step").inner_text() == "None: the deal is complete."
+    site.shot(seller, "deal-room-complete")
 
     buyer.goto(f"{site.url}/buyer")
     assert f"{site.cert_number}-T" in buyer.locator("table").first.inner_text()

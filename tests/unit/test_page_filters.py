@@ -1,4 +1,5 @@
-"""Prices shown as cents on the dollar: exact, truncated, never rounded up to a floor."""
+"""Page filters: prices as cents on the dollar (exact, truncated, never rounded up to a
+floor) and instants in New York time."""
 
 from market.web.filters import per_dollar
 
@@ -18,3 +19,12 @@ def test_a_price_just_under_the_floor_never_reads_as_the_floor() -> None:
 def test_nothing_to_price_shows_a_dash() -> None:
     assert per_dollar(None, 100) == "—"
     assert per_dollar(100, 0) == "—"
+
+
+def test_an_instant_reads_in_new_york_time_with_its_zone() -> None:
+    from market.web.filters import ny_time
+
+    assert ny_time("2026-12-02T18:32:05.123456+00:00") == "2026-12-02 1:32 pm EST"
+    assert ny_time("2026-07-01T03:05:00+00:00") == "2026-06-30 11:05 pm EDT"
+    assert ny_time("2026-07-01") == "2026-07-01"
+    assert ny_time(None) == "—"
