@@ -9,6 +9,7 @@ from flask.cli import with_appcontext
 from market import document_uploads
 from market.domain.rulesets import get_ruleset
 from market.services import demo
+from market.services.notify import mail_history
 
 
 @click.command("seed-demo")
@@ -25,7 +26,8 @@ def seed_demo(if_empty: bool) -> None:
         raise click.ClickException("the ledger already has events; seed an empty database")
     rules = get_ruleset(current_app.config["RULESET"])
     demo.seed(engine, rules, click.echo, document_uploads.store())
-    click.echo("demo market ready")
+    upto = mail_history.mark_history(engine)  # the demo's past is not e-mailed
+    click.echo(f"demo market ready (events 1 to {upto} are history: not e-mailed)")
 
 
 @click.command("demo-logins")

@@ -14,6 +14,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from market.domain.rulesets import ScheduleEntry
+from market.services.notify import mail_history
 from market.services.records.import_rows import KINDS
 from market.services.records.importer import run_import
 
@@ -47,6 +48,8 @@ def import_records(kind: str, file: Path, dry_run: bool) -> None:
             )
     else:
         report = run_import(engine, kind, data, file.name, schedule, dry_run=dry_run)
+    if report.imported:
+        mail_history.mark_history(engine)  # the registry's past is not e-mailed
     click.echo(json.dumps(report.as_dict(), indent=2))
     if report.refused:
         sys.exit(1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.test_pages_support import browser, make_market, post_form
+from tests.e2e.test_pages_support import browser, confirm_form, make_market, post_form
 from tests.e2e.test_trading_api import Market
 from tests.helpers import create_party, events, headers_for, replay_equals_live_and_verifies
 
@@ -172,7 +172,7 @@ def test_the_buyers_page_confirms_and_declines(app: Any) -> None:
     html = buyer.get("/buyer").get_data(as_text=True)
     assert "Transfers waiting for your confirmation" in html
     assert "Camden Robotics" in html and html.count(">Confirm</button>") == 2
-    r = post_form(buyer, "/buyer", f"/buyer/transfers/{proposed[0]['id']}/confirm", {})
+    r = confirm_form(buyer, "/buyer", f"/buyer/transfers/{proposed[0]['id']}/confirm", {})
     assert r.status_code == 302
     flash = buyer.get("/buyer").get_data(as_text=True)
     assert "confirmed; it now awaits the Authority" in flash

@@ -7,8 +7,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from market.adapters.eventstore import head
+from market.services.notify import mail_history
+from market.services.notify.fanout import cursor
 from tests.deals_servers import SmtpServer, free_port
-from tests.e2e.test_notifications_api import sale
+from tests.e2e.test_notifications_api import inbox, sale
 from tests.e2e.test_trading_api import Market
 
 
@@ -25,8 +28,8 @@ def test_offer_and_rejection_mail_their_parties_in_text_and_html(app: Any, clien
         deal = sale(m, reject="The consideration was not paid.")
         assert smtp.messages == []  # nothing is sent inside a request
         done = deliver(app)
-        # The offer to the seller, the proposal to the buyer (who must confirm) and the
-        # Authority, the rejection to both sides.
+        # The offer to the seller, its acceptance to the buyer, the proposal it made to
+        # the Authority (who acts next), the rejection to both sides.
         assert done["email"] == {"sent": 5, "failed": 0}, done
     by_subject = {msg["Subject"]: msg for msg in smtp.messages}
     number = deal["cert"]["number"]
@@ -37,7 +40,9 @@ def test_offer_and_rejection_mail_their_parties_in_text_and_html(app: Any, clien
     assert len(rejected) == 2 and offer["To"] in {r["To"] for r in rejected}
     assert len({r["To"] for r in rejected}) == 2
     proposed = [m_ for m_ in smtp.messages if m_["Subject"].startswith("Transfer proposed")]
-    assert len(proposed) == 2 and len({p["To"] for p in proposed}) == 2
+    accepted = [m_ for m_ in smtp.messages if m_["Subject"].startswith("Offer accepted")]
+    assert len(proposed) == 1 and proposed[0]["To"].startswith("authority-")
+    assert len(accepted) == 1 and accepted[0]["To"] not in {offer["To"], proposed[0]["To"]}
     assert len(smtp.messages) == 5
     text = rejected[0].get_body(("plain",)).get_content()
     html = rejected[0].get_body(("html",)).get_content()
@@ -60,9 +65,9 @@ def test_smtp_down_messages_wait_and_go_when_it_returns(app: Any, client: Any) -
     assert back["email"] == {"sent": 5, "failed": 0}
     assert subjects == [
         "New offer",
+        "Offer accepted",
         "Transfer approved",
         "Transfer approved",
-        "Transfer proposed",
         "Transfer proposed",
     ]
 
@@ -74,3 +79,30 @@ def test_backoff_holds_a_failed_message_until_its_next_attempt(app: Any, client:
     assert deliver(app)["email"]["failed"] == 5  # offer, proposal x2, approval x2
     # Not due for another 30 s: the next pass leaves them alone.
     assert deliver(app)["email"] == {"sent": 0, "failed": 0}
+
+
+def test_history_marked_before_is_told_in_the_inbox_but_never_mailed(app: Any, client: Any) -> None:
+    """Issue 28: the first start with SMTP configured mailed the seeded demo's 50 events."""
+    with SmtpServer() as smtp:
+        app.config.update(SMTP_HOST="127.0.0.1", SMTP_PORT=smtp.port)
+        m = Market(client)
+        sale(m)
+        mail_history.mark_history(app.extensions["market.engine"])  # what seeding does
+        assert deliver(app)["email"] == {"sent": 0, "failed": 0}
+        assert len(inbox(m, m.seller_h)["items"]) > 0  # still told in the inbox
+        sale(m)  # after the mark: mailed as ever
+        assert deliver(app)["email"] == {"sent": 5, "failed": 0}
+    assert len(smtp.messages) == 5
+
+
+def test_seeding_the_demo_marks_its_events_as_history(app: Any) -> None:
+    engine = app.extensions["market.engine"]
+    with SmtpServer() as smtp:
+        app.config.update(SMTP_HOST="127.0.0.1", SMTP_PORT=smtp.port)
+        r = app.test_cli_runner().invoke(args=["seed-demo"])
+        assert r.exit_code == 0, r.output
+        assert "are history: not e-mailed" in r.output
+        assert deliver(app)["email"] == {"sent": 0, "failed": 0}
+    assert smtp.messages == []
+    with engine.connect() as conn:
+        assert cursor(conn, mail_history.HISTORY) == head(conn)[0] > 50

@@ -44,6 +44,13 @@ def test_every_event_8_2_names_is_mailed_and_those_that_ask_a_party_to_act() -> 
         # a refund it owes, and holders learn their trading was halted or resumed (8.3).
         "TRANSFER_PROPOSED",
         "TRANSFER_DECLINED",
+        # Issue 28: every step of a deal that asks someone to act, or ends it: an accepted
+        # offer (the buyer; the Authority acts next), the buyer's confirmation (the
+        # Authority acts), a payment (the seller confirms it), its receipt (the deal ends).
+        "OFFER_ACCEPTED",
+        "TRANSFER_CONFIRMED",
+        "TRANSFER_PAYMENT_RECORDED",
+        "TRANSFER_RECEIPT_CONFIRMED",
         "TRANSFER_REFUND_OWED",
         "CERTIFICATE_NOTICE_ISSUED",
         "CERTIFICATE_NOTICE_LIFTED",
@@ -67,3 +74,51 @@ def test_reminder_windows_pick_the_tightest_and_expiry_is_two_januaries_on() -> 
     assert reminders.window(due, date(2013, 6, 23)) == 7
     assert reminders.window(due, date(2013, 6, 30)) is None
     assert reminders.expiry_of(2020) == date(2022, 1, 1)
+
+
+# Issue 28: one notice per step per party, each in the words of that step.
+def _concerned(event_type: str, facts: dict[str, object]) -> set[object]:
+    return {w for w in notices.NOTICES[event_type].who(facts) if w}
+
+
+def test_a_proposal_from_an_accepted_offer_is_the_authoritys_news_only() -> None:
+    facts = {"offer_id": "ofr_1", "buyer_party_id": "b", "seller_party_id": "s"}
+    assert _concerned("TRANSFER_PROPOSED", facts) == {notices.AUTHORITY}
+    assert _concerned("OFFER_ACCEPTED", facts) == {"b"}  # the buyer hears it once
+
+
+def test_a_proposal_waiting_for_the_buyer_asks_the_buyer_only() -> None:
+    facts = {"awaiting_buyer": True, "buyer_party_id": "b", "seller_party_id": "s"}
+    assert _concerned("TRANSFER_PROPOSED", facts) == {"b"}
+    assert _concerned("TRANSFER_CONFIRMED", facts) == {"s", notices.AUTHORITY}
+
+
+def test_each_closing_step_asks_the_party_that_acts_and_links_the_deal_room() -> None:
+    facts = {
+        "transfer_id": "trf_1",
+        "buyer_party": "Newark Insurance",
+        "seller_party": "Camden Robotics",
+        "buyer_party_id": "b",
+        "seller_party_id": "s",
+        "amount_dollars": "$900,000.00",
+        "reference": "WIRE-7",
+        "certificate_number": "BRRAG-2014-000001",
+        "consideration_dollars": "$900,000.00",
+        "exchange_date": "2014-09-01",
+    }
+    cases = {
+        "TRANSFER_APPROVED": ({"s", "b"}, "Next: Newark Insurance records its payment"),
+        "TRANSFER_PAYMENT_RECORDED": ({"s"}, "Confirm its receipt on the deal's page."),
+        "TRANSFER_RECEIPT_CONFIRMED": ({"b"}, "The deal is complete."),
+    }
+    for event_type, (who, words) in cases.items():
+        notice = notices.NOTICES[event_type]
+        subject, body, link = notices.render(notice, facts, None)
+        assert _concerned(event_type, facts) == who, event_type
+        assert words in body and link == "/deals/transfers/trf_1", (event_type, body)
+        assert notice.email and "(unknown)" not in subject + body, (event_type, subject, body)
+
+
+def test_a_recapture_links_the_certificate_not_a_buyers_desk() -> None:
+    notice = notices.NOTICES["RECAPTURE_ASSESSED"]
+    assert notices.render(notice, {"certificate_id": "crt_1"}, "p")[2] == "/certificates/crt_1"

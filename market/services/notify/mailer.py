@@ -18,7 +18,7 @@ from sqlalchemy import Engine, update
 
 from market.adapters.tables import EmailMessage
 from market.services.kernel import clock
-from market.services.notify import delivery
+from market.services.notify import delivery, mail_history
 from market.services.notify.delivery import Settings
 from market.services.notify.fanout import write_transaction
 
@@ -58,7 +58,9 @@ def send_due(engine: Engine, settings: Settings, limit: int = 100) -> dict[str, 
     attempt. The pass's outcomes are recorded together (one transaction)."""
     if not settings.smtp_host:
         return {"sent": 0, "failed": 0}
-    rows = delivery.claim_due(engine, mail_t, "pending", limit, settings.lease_s)
+    with engine.connect() as conn:
+        sendable = mail_history.mailable(conn)
+    rows = delivery.claim_due(engine, mail_t, "pending", limit, settings.lease_s, sendable)
     if not rows:
         return {"sent": 0, "failed": 0}
     outcomes: list[tuple[dict[str, Any], str | None]] = []

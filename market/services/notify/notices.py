@@ -56,7 +56,21 @@ def _allocated_to(f: dict[str, Any], party_id: str) -> dict[str, Any]:
     return {"your_allocated_dollars": format_cents(mine)}
 
 
-_TRANSFER_LINK = "/deals/transfers/{transfer_id}"
+TRANSFER_LINK = "/deals/transfers/{transfer_id}"
+
+
+def _proposal_concerns(f: dict[str, Any]) -> list[str | None]:
+    """One notice per step per party: a proposal that came from an accepted offer is news
+    to the Authority only (the buyer was told of the acceptance); one that waits for the
+    buyer's confirmation is the buyer's to act on (the Authority hears of the
+    confirmation); an older proposal that waits for neither goes to both."""
+    if f.get("offer_id"):
+        return [AUTHORITY]
+    if f.get("awaiting_buyer"):
+        return [f.get("buyer_party_id")]
+    return [f.get("buyer_party_id"), AUTHORITY]
+
+
 _OFFER_LINK = "/deals/offers/{offer_id}"
 
 NOTICES: dict[str, Notice] = {
@@ -74,6 +88,7 @@ NOTICES: dict[str, Notice] = {
         "{seller_party} accepted your offer of {price_dollars} for {amount_dollars} of "
         "certificate {certificate_number}. Next: the Authority approves or rejects the transfer.",
         _OFFER_LINK,
+        email=True,
     ),
     "OFFER_DECLINED": Notice(
         keys("buyer_party_id"),
@@ -83,12 +98,12 @@ NOTICES: dict[str, Notice] = {
         _OFFER_LINK,
     ),
     "TRANSFER_PROPOSED": Notice(
-        lambda f: [f.get("buyer_party_id"), AUTHORITY],
+        _proposal_concerns,
         "Transfer proposed: {amount_dollars} of {certificate_number}",
         "{seller_party} proposes to transfer {amount_dollars} of certificate "
         "{certificate_number} to {buyer_party} for {consideration_dollars}. "
         "Next: {next_step}",
-        _TRANSFER_LINK,
+        TRANSFER_LINK,
         email=True,
     ),
     "TRANSFER_CONFIRMED": Notice(
@@ -96,14 +111,15 @@ NOTICES: dict[str, Notice] = {
         "Transfer confirmed: {amount_dollars} of {certificate_number}",
         "{buyer_party} confirmed the transfer of {amount_dollars} of certificate "
         "{certificate_number} from {seller_party}. Next: the Authority's approval.",
-        _TRANSFER_LINK,
+        TRANSFER_LINK,
+        email=True,
     ),
     "TRANSFER_DECLINED": Notice(
         keys("seller_party_id"),
         "Transfer declined by the buyer: {amount_dollars} of {certificate_number}",
         "{buyer_party} declined the transfer of {amount_dollars} of certificate "
         "{certificate_number}. Reason: {reason}",
-        _TRANSFER_LINK,
+        TRANSFER_LINK,
         email=True,
     ),
     "TECH_RECEIPT_RECORDED": Notice(
@@ -130,34 +146,14 @@ NOTICES: dict[str, Notice] = {
         "/certificates/{certificate_id}",
         email=True,
     ),
-    "TRANSFER_PAYMENT_RECORDED": Notice(
-        keys("seller_party_id"),
-        "Payment recorded: {amount_dollars} for {certificate_number}",
-        "{buyer_party} recorded a payment of {amount_dollars} (reference {reference}). "
-        "Confirm its receipt on the Closing page.",
-        "/closing",
-    ),
-    "TRANSFER_RECEIPT_CONFIRMED": Notice(
-        keys("buyer_party_id"),
-        "Payment received: {certificate_number}",
-        "{seller_party} confirmed receipt of your payment for certificate {certificate_number}.",
-        "/closing",
-    ),
-    "TRANSFER_REFUND_OWED": Notice(
-        keys("seller_party_id", "buyer_party_id"),
-        "Refund owed: {refund_owed_dollars}",
-        "The transfer of certificate {certificate_number} was rejected after payment: "
-        "{seller_party} owes {buyer_party} a refund of {refund_owed_dollars}.",
-        "/closing",
-        email=True,
-    ),
     "TRANSFER_APPROVED": Notice(
         keys("seller_party_id", "buyer_party_id"),
         "Transfer approved: {amount_dollars} of {certificate_number}",
         "The Authority approved the transfer of {amount_dollars} of certificate "
         "{certificate_number} from {seller_party} to {buyer_party} for "
-        "{consideration_dollars}, exchanged on {exchange_date}.",
-        _TRANSFER_LINK,
+        "{consideration_dollars}, exchanged on {exchange_date}. Next: {buyer_party} records "
+        "its payment; {seller_party} then confirms receipt.",
+        TRANSFER_LINK,
         email=True,
     ),
     "TRANSFER_REJECTED": Notice(
@@ -165,7 +161,7 @@ NOTICES: dict[str, Notice] = {
         "Transfer rejected: {amount_dollars} of {certificate_number}",
         "The Authority rejected the transfer of {amount_dollars} of certificate "
         "{certificate_number} from {seller_party} to {buyer_party}. Reason: {reason}",
-        _TRANSFER_LINK,
+        TRANSFER_LINK,
         email=True,
     ),
     "FY_ALLOCATION_RUN": Notice(
@@ -182,7 +178,7 @@ NOTICES: dict[str, Notice] = {
         "Recapture assessed: {amount_dollars}",
         "The Authority assessed a recapture of {amount_dollars} on {party}"
         " (certificate {certificate_number}). Reason: {reason}. It goes to the {fund}.",
-        "/buyer",
+        "/certificates/{certificate_id}",
         email=True,
     ),
     "TECH_APPLICATION_RECEIVED": Notice(
@@ -290,7 +286,9 @@ def words(event_type: str) -> str:
     return event_type.replace("_", " ").lower()
 
 
-# The case file's notices (RULES.md section 7), kept beside this mapping.
+# The case file's notices (RULES.md section 7) and the closing record's, kept beside.
 from market.services.notify.casefile_notices import CASEFILE_NOTICES  # noqa: E402
+from market.services.notify.closing_notices import CLOSING_NOTICES  # noqa: E402
 
 NOTICES.update(CASEFILE_NOTICES)
+NOTICES.update(CLOSING_NOTICES)
