@@ -6,7 +6,7 @@ reset or a verification link)."""
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -35,4 +35,4 @@ def mark_history(engine: Engine) -> int:
 def mailable(conn: Connection) -> ColumnElement[bool]:
     """The outbox rows the mailer may send: none of an event marked as history."""
     last = cursor(conn, HISTORY)
-    return (mail_t.c.seq == 0) | (mail_t.c.seq > last)
+    return or_(mail_t.c.seq == 0, mail_t.c.seq > last)
