@@ -14,7 +14,7 @@ from market.services.certificates import halts
 from market.services.kernel import runner
 from market.services.kernel.actor import AUDITOR, AUTHORITY
 from market.services.kernel.uow import ReadOnly
-from market.web import forms
+from market.web import confirm, forms
 from market.web.base import actor, bp, engine, roles_required
 from market.web.certificate_pages import render_certificate
 
@@ -34,25 +34,56 @@ def _halt_helpers() -> dict[str, Any]:
 @bp.post("/authority/certificates/<certificate_id>/notices", endpoint="issue_notice")
 @roles_required("authority")
 def issue_notice(certificate_id: str) -> ResponseReturnValue:
+    """A halt is reviewed first: the review rehearses it and names what it will halt."""
     who, form = actor(), request.form
-
-    def act() -> Any:
-        kind = forms.required_text(form, "kind", "The kind of notice")
-        reason = forms.required_text(form, "reason", "The reason")
-        return runner.run(
-            engine(), lambda uow: halts.issue_notice(uow, who, certificate_id, kind, reason)
+    ok, read, status = forms.attempt(
+        lambda: (
+            forms.required_text(form, "kind", "The kind of notice"),
+            forms.required_text(form, "reason", "The reason"),
         )
-
-    ok, notice, status = forms.attempt(act)
+    )
     if not ok:
         return render_certificate(certificate_id, status)
-    count = len(notice["halted_certificate_ids"])
-    flash(
-        f"Trading halted in {count} certificate{'s' if count != 1 else ''}; "
-        f"{len(notice['suspended_listing_ids'])} listing(s) suspended.",
-        "success",
+    kind, reason = read
+    back = url_for("pages.certificate", certificate_id=certificate_id)
+
+    def review_of(notice: dict[str, Any]) -> ResponseReturnValue:
+        return confirm.review(
+            title="Halt trading in this certificate",
+            action=url_for("pages.issue_notice", certificate_id=certificate_id),
+            lines=[
+                ("Notice", f"a {kind} notice"),
+                ("Reason the holders will read", reason),
+                (
+                    "Certificates halted",
+                    f"{len(notice['halted_certificate_ids'])} (this one "
+                    "and every certificate derived from it)",
+                ),
+                ("Listings suspended", str(len(notice["suspended_listing_ids"]))),
+            ],
+            carry={"kind": kind, "reason": reason},
+            button="Confirm: halt trading",
+            back=back,
+            warning="A halt records CERTIFICATE_NOTICE_ISSUED and suspends the listings; "
+            "only lifting the notice resumes trading.",
+        )
+
+    def done(notice: dict[str, Any]) -> ResponseReturnValue:
+        count = len(notice["halted_certificate_ids"])
+        flash(
+            f"Trading halted in {count} certificate{'s' if count != 1 else ''}; "
+            f"{len(notice['suspended_listing_ids'])} listing(s) suspended.",
+            "success",
+        )
+        return redirect(back)
+
+    return confirm.rehearsed(
+        engine(),
+        lambda uow: halts.issue_notice(uow, who, certificate_id, kind, reason),
+        refused=lambda code: render_certificate(certificate_id, code),
+        review_of=review_of,
+        done=done,
     )
-    return redirect(url_for("pages.certificate", certificate_id=certificate_id))
 
 
 @bp.post(

@@ -12,7 +12,7 @@ from flask.typing import ResponseReturnValue
 
 from market.services.certificates import certificates, recaptures
 from market.services.kernel import runner
-from market.services.kernel.uow import ReadOnly
+from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.queries import pickers
 from market.validation import RecaptureIn
 from market.web import confirm, forms
@@ -74,7 +74,16 @@ def issue_certificate() -> ResponseReturnValue:
     if read is None:
         return render_desk(f.refuse())
     new, holder = read
+
+    def issue(uow: UnitOfWork) -> dict[str, Any]:
+        return certificates.issue_certificate(uow, who, new, rules)
+
     if not confirm.confirmed():
+        # The review runs the very issuance (rolled back): a face the award or the cap
+        # refuses is refused here, before Confirm (issue 28).
+        ok, _, status = forms.attempt(lambda: runner.rehearse(engine(), issue))
+        if not ok:
+            return render_desk(status)
         lines = [
             ("Program", new.program),
             ("Holder", holder["label"]),
@@ -107,11 +116,7 @@ def issue_certificate() -> ResponseReturnValue:
             warning="Issuing records a CERT_ISSUED event and charges the program's cap; "
             "it cannot be undone (a wrong certificate can only be recaptured).",
         )
-    ok, cert, status = forms.attempt(
-        lambda: runner.run(
-            engine(), lambda uow: certificates.issue_certificate(uow, who, new, rules)
-        )
-    )
+    ok, cert, status = forms.attempt(lambda: runner.run(engine(), issue))
     if not ok:
         return render_desk(status)
     queued = f", {forms.dollars(cert['queued_cents'])} queued" if cert["queued_cents"] else ""
@@ -171,7 +176,14 @@ def assess_recapture() -> ResponseReturnValue:
     if read is None:
         return render_desk(f.refuse())
     new, lines = read
+
+    def assess(uow: UnitOfWork) -> dict[str, Any]:
+        return recaptures.assess_recapture(uow, who, new)
+
     if not confirm.confirmed():
+        ok, _, status = forms.attempt(lambda: runner.rehearse(engine(), assess))
+        if not ok:
+            return render_desk(status)
         return confirm.review(
             title="Assess a recapture",
             action=url_for("pages.assess_recapture"),
@@ -188,9 +200,7 @@ def assess_recapture() -> ResponseReturnValue:
             warning="A recapture records a RECAPTURE_ASSESSED event against this party and "
             "takes the amount from its usable balance; it cannot be undone.",
         )
-    ok, r, status = forms.attempt(
-        lambda: runner.run(engine(), lambda uow: recaptures.assess_recapture(uow, who, new))
-    )
+    ok, r, status = forms.attempt(lambda: runner.run(engine(), assess))
     if not ok:
         return render_desk(status)
     return done(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
@@ -22,6 +22,7 @@ from market.validation import ListingIn, TechApplicationIn
 from market.web import confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.fields import Fields
+from market.web.filters import per_dollar
 
 
 def party_id() -> str:
@@ -171,14 +172,46 @@ def withdraw_listing(listing_id: str) -> ResponseReturnValue:
 @bp.post("/seller/offers/<offer_id>/accept", endpoint="accept_offer")
 @roles_required("participant")
 def accept_offer(offer_id: str) -> ResponseReturnValue:
+    """Accepting binds the seller to the sale: reviewed first, the review rehearsing it."""
     who, rules = actor(), ruleset()
     uses = request.form.getlist("use_of_proceeds")  # BR-14 / TB-25, optional
-    return _run(
-        lambda: runner.run(
-            engine(), lambda uow: trading.accept_offer(uow, who, offer_id, rules, uses)
-        ),
-        lambda x: f"Offer accepted: {forms.dollars(x['price_cents'])} for "
-        f"{forms.dollars(x['amount_cents'])}; the transfer now awaits the Authority's approval.",
+
+    def review_of(x: dict[str, Any]) -> ResponseReturnValue:
+        price, amount = int(x["price_cents"]), int(x["amount_cents"])
+        with ReadOnly(engine()) as conn:
+            buyer = lookups.names_of(conn, [x["buyer_party_id"]]).get(x["buyer_party_id"], "")
+        return confirm.review(
+            title="Accept this offer",
+            action=url_for("pages.accept_offer", offer_id=offer_id),
+            lines=[
+                ("Buyer", buyer),
+                ("Credit sold", forms.dollars(amount)),
+                ("Price", f"{forms.dollars(price)} ({per_dollar(price, amount)})"),
+                ("Rules checked", "all pass now; the Authority approves or rejects next"),
+            ],
+            carry={"use_of_proceeds": uses},
+            button="Confirm: accept the offer",
+            back=url_for("pages.deal_offer", offer_id=offer_id),
+            warning="Accepting records OFFER_ACCEPTED and proposes the transfer to the "
+            "Authority; it cannot be withdrawn.",
+            danger=False,
+        )
+
+    def done(x: dict[str, Any]) -> ResponseReturnValue:
+        flash(
+            f"Offer accepted: {forms.dollars(x['price_cents'])} for "
+            f"{forms.dollars(x['amount_cents'])}; the transfer now awaits the Authority's "
+            "approval.",
+            "success",
+        )
+        return redirect(url_for("pages.deal_transfer", transfer_id=x["transfer"]["id"]))
+
+    return confirm.rehearsed(
+        engine(),
+        lambda uow: trading.accept_offer(uow, who, offer_id, rules, uses),
+        refused=_render,
+        review_of=review_of,
+        done=done,
     )
 
 

@@ -78,9 +78,14 @@ def test_the_seller_accepts_an_offer_and_declines_another(app: Any) -> None:
     seller = browser(app, "participant", m.seller["id"])
     html = seller.get("/seller").get_data(as_text=True)
     assert "Newark Insurance Holdings" in html and html.count("Accept</button>") == 2
-    assert (
-        post_form(seller, "/seller", f"/seller/offers/{first['id']}/accept", {}).status_code == 302
+    before = events(app.extensions["market.engine"])
+    review = post_form(seller, "/seller", f"/seller/offers/{first['id']}/accept", {})
+    assert review.status_code == 200 and "Confirm: accept the offer" in review.get_data(
+        as_text=True
     )
+    assert events(app.extensions["market.engine"]) == before  # the review wrote nothing
+    accepted = confirm_form(seller, "/seller", f"/seller/offers/{first['id']}/accept", {})
+    assert accepted.status_code == 302 and "/deals/transfers/" in accepted.headers["Location"]
     assert "awaits the Authority" in seller.get("/seller").get_data(as_text=True)
     assert (
         post_form(seller, "/seller", f"/seller/offers/{second['id']}/decline", {}).status_code
@@ -99,7 +104,7 @@ def test_the_seller_attests_what_the_proceeds_fund_when_accepting(app: Any) -> N
     assert "What the proceeds fund (BR-14, TB-25)" in html
     assert 'value="tenant_fit_out"> tenant fit-out' in html
     uses = {"use_of_proceeds": ["salaries", "materials"]}
-    r = post_form(seller, "/seller", f"/seller/offers/{offer['id']}/accept", uses)
+    r = confirm_form(seller, "/seller", f"/seller/offers/{offer['id']}/accept", uses)
     assert r.status_code == 302
     [transfer] = m.api.get("/api/v1/transfers", headers=m.eda).json["items"]
     assert transfer["use_of_proceeds"] == ["materials", "salaries"]

@@ -6,6 +6,7 @@ from typing import Any
 
 from tests.e2e.test_halts_api import Halted
 from tests.e2e.test_pages_foundation import _csrf, sign_in
+from tests.e2e.test_pages_support import confirm_form
 
 
 def test_the_authority_halts_and_lifts_from_the_certificate_page(client: Any, app: Any) -> None:
@@ -14,10 +15,17 @@ def test_the_authority_halts_and_lifts_from_the_certificate_page(client: Any, ap
     url = f"/certificates/{h.award['id']}"
     page = client.get(url).data.decode()
     assert "Issue notice and halt trading" in page and "Trading halted." not in page
-    r = client.post(
-        f"/authority/certificates/{h.award['id']}/notices",
+    action = f"/authority/certificates/{h.award['id']}/notices"
+    before = h.get(f"/api/v1/certificates/{h.award['id']}/notices").json["items"]
+    review = client.post(
+        action,
         data={"kind": "recapture", "reason": "HQ moved", "csrf_token": _csrf(page.encode())},
     )
+    shown = review.data.decode()
+    assert review.status_code == 200 and "Confirm: halt trading" in shown
+    assert "2 (this one and every certificate derived from it)" in shown  # rehearsed
+    assert h.get(f"/api/v1/certificates/{h.award['id']}/notices").json["items"] == before
+    r = confirm_form(client, url, action, {"kind": "recapture", "reason": "HQ moved"})
     assert r.status_code == 302, r.data
     page = client.get(url).data.decode()
     assert "Trading halted in 2 certificates; 1 listing(s) suspended." in page

@@ -222,3 +222,29 @@ def test_a_refused_amount_is_tied_to_its_field_on_the_desks(app: Any) -> None:
     page = r.get_data(as_text=True)
     assert r.status_code == 400
     assert f'aria-describedby="price-{listing["id"]}-error"' in page
+
+
+def test_the_issuing_review_runs_the_rules_before_confirm(app: Any) -> None:
+    """Issue 28: a $250,000 face against a $150,000 award passed the review and was
+    refused only at Confirm. The review now rehearses the issuance."""
+    m = make_market(app)
+    eda = browser(app, "authority")
+    before = events(app.extensions["market.engine"])
+    r = post_form(
+        eda,
+        "/authority",
+        "/authority/certificates",
+        {
+            "program": "BRRAG",
+            "holder": f"Newark Insurance Holdings · {m.buyer['tax_id']}",
+            "face": "250,000",
+            "fiscal_year": "2015",
+            "retained_jobs": "100",  # $150,000 a year (BR-6)
+            "nj_operations_since": "1999-05-01",
+            "cannot_use_before_expiry": "yes",
+        },
+    )
+    page = r.get_data(as_text=True)
+    assert r.status_code == 422 and "Review before you confirm" not in page
+    assert "$150,000.00" in page
+    assert events(app.extensions["market.engine"]) == before

@@ -41,15 +41,14 @@ def confirm_form(client: Any, page: str, action: str, data: dict[str, Any]) -> A
     review = post_form(client, page, action, data)
     assert review.status_code == 200, review.get_data(as_text=True)[:2000]
     assert "Review before you confirm" in review.get_data(as_text=True)
-    carried = dict(
-        re.findall(
-            r'<input type="hidden" name="([^"]+)" value="([^"]*)">', review.get_data(as_text=True)
-        )
-    )
-    assert carried.pop("confirm") == "yes"
-    return client.post(
-        action, data={k: html.unescape(v) for k, v in carried.items()} | {"confirm": "yes"}
-    )
+    carried: dict[str, list[str]] = {}
+    for name, value in re.findall(
+        r'<input type="hidden" name="([^"]+)" value="([^"]*)">', review.get_data(as_text=True)
+    ):
+        carried.setdefault(name, []).append(html.unescape(value))
+    assert carried.pop("confirm") == ["yes"]
+    data = {k: v[0] if len(v) == 1 else v for k, v in carried.items()}
+    return client.post(action, data=data | {"confirm": "yes"})
 
 
 @dataclass

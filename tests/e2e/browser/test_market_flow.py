@@ -69,6 +69,8 @@ def test_the_whole_market_flow(pages: dict[str, Any], site: Site) -> None:
 
     seller.goto(f"{site.url}/seller")
     seller.locator("button", has_text="Accept").click()
+    assert "75¢ per $1" in seller.locator("main").inner_text()  # the review, in cents
+    seller.locator("button", has_text="Confirm: accept the offer").click()
     assert "awaits the Authority's approval" in _flash(seller)
     site.shot(seller, "seller-accepted")
 
