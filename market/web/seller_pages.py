@@ -250,9 +250,42 @@ def apply_tech() -> ResponseReturnValue:
     if not f.ok:
         return _render(f.refuse())
     new = tech.NewTechApplication(**loaded)
-    return _run(
-        lambda: runner.run(engine(), lambda uow: tech.submit_application(uow, who, rules, new)),
-        lambda x: f"TECH application received for FY {x['fiscal_year']}: benefit "
-        f"{forms.dollars(x['benefit_cents'])}, "
-        + ("eligible." if x["eligible"] else "not eligible (" + ", ".join(x["reasons"]) + ")."),
+
+    def outcome(x: dict[str, Any]) -> str:
+        return f"benefit {forms.dollars(x['benefit_cents'])}, " + (
+            "eligible" if x["eligible"] else "not eligible (" + ", ".join(x["reasons"]) + ")"
+        )
+
+    def review_of(x: dict[str, Any]) -> ResponseReturnValue:
+        return confirm.review(
+            title="File this TECH application",
+            action=url_for("pages.apply_tech"),
+            lines=[
+                ("Fiscal year", f"FY {x['fiscal_year']} (received now, TB-6)"),
+                ("Net operating loss", forms.dollars(int(loaded["nol_cents"]))),
+                ("Allocation factor", str(loaded["allocation_factor"])),
+                ("R&D credit", forms.dollars(int(loaded["rnd_credit_cents"]))),
+                ("What the rules give", outcome(x)),
+            ],
+            carry={
+                k: request.form.get(k, "")
+                for k in ("nol", "allocation_factor", "regime", "rnd", "requested")
+            },
+            button="Confirm: file the application",
+            back=url_for("pages.seller") + "#tech",
+            warning="Filing records TECH_APPLICATION_RECEIVED, stamped with the time of the "
+            "confirmation; the fiscal year's allocation reads it as filed.",
+            danger=False,
+        )
+
+    def done(x: dict[str, Any]) -> ResponseReturnValue:
+        flash(f"TECH application received for FY {x['fiscal_year']}: {outcome(x)}.", "success")
+        return redirect(url_for("pages.deal_tech", application_id=x["id"]))
+
+    return confirm.rehearsed(
+        engine(),
+        lambda uow: tech.submit_application(uow, who, rules, new),
+        refused=_render,
+        review_of=review_of,
+        done=done,
     )

@@ -10,30 +10,56 @@ from flask import flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from market.services.certificates import uth_reviews
-from market.services.kernel import runner
-from market.web import forms
+from market.web import confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.certificate_pages import render_certificate
+from market.web.uth_labels import finding_labels
 
 
 @bp.post("/authority/certificates/<certificate_id>/reviews", endpoint="record_uth_review")
 @roles_required("authority")
 def record_uth_review(certificate_id: str) -> ResponseReturnValue:
+    """Reviewed first: the review rehearses the finding and says what it will cut, freeze
+    or release, in the words the success message uses."""
     who, rules, form = actor(), ruleset(), request.form
-
-    def act() -> Any:
-        period = forms.required_int(form, "tax_period", "The tax period")
-        finding = forms.required_text(form, "finding", "The finding")
-        return runner.run(
-            engine(),
-            lambda uow: uth_reviews.record_review(uow, who, certificate_id, period, finding, rules),
+    ok, read, status = forms.attempt(
+        lambda: (
+            forms.required_int(form, "tax_period", "The tax period"),
+            forms.required_text(form, "finding", "The finding"),
         )
-
-    ok, cert, status = forms.attempt(act)
+    )
     if not ok:
         return render_certificate(certificate_id, status)
-    flash(summary(cert["review"], cert["balance_cents"]), "success")
-    return redirect(url_for("pages.certificate", certificate_id=certificate_id))
+    period, finding = read
+    back = url_for("pages.certificate", certificate_id=certificate_id)
+
+    def review_of(cert: dict[str, Any]) -> ResponseReturnValue:
+        return confirm.review(
+            title=f"Record the tax period {period} review",
+            action=url_for("pages.record_uth_review", certificate_id=certificate_id),
+            lines=[
+                ("Certificate", str(cert.get("number", ""))),
+                ("Finding", finding_labels(rules).get(finding, finding)),
+                ("What it will do", summary(cert["review"], cert["balance_cents"])),
+            ],
+            carry={"tax_period": str(period), "finding": finding},
+            button="Confirm: record the review",
+            back=back,
+            warning="The review records UTH_REVIEW_RECORDED; a cut is not given back by a "
+            "later restoration (UTH-26).",
+        )
+
+    def done(cert: dict[str, Any]) -> ResponseReturnValue:
+        flash(summary(cert["review"], cert["balance_cents"]), "success")
+        return redirect(back)
+
+    return confirm.rehearsed(
+        engine(),
+        lambda uow: uth_reviews.record_review(uow, who, certificate_id, period, finding, rules),
+        refused=lambda code: render_certificate(certificate_id, code),
+        review_of=review_of,
+        done=done,
+    )
 
 
 def summary(review: dict[str, Any], balance_cents: int) -> str:

@@ -147,11 +147,14 @@ def test_the_seller_applies_for_tech_and_sees_the_status(app: Any, market_today:
         "regime": "CBT",
         "rnd": "100,000",
     }
-    r = post_form(seller, "/seller", "/seller/tech", data)
-    assert r.status_code == 302
-    html = seller.get("/seller").get_data(as_text=True)
-    assert "TECH application received for FY 2013" in html and "eligible" in html
-    assert "awaiting the FY allocation" in html
+    review = post_form(seller, "/seller", "/seller/tech", data)
+    assert review.status_code == 200
+    assert "benefit $100,000.00, eligible" in review.get_data(as_text=True)  # rehearsed
+    r = confirm_form(seller, "/seller", "/seller/tech", data)
+    assert r.status_code == 302 and "/deals/tech/" in r.headers["Location"]
+    deal = seller.get(r.headers["Location"]).get_data(as_text=True)
+    assert "TECH application received for FY 2013" in deal and "eligible" in deal
+    assert "awaiting the FY allocation" in seller.get("/seller").get_data(as_text=True)
 
 
 # ---- buyer ----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from tests.e2e.test_pages_form_schemas import (
     business_day,
     types_after,
 )
-from tests.e2e.test_pages_support import M, browser, make_market, post_form
+from tests.e2e.test_pages_support import M, browser, confirm_form, make_market, post_form
 from tests.helpers import create_party, events, headers_for
 
 __all__ = ["business_day"]  # the business date fixture, autouse here too
@@ -126,7 +126,7 @@ def test_asking_zero_for_tech_benefits_is_refused_beside_its_field_and_writes_no
     assert r.json["error"]["details"]["fields"]["json"]["requested_cents"] == [ZERO]
     assert events(engine) == before
     # A blank amount asked is the whole benefit, as on the API.
-    r = post_form(seller, "/seller", "/seller/tech", data | {"requested": ""})
+    r = confirm_form(seller, "/seller", "/seller/tech", data | {"requested": ""})
     assert r.status_code == 302, r.get_data(as_text=True)[:2000]
     assert types_after(engine, before) == ["TECH_APPLICATION_RECEIVED"]
 
