@@ -84,8 +84,9 @@ def authority_page() -> ResponseReturnValue:
     return render_desk()
 
 
-def done(message: str) -> ResponseReturnValue:
-    flash(message, "success")
+def done(message: str, made: str | None = None) -> ResponseReturnValue:
+    """Back to the desk with the success said, linking what was made (`made`: its page)."""
+    flash(message, f"success:{made}" if made else "success")
     return redirect(url_for("pages.authority"))
 
 

@@ -119,8 +119,16 @@ def issue_certificate() -> ResponseReturnValue:
     ok, cert, status = forms.attempt(lambda: runner.run(engine(), issue))
     if not ok:
         return render_desk(status)
-    queued = f", {forms.dollars(cert['queued_cents'])} queued" if cert["queued_cents"] else ""
-    return done(f"Certificate {cert['number']} issued ({cert['status']}{queued}).")
+    queued = (
+        f"; {forms.dollars(cert['queued_cents'])} of it waits in the queue for the cap"
+        if cert["queued_cents"]
+        else ""
+    )
+    return done(
+        f"Certificate {cert['number']} issued to {holder['label']} for "
+        f"{forms.dollars(cert['face_cents'])}{queued}.",
+        url_for("pages.certificate", certificate_id=cert["id"]),
+    )
 
 
 def _read_recapture(f: Fields) -> tuple[recaptures.NewRecapture, list[tuple[str, str]]] | None:

@@ -3,6 +3,7 @@ be written and writes nothing, and only the confirmation writes; wrong affordanc
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -248,3 +249,22 @@ def test_the_issuing_review_runs_the_rules_before_confirm(app: Any) -> None:
     assert r.status_code == 422 and "Review before you confirm" not in page
     assert "$150,000.00" in page
     assert events(app.extensions["market.engine"]) == before
+
+
+def test_a_refused_form_has_a_summary_linking_each_field(app: Any) -> None:
+    """GOV.UK's error summary: at the top, each message a link to its field's message."""
+    make_market(app)
+    eda = browser(app, "authority")
+    r = post_form(
+        eda,
+        "/authority",
+        "/authority/certificates",
+        {"program": "BRRAG", "holder": "", "face": "0", "fiscal_year": "2015"},
+    )
+    page = r.get_data(as_text=True)
+    assert r.status_code == 400
+    summary = page.split('class="error-summary"', 1)[1].split("</div>", 1)[0]
+    links = re.findall(r'<a href="#problem-([a-z_]+)">', summary)
+    assert "face" in links
+    for name in links:  # each link lands on its field's message, once on the page
+        assert page.count(f'id="problem-{name}"') == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -223,7 +224,9 @@ def test_the_authority_issues_a_certificate_and_assesses_a_recapture(app: Any) -
         },
     )
     assert r.status_code == 302
-    assert "issued (issued)" in eda.get("/authority").get_data(as_text=True)
+    desk = eda.get("/authority").get_data(as_text=True)
+    assert "issued to Newark Insurance Holdings" in desk and "(issued)" not in desk
+    assert re.search(r'issued to [^<]*\. <a href="/certificates/crt_[0-9a-f]+">See it</a>', desk)
     r = confirm_form(
         eda,
         "/authority",
