@@ -11,6 +11,7 @@ from flask_login import current_user
 
 from market.domain.errors import DomainError
 from market.services.kernel import clock, lookups
+from market.services.kernel.reads import repositories
 from market.services.kernel.uow import ReadOnly
 from market.services.notify import inbox
 from market.services.queries import deal_room, deal_views, deals
@@ -84,8 +85,14 @@ def _deal(kind: str, key: str) -> ResponseReturnValue:
                 item = deals.get_credit_application(conn, me, key)
         except DomainError as e:
             abort(404 if e.status in (403, 404) else e.status)
-        names = lookups.names_of(conn, [item.get("seller_party_id"), item.get("buyer_party_id")])
-    return render_template("deal.html", kind=kind, item=item, names=names)
+        names = lookups.names_of(
+            conn, [item.get(k) for k in ("seller_party_id", "buyer_party_id", "party_id")]
+        )
+        cert_id = item.get("certificate_id")
+        cert = repositories(conn).certificates.get(str(cert_id)) if cert_id else None
+    return render_template(
+        "deal.html", kind=kind, item=item, names=names, certificate=dict(cert) if cert else None
+    )
 
 
 def render_transfer_room(transfer_id: str, status: int = 200) -> ResponseReturnValue:

@@ -149,3 +149,27 @@ def test_a_rejection_from_the_room_is_reviewed_and_shown_to_both(app: Any) -> No
     assert "Closed: The Authority rejected the transfer" in _text(page)
     assert "Price not evidenced" in page
     assert _next(page) == "None: the transfer was rejected; the seller keeps the credit."
+
+
+def test_an_open_offer_and_a_tech_application_are_titled_in_words(app: Any) -> None:
+    m = make_market(app)
+    offer = m.offer(m.listing()["id"])
+    seller = browser(app, "participant", m.seller["id"])
+    page = seller.get(f"/deals/offers/{offer['id']}").get_data(as_text=True)
+    assert "<h1>Newark Insurance Holdings offers to buy credit from Camden Robotics</h1>" in page
+    assert offer["id"] not in _text(page) and "80¢ per $1" in page
+    assert f">{m.cert['number']}</a>" in page
+    assert _next(page) == "The seller accepts or declines the offer."
+
+
+def test_every_desk_links_the_deal_room(app: Any) -> None:
+    m = make_market(app)
+    offer = m.offer(m.listing()["id"])
+    tid = _propose(m)
+    seller = browser(app, "participant", m.seller["id"]).get("/seller").get_data(as_text=True)
+    assert f'href="/deals/offers/{offer["id"]}"' in seller
+    buyer = browser(app, "participant", m.buyer["id"]).get("/buyer").get_data(as_text=True)
+    assert f'href="/deals/transfers/{tid}"' in buyer
+    accepted = m.post(f"/api/v1/offers/{offer['id']}/accept", m.seller_h, {})["transfer"]
+    desk = browser(app, "authority").get("/authority").get_data(as_text=True)
+    assert f'href="/deals/transfers/{accepted["id"]}">Open the deal room</a>' in desk
