@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, redirect, render_template, request, url_for
+from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
 from market.domain.errors import DomainError
-from market.services.kernel import clock, lookups
+from market.services.kernel import clock, lookups, runner
 from market.services.kernel.reads import repositories
 from market.services.kernel.uow import ReadOnly
 from market.services.notify import inbox
 from market.services.queries import deal_room, deal_views, deals
 from market.services.tech import tech
+from market.services.trading import deal_messages
 from market.web.base import ALL_ROLES, actor, bp, engine, roles_required, ruleset
 
 
@@ -101,6 +102,7 @@ def render_transfer_room(transfer_id: str, status: int = 200) -> ResponseReturnV
     with ReadOnly(engine()) as conn:
         try:
             room = deal_room.transfer_room(conn, actor(), transfer_id)
+            room["messages"] = deal_messages.messages(conn, transfer_id)
         except DomainError as e:
             abort(404 if e.status in (403, 404) else e.status)
     return render_template(
@@ -117,6 +119,25 @@ def from_deal_room() -> bool:
 @roles_required(*ALL_ROLES)
 def deal_transfer(transfer_id: str) -> ResponseReturnValue:
     return render_transfer_room(transfer_id)
+
+
+@bp.post("/deals/transfers/<transfer_id>/messages", endpoint="deal_message")
+@roles_required("participant")
+def deal_message(transfer_id: str) -> ResponseReturnValue:
+    """A party writes to the other in the deal room; refused, it answers there with the
+    message beside the field and the text as typed."""
+    who, body = actor(), request.form.get("body", "")
+
+    try:
+        runner.run(engine(), lambda uow: deal_messages.post_message(uow, who, transfer_id, body))
+    except DomainError as e:
+        if e.status == 404:
+            abort(404)
+        flash(e.message, "error")
+        g.field_errors = {"body": e.message}
+        return render_transfer_room(transfer_id, e.status)
+    flash("Message sent.", "success")
+    return redirect(url_for("pages.deal_transfer", transfer_id=transfer_id) + "#messages")
 
 
 @bp.get("/deals/offers/<offer_id>", endpoint="deal_offer")

@@ -49,6 +49,7 @@ SENTENCES: dict[str, Sentence] = {
     "CERTIFICATE_NOTICE_ISSUED": holdings.halted,
     "CERTIFICATE_NOTICE_LIFTED": holdings.lifted,
     "TRANSFER_PAYMENT_RECORDED": trading.paid,
+    "DEAL_MESSAGE_POSTED": trading.message,
     "TRANSFER_RECEIPT_CONFIRMED": trading.received,
     "TRANSFER_REFUND_OWED": trading.refund,
     "ACCOUNT_EVENT_RECORDED": accounts.account,

@@ -76,6 +76,12 @@ def rejected(p: Mapping[str, Any], n: Names) -> str:
     return f"The Authority rejected the transfer: {reasons}"
 
 
+def message(p: Mapping[str, Any], n: Names) -> str:
+    who = n.get(str(p.get("from_party_id")), "A party")
+    to = n.get(str(p.get("to_party_id")), "the other party")
+    return f"{who} wrote to {to} in the deal room."
+
+
 def paid(p: Mapping[str, Any], n: Names) -> str:
     return (
         f"The buyer recorded a payment of {dollars(p['amount_cents'])} on {p.get('paid_on')} "

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.test_pages_support import M, browser, confirm_form, make_market, post_form
+from tests.e2e.test_pages_form_schemas import types_after
 from tests.helpers import create_party, events, headers_for
 
 pytestmark = pytest.mark.storage
@@ -173,3 +174,38 @@ def test_every_desk_links_the_deal_room(app: Any) -> None:
     accepted = m.post(f"/api/v1/offers/{offer['id']}/accept", m.seller_h, {})["transfer"]
     desk = browser(app, "authority").get("/authority").get_data(as_text=True)
     assert f'href="/deals/transfers/{accepted["id"]}">Open the deal room</a>' in desk
+
+
+def test_the_parties_write_to_each_other_in_the_room(app: Any) -> None:
+    m = make_market(app)
+    engine = app.extensions["market.engine"]
+    tid = _propose(m)
+    room = f"/deals/transfers/{tid}"
+    seller = browser(app, "participant", m.seller["id"])
+    buyer = browser(app, "participant", m.buyer["id"])
+    action = f"{room}/messages"
+    before = events(engine)
+    for bad, why in (("   ", "1 to 2000 characters"), ("pay\u200bme", "U+200B")):
+        r = post_form(seller, room, action, {"body": bad})
+        page = r.get_data(as_text=True)
+        assert r.status_code == 422 and why in page and 'id="message-body-error"' in page
+    assert events(engine) == before
+    sent = post_form(seller, room, action, {"body": "The wire instructions follow by post."})
+    assert sent.status_code == 302 and sent.headers["Location"].endswith(f"{room}#messages")
+    assert types_after(engine, before) == ["DEAL_MESSAGE_POSTED"], types_after(engine, before)
+    page = buyer.get(room).get_data(as_text=True)
+    assert "The wire instructions follow by post." in page and "Write to Camden Robotics" in page
+    inbox = m.api.get("/api/v1/notifications", headers=m.buyer_h).json["items"]
+    note = next(n for n in inbox if n["type"] == "DEAL_MESSAGE_POSTED")
+    assert note["subject"] == f"Message from Camden Robotics about {m.cert['number']}"
+    assert note["link"] == room
+    authority = browser(app, "authority").get(room).get_data(as_text=True)
+    assert (
+        "The wire instructions follow by post." in authority
+        and 'id="message-form"' not in authority
+    )
+    other = create_party(app.test_client(), m.eda, name="Paterson Nosy LLC")
+    stranger = browser(app, "participant", other["id"])
+    settled = events(engine)
+    assert post_form(stranger, "/market", action, {"body": "hello"}).status_code == 404
+    assert events(engine) == settled

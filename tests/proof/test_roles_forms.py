@@ -50,6 +50,8 @@ FORMS: dict[str, tuple[str, ...]] = {
     "/authority/certificates/{certificate}/notices/{notice}/lift": ("authority",),
     "/closing/{transfer}/payment": ("owner", "other"),
     "/closing/{transfer}/receipt": ("owner", "other"),
+    # Issue 28: the deal room's messages, between the deal's two parties only.
+    "/deals/transfers/{transfer}/messages": ("owner", "other"),
     # Registration and accounts (issue 29 item 1, issue 28 item 9).
     "/join": ROLES,
     "/join/verify/{token}": ROLES,
@@ -76,6 +78,7 @@ OWNERS_ONLY = {
     "/buyer/transfers/{transfer}/{decision}",  # the buyer's consent: B's, not X's
     "/closing/{transfer}/payment",
     "/closing/{transfer}/receipt",
+    "/deals/transfers/{transfer}/messages",
 }
 
 

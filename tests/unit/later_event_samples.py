@@ -8,6 +8,14 @@ from typing import Any
 from tests.casefile_events import SAMPLES as CASEFILE_SAMPLES
 
 LATER_SAMPLES: dict[str, list[dict[str, Any]]] = {
+    "DEAL_MESSAGE_POSTED": [
+        {
+            "transfer_id": "trf_1",
+            "from_party_id": "pty_s",
+            "to_party_id": "pty_b",
+            "body": "The wire goes out Friday.",
+        }
+    ],
     "PARTY_FACTS_RECORDED": [
         {"party_id": "pty_1", "naics_code": "541715", "employees": {"2024": 12, "2025": 14}},
         {"party_id": "pty_2", "naics_code": None, "employees": {}},

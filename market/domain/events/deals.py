@@ -23,3 +23,15 @@ class ReminderIssued(DomainEvent):
     body: str
     link: str
     certificate_id: str | None = omitted(None)
+
+
+@event
+class DealMessagePosted(DomainEvent):
+    """One party of a transfer writes to the other in its deal room (issue 28), on the
+    stream `deal-messages-<transfer id>`: kept in the ledger like every word of a deal."""
+
+    TYPE = "DEAL_MESSAGE_POSTED"
+    transfer_id: str
+    from_party_id: str
+    to_party_id: str
+    body: str

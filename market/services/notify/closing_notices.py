@@ -8,6 +8,12 @@ from __future__ import annotations
 from market.services.notify.notices import TRANSFER_LINK, Notice, keys
 
 CLOSING_NOTICES: dict[str, Notice] = {
+    "DEAL_MESSAGE_POSTED": Notice(
+        keys("to_party_id"),
+        "Message from {from_party} about {certificate_number}",
+        "{from_party} wrote: {body}",
+        TRANSFER_LINK,
+    ),
     "TRANSFER_PAYMENT_RECORDED": Notice(
         keys("seller_party_id"),
         "Payment recorded: {amount_dollars} for {certificate_number}",
