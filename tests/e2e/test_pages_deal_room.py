@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_pages_support import M, browser, confirm_form, make_market, post_form
 from tests.e2e.test_pages_form_schemas import types_after
+from tests.e2e.test_pages_support import M, browser, confirm_form, make_market, post_form
 from tests.helpers import create_party, events, headers_for
 
 pytestmark = pytest.mark.storage
