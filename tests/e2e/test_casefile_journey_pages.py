@@ -247,21 +247,30 @@ def test_a_new_business_from_joining_to_closing_on_the_pages(
     buyer_html = buyer_web.get("/buyer").get_data(as_text=True)
     bought = _found(r'href="/certificates/([^"]+)">TECH-2025-[^<]*-T', buyer_html)
     bundle = buyer_web.get(f"/certificates/{bought}/proof.json").get_json()
-    listed_hashes = {d["sha256"] for d in bundle["documents"]}
-    assert listed_hashes == {hashlib.sha256(b).hexdigest() for b in filed.values()}
+    proves_every_exhibit(api, bundle, filed, tmp_path)
+
+
+def proves_every_exhibit(
+    api: Any, bundle: dict[str, Any], filed: dict[str, bytes], tmp: Path
+) -> None:
+    """The bundle lists exactly the filed bytes' SHA-256, each one's DOCUMENT_FILED event
+    is in it with its inclusion proof, and scripts/verify-proof checks the whole bundle
+    against its signed checkpoint with only the public key."""
+    listed = {d["sha256"] for d in bundle["documents"]}
+    assert listed == {hashlib.sha256(b).hexdigest() for b in filed.values()}
     proved = {
         e["payload"]["sha256"]: e["seq"] for e in bundle["events"] if e["type"] == "DOCUMENT_FILED"
     }
-    assert set(proved) == listed_hashes
+    assert set(proved) == listed
     assert {p["seq"] for p in bundle["inclusion"]} >= set(proved.values())
-    path, key = tmp_path / "bundle.json", tmp_path / "key.json"
+    path, key = tmp / "bundle.json", tmp / "key.json"
     path.write_text(json.dumps(bundle))
     key.write_text(json.dumps(api.get("/api/v1/ledger/public-key").json))
     checked = subprocess.run(
         [sys.executable, "-I", str(SCRIPT), str(path), "--public-key", str(key)],
         capture_output=True,
         text=True,
-        cwd=tmp_path,
+        cwd=tmp,
         check=False,
     )
     assert checked.returncode == 0, checked.stderr
