@@ -11,6 +11,7 @@ from functools import partial
 from typing import Any
 
 from market.adapters.document_store import DocumentStore
+from market.domain.errors import DomainError
 from market.domain.rules import adm_checklist
 from market.services.casefiles import (
     board_actions,
@@ -18,6 +19,7 @@ from market.services.casefiles import (
     clearances,
     documents,
     fees,
+    gates,
     tech_steps,
     working_days,
 )
@@ -75,14 +77,14 @@ def _pay(uow: UnitOfWork, s: Seeding, fee: dict[str, Any], day: date) -> dict[st
 
 
 def _board_approved(s: Seeding, t: dict[str, Any], on: date) -> None:
-    """ADM-9: the seller's Board approval of the certificate's face, in effect by closing."""
-    seller = str(t["seller_party_id"])
+    """ADM-9: the Board's approval of this sale, in effect by closing (one per sale)."""
     with ReadOnly(s.engine) as conn:
-        approvals = board_actions.list_actions(conn, EDA, s.ruleset)
-        face = int(reads.certificate(conn, str(t["certificate_id"]))["face_cents"])
-    if any(a["party_id"] == seller and a["decision"] == "approve" for a in approvals):
-        return
-    _board_approval(s, seller, face, on - timedelta(days=30))
+        try:
+            gates.check_board_approval(conn, t, s.ruleset, on)
+            return
+        except DomainError:
+            pass
+    _board_approval(s, str(t["seller_party_id"]), int(t["amount_cents"]), on - timedelta(days=30))
 
 
 def _board_approval(s: Seeding, party_id: str, amount: int, received: date) -> None:
