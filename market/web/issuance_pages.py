@@ -10,6 +10,7 @@ from typing import Any
 from flask import request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.services.casefiles import uth_fees
 from market.services.certificates import certificates, recaptures
 from market.services.kernel import runner
 from market.services.kernel.uow import ReadOnly
@@ -108,9 +109,7 @@ def issue_certificate() -> ResponseReturnValue:
             "it cannot be undone (a wrong certificate can only be recaptured).",
         )
     ok, cert, status = forms.attempt(
-        lambda: runner.run(
-            engine(), lambda uow: certificates.issue_certificate(uow, who, new, rules)
-        )
+        lambda: runner.run(engine(), lambda uow: uth_fees.issue_certificate(uow, who, new, rules))
     )
     if not ok:
         return render_desk(status)

@@ -9,7 +9,7 @@ from typing import Any
 from flask import flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
-from market.services.certificates import uth_reviews
+from market.services.casefiles import uth_fees
 from market.services.kernel import runner
 from market.web import forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
@@ -26,7 +26,7 @@ def record_uth_review(certificate_id: str) -> ResponseReturnValue:
         finding = forms.required_text(form, "finding", "The finding")
         return runner.run(
             engine(),
-            lambda uow: uth_reviews.record_review(uow, who, certificate_id, period, finding, rules),
+            lambda uow: uth_fees.record_review(uow, who, certificate_id, period, finding, rules),
         )
 
     ok, cert, status = forms.attempt(act)

@@ -38,6 +38,8 @@ def check_final_approval(
                 {"application_id": app["id"], "needs": "tax_certificate"},
             )
         subjects.append(str(app["id"]))
+    if t["program"] == "UTH" and t["seller_party_id"] == cert["original_holder_party_id"]:
+        subjects.append(str(cert.get("root_id") or cert["id"]))  # ADM-3: the award's fees
     fees.require_paid(uow, subjects, "Final approval")
     if adm_checklist.FINAL in ruleset.adm_clearance_steps:
         clearances.require_valid(uow, str(t["seller_party_id"]), str(t["program"]), on, ruleset)
