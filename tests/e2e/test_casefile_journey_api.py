@@ -18,7 +18,7 @@ from tests.e2e.test_casefile_tech_api import FORWARD, SUBMISSION, refused
 from tests.e2e.test_pages_registration import PASSWORD, _link
 from tests.e2e.test_pages_support import post_form
 from tests.e2e.test_registration_api import body
-from tests.helpers import create_party, headers_for
+from tests.helpers import create_party, headers_for, replay_equals_live_and_verifies
 from tests.unit.services.casefiles.test_media_types import PDF, PNG
 
 pytestmark = pytest.mark.storage
@@ -187,3 +187,4 @@ def test_a_new_business_from_joining_to_closing_over_the_api(
         api.get(f"/api/v1/certificates/{bought['buyer_certificate_id']}/proof", headers=buyer_h)
     )
     proves_every_exhibit(api, bundle, filed, tmp_path)
+    replay_equals_live_and_verifies(engine)

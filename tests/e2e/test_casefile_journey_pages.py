@@ -28,7 +28,7 @@ from tests.e2e.test_casefile_pages import file_exhibit
 from tests.e2e.test_casefile_tech_api import FORWARD, SUBMISSION
 from tests.e2e.test_pages_registration import PASSWORD, _form, _link
 from tests.e2e.test_pages_support import browser, confirm_form, post_form
-from tests.helpers import create_party, headers_for
+from tests.helpers import create_party, headers_for, replay_equals_live_and_verifies
 from tests.unit.services.casefiles.test_media_types import PDF, PNG
 
 pytestmark = pytest.mark.storage
@@ -248,6 +248,7 @@ def test_a_new_business_from_joining_to_closing_on_the_pages(
     bought = _found(r'href="/certificates/([^"]+)">TECH-2025-[^<]*-T', buyer_html)
     bundle = buyer_web.get(f"/certificates/{bought}/proof.json").get_json()
     proves_every_exhibit(api, bundle, filed, tmp_path)
+    replay_equals_live_and_verifies(engine)  # the party's TECH facts replay too
 
 
 def proves_every_exhibit(
