@@ -13,11 +13,11 @@ from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import MAX_CURSOR, SeqPageArgs, cents, page_of, text
 from market.domain.rules.activities import MAX_ACTIVITIES, MAX_ACTIVITY_ID_LENGTH
 from market.domain.rules.uth_review import FINDINGS
+from market.services.casefiles import uth_fees
 from market.services.certificates import (
     certificate_reads,
     certificate_views,
     certificates,
-    uth_reviews,
 )
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.trading import sale_windows
@@ -174,7 +174,7 @@ def issue(data: dict[str, Any]) -> ResponseReturnValue:
 
     def run(uow: UnitOfWork) -> dict[str, Any]:
         # The answer carries every field GET /certificates/{id} does (its first page).
-        cert = certificates.issue_certificate(uow, actor, new, rules)
+        cert = uth_fees.issue_certificate(uow, actor, new, rules)
         history = certificate_reads.appended_history(uow.appended, cert["id"])
         return (
             cert
@@ -228,7 +228,7 @@ def record_review(data: dict[str, Any], certificate_id: str) -> ResponseReturnVa
     rules = ruleset()
 
     def run(uow: UnitOfWork) -> dict[str, Any]:
-        return uth_reviews.record_review(
+        return uth_fees.record_review(
             uow, actor, certificate_id, data["tax_period"], data["finding"], rules
         )
 

@@ -106,7 +106,12 @@ def update_party_facts(data: dict[str, Any], party_id: str) -> ResponseReturnVal
     actor = current_actor()
 
     def run(uow: UnitOfWork) -> dict[str, Any]:
-        party_facts.record_party_facts(uow, actor, party_id, data["naics_code"], data["employees"])
+        tech = party_facts.TechFacts(
+            data["us_employees"], data["nj_full_time_employees"], data["formed_on"]
+        )
+        party_facts.record_party_facts(
+            uow, actor, party_id, data["naics_code"], data["employees"], tech
+        )
         return party_facts.with_facts(uow, parties.load_party(uow, party_id))
 
     return command(run, PartyOut(), status=200)

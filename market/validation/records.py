@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields
+from marshmallow import Schema, ValidationError, fields, validate
 
 from market.domain.rules.records import RecordValueError, check_employees, check_naics
+
+_COUNT = validate.Range(0, 10**7)
 
 
 def _naics(value: str) -> None:
@@ -49,3 +51,7 @@ class PartyFactsIn(Schema):
 
     naics_code = naics_field()
     employees = employees_field()
+    # TB-1, AMB-50: the TECH eligibility facts the exchange reads from the party record.
+    us_employees = fields.Integer(strict=True, load_default=None, validate=_COUNT)
+    nj_full_time_employees = fields.Integer(strict=True, load_default=None, validate=_COUNT)
+    formed_on = fields.Date(load_default=None)

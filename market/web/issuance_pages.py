@@ -10,6 +10,7 @@ from typing import Any
 from flask import request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.services.casefiles import uth_fees
 from market.services.certificates import certificates, recaptures
 from market.services.kernel import runner
 from market.services.kernel.uow import ReadOnly, UnitOfWork
@@ -76,7 +77,7 @@ def issue_certificate() -> ResponseReturnValue:
     new, holder = read
 
     def issue(uow: UnitOfWork) -> dict[str, Any]:
-        return certificates.issue_certificate(uow, who, new, rules)
+        return uth_fees.issue_certificate(uow, who, new, rules)
 
     if not confirm.confirmed():
         # The review runs the very issuance (rolled back): a face the award or the cap

@@ -27,15 +27,29 @@ def record_party_facts() -> ResponseReturnValue:
         party = f.read("party", lambda: pickers.resolve_party(conn, form.get("party", "")))
     typed = f.text("employees")
     employees = f.read("employees", lambda: parse_employees(typed)) if typed else None
-    data = {"naics_code": f.text("naics_code"), "employees": employees}
-    loaded = f.load(PartyFactsIn(), data, {"naics_code": "naics_code", "employees": "employees"})
+    data = {
+        "naics_code": f.text("naics_code"),
+        "employees": employees,
+        "us_employees": f.integer("us_employees", "Employees in the United States"),
+        "nj_full_time_employees": f.integer("nj_employees", "Full-time employees in NJ"),
+        "formed_on": f.text("formed_on"),
+    }
+    names = {k: k for k in data} | {"nj_full_time_employees": "nj_employees"}
+    loaded = f.load(PartyFactsIn(), data, names)
     if not f.ok or party is None or loaded is None:
         return render_parties(f.refuse())
     return forms.finish(
         lambda: runner.run(
             engine(),
             lambda uow: party_facts.record_party_facts(
-                uow, who, party["id"], loaded["naics_code"], loaded["employees"]
+                uow,
+                who,
+                party["id"],
+                loaded["naics_code"],
+                loaded["employees"],
+                party_facts.TechFacts(
+                    loaded["us_employees"], loaded["nj_full_time_employees"], loaded["formed_on"]
+                ),
             ),
         ),
         lambda facts: f"Recorded for {party['name']}: NAICS {facts['naics_code'] or 'none'}.",

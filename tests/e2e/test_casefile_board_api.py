@@ -95,8 +95,9 @@ def test_a_brrag_sale_closes_under_the_boards_approval_in_effect(
     client: Any, engine: Engine, market_today: Any
 ) -> None:
     """ADM-9 at closing: refused before any Board approval and while the Governor's period
-    runs (409, saying when it takes effect), approved once in effect, and a later sale
-    past what the Board approved refused (422); refusals write nothing."""
+    runs (409, saying when it takes effect), approved once in effect; that approval is
+    spent, so a second sale waits for its own (409), is refused by a smaller one (422),
+    and a third sale that one covers closes; refusals write nothing."""
     market_today("2024-11-08")
     authority = headers_for(client, engine, "authority")
     seller = create_party(client, authority, name="Retained Board Co")
@@ -130,16 +131,25 @@ def test_a_brrag_sale_closes_under_the_boards_approval_in_effect(
     market_today("2024-11-20")
     ok = client.post(approve, json={}, headers=authority)
     assert ok.status_code == 200 and ok.json["status"] == "approved", ok.json
-    second = sale(600_000)  # 1,000,000 + 600,000 > 1,500,000
+    # ADM-9: that approval is spent; a second sale needs the Board's approval of it.
+    second = sale(600_000)
+    second_url = f"/api/v1/transfers/{second}/approve"
     before = events(engine)
-    details = refused(
-        client.post(f"/api/v1/transfers/{second}/approve", json={}, headers=authority),
-        422,
-        "board_approval_exceeded",
+    refused(client.post(second_url, json={}, headers=authority), 409, "step_out_of_order")
+    small = action(
+        client, authority, seller["id"], amount_cents=500_000, governor_received_on="2024-11-20"
+    ).json
+    early = client.post(
+        f"{URL}/{small['id']}/governor",
+        json={"decision": "approve", "decided_on": "2024-11-20"},
+        headers=authority,
     )
-    assert details == {
-        "approved_cents": 1_500_000,
-        "sold_cents": 1_000_000,
-        "amount_cents": 600_000,
-    }
-    assert events(engine) == before
+    assert early.status_code == 200 and early.json["state"] == "in_effect"
+    details = refused(
+        client.post(second_url, json={}, headers=authority), 422, "board_approval_exceeded"
+    )
+    assert details == {"approved_cents": 500_000, "amount_cents": 600_000, "drawn": 1}
+    assert events(engine) == before + 2  # the Board action and the Governor's decision
+    third = sale(500_000)  # the $5,000 approval covers this one
+    done = client.post(f"/api/v1/transfers/{third}/approve", json={}, headers=authority)
+    assert done.status_code == 200, done.json

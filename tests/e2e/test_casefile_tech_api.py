@@ -33,13 +33,17 @@ FORWARD = [
 
 
 def seller_and_application(
-    client: Any, engine: Engine, authority: dict[str, str], received_on: str
+    client: Any,
+    engine: Engine,
+    authority: dict[str, str],
+    received_on: str,
+    name: str = "Case File Bio",
 ) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
     year = int(received_on[:4])
     party = create_party(
         client,
         authority,
-        name="Case File Bio",
+        name=name,
         us_employees=40,
         nj_full_time_employees=12,
         formed_on="2006-03-01",
@@ -219,3 +223,51 @@ def test_the_steps_are_in_the_applications_timeline(client: Any, engine: Engine)
     detail = client.get(f"/api/v1/tech/applications/{app['id']}", headers=seller).json
     assert [s["status"] for s in detail["timeline"]][-2:] == ["submitted", "preliminarily_approved"]
     assert detail["next_step"].startswith("The seller files")
+
+
+def _submitted(client: Any, authority: dict[str, str], party_id: str, app_id: str) -> None:
+    """ADM-5, ADM-1, ADM-12: the package filed, the fee paid, a clearance, then submit."""
+    seller = headers_for(
+        client, client.application.extensions["market.engine"], "participant", party_id
+    )
+    for kind in SUBMISSION:
+        upload(client, seller, app_id, PDF, kind=kind, subject_type="tech_application")
+    [fee] = client.get(f"/api/v1/fees?party_id={party_id}", headers=authority).json["items"]
+    pay = {"amount_cents": 100_000, "method": "ach", "reference": "R", "received_on": "2025-03-03"}
+    assert (
+        client.post(f"/api/v1/fees/{fee['id']}/payments", json=pay, headers=authority).status_code
+        == 201
+    )
+    clearance = {
+        "certificate_number": f"TCC-{app_id}",
+        "issued_on": "2025-03-01",
+        "program": "TECH",
+    }
+    url = f"/api/v1/parties/{party_id}/tax-clearances"
+    assert client.post(url, json=clearance, headers=authority).status_code == 201
+    assert step(client, seller, app_id, "submit").status_code == 200
+
+
+def test_an_application_never_submitted_is_left_out_of_the_allocation(
+    client: Any, engine: Engine, market_today: Any
+) -> None:
+    """ADM-5, ADM-6: where the ADM rules are in force, the year's allocation takes only the
+    applications submitted by June 30; the other is excluded, and gets no certificate."""
+    market_today("2025-03-03")
+    authority = headers_for(client, engine, "authority")
+    done, _, submitted = seller_and_application(client, engine, authority, "2025-03-03")
+    _, _, left = seller_and_application(client, engine, authority, "2025-03-03", "Idle Bio")
+    assert left["eligible"] is True
+    _submitted(client, authority, done["id"], submitted["id"])
+    market_today("2025-07-01")
+    preview = client.post("/api/v1/tech/allocations/2025/preview", headers=authority).json
+    assert [a["application_id"] for a in preview["allocations"]] == [submitted["id"]]
+    run = client.post("/api/v1/tech/allocations/2025", headers=authority)
+    assert run.status_code == 201, run.json
+    assert [a["application_id"] for a in run.json["allocations"]] == [submitted["id"]]
+    assert run.json["allocations"][0]["certificate_id"]
+    assert run.json["total_cents"] == submitted["benefit_cents"]
+    idle = client.get(f"/api/v1/tech/applications/{left['id']}", headers=authority).json
+    assert idle["allocated_cents"] == 0 and idle["certificate_id"] is None
+    shown = client.get("/api/v1/tech/allocations/2025", headers=authority).json
+    assert [a["application_id"] for a in shown["allocations"]] == [submitted["id"]]

@@ -106,6 +106,8 @@ def test_the_demo_is_alive_on_its_business_date(
         assert page.status_code == 200, (email, desk)
         assert pending in page.get_data(as_text=True), (email, desk)
     if business_date == SHIP_DAY:  # the TECH sales' quarter (2026Q3) has closed
+        # ADM-6: FY 2026's applications were submitted by June 30, so all are allocated.
+        assert "TECH FY 2026 allocated 60,000,000.00 dollars (triggered: True)" in output
         tape = app.test_client().get("/price-tape").get_data(as_text=True)
         assert "Technology business (TECH), FY 2026 credits" in tape
         assert '<td data-label="Quarter">2026Q3</td>' in tape

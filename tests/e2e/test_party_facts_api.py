@@ -29,6 +29,29 @@ def test_a_party_is_registered_with_its_facts_and_patched(app: Any, client: Any)
     assert plain["naics_code"] is None and plain["employees"] == {}
 
 
+def test_the_tech_eligibility_facts_are_patched_and_a_bad_one_writes_nothing(
+    app: Any, client: Any
+) -> None:
+    """TB-1, AMB-50: a party registered without them (as one that joined) gets them later;
+    what is left out keeps its value."""
+    engine = app.extensions["market.engine"]
+    eda = headers_for(client, engine, "authority")
+    party = create_party(client, eda, naics_code="541715")
+    assert party["us_employees"] is None and party["formed_on"] is None
+    url = f"/api/v1/parties/{party['id']}"
+    tech = {"us_employees": 40, "nj_full_time_employees": 12, "formed_on": "2006-03-01"}
+    r = client.patch(url, json=tech, headers=eda)
+    assert r.status_code == 200, r.json
+    assert {k: r.json[k] for k in tech} == tech and r.json["naics_code"] == "541715"
+    r = client.patch(url, json={"nj_full_time_employees": 15}, headers=eda)
+    assert (r.json["us_employees"], r.json["nj_full_time_employees"]) == (40, 15)
+    before = events(engine)
+    bad = client.patch(url, json={"us_employees": -1, "formed_on": "2006-02-30"}, headers=eda)
+    assert bad.status_code == 400 and bad.json["error"]["code"] == "validation_failed"
+    assert {"us_employees", "formed_on"} <= set(bad.json["error"]["details"]["fields"]["json"])
+    assert events(engine) == before
+
+
 @pytest.mark.parametrize(
     "facts",
     [

@@ -7,7 +7,7 @@ import uuid
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from market.adapters.tables import EmailMessage, User
 from market.services.identity import invitations
@@ -229,3 +229,35 @@ def test_the_database_refuses_a_second_open_registration_for_a_tax_id(app: Any) 
         )
     with pytest.raises(IntegrityError), engine.begin() as conn:
         conn.execute(registrations_t.insert().values({**row, "id": "reg_by_hand"}))
+
+
+def test_an_approval_that_fails_midway_writes_nothing_and_can_be_taken_again(
+    app: Any, client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One unit of work: the party, the approval, the owner's account and its link."""
+    engine = app.extensions["market.engine"]
+    reg_id, token, _ = submit(app)
+    client.post("/api/v1/registrations/verify", json={"token": token})
+    eda = headers_for(client, engine, "authority")
+    before = events(engine)
+
+    def broken(*args: Any, **kwargs: Any) -> str:
+        raise RuntimeError("the mail queue is down")
+
+    monkeypatch.setattr(invitations, "send_invite", broken)
+    with pytest.raises(RuntimeError):
+        applications.approve(engine, app.extensions["market.token_hasher"], _eda(), reg_id)
+    assert events(engine) == before
+    with engine.connect() as conn:
+        user = conn.execute(select(users_t).where(users_t.c.id == reg_id)).mappings().one()
+        parties = conn.execute(text("select count(*) from parties")).scalar()
+    assert user["active"] is False and user["party_id"] is None and parties == 0
+    monkeypatch.undo()
+    ok = client.post(f"/api/v1/registrations/{reg_id}/approve", headers=eda)
+    assert ok.status_code == 200 and ok.json["status"] == "approved", ok.json
+
+
+def _eda() -> Any:
+    from market.services.kernel.actor import AUTHORITY, Actor
+
+    return Actor("eda", AUTHORITY)

@@ -79,3 +79,15 @@ def test_a_review_cut_is_a_cut_not_an_expiry() -> None:
         NAMES,
     )
     assert "$480,000.00 cut" in text and "expired" not in text.lower()
+
+
+def test_party_facts_read_with_the_tech_eligibility_facts_when_given() -> None:
+    plain = {"party_id": "pty_s", "naics_code": "541714", "employees": {"2025": 40}}
+    assert sentence("PARTY_FACTS_RECORDED", plain, NAMES) == (
+        "Camden Robotics's industry was recorded as NAICS 541714, with employees 40 in 2025."
+    )
+    tech = plain | {"us_employees": 40, "nj_full_time_employees": 12, "formed_on": "2006-03-01"}
+    assert sentence("PARTY_FACTS_RECORDED", tech, NAMES).endswith(
+        " TECH eligibility facts: 40 employees in the United States, 12 full-time in New "
+        "Jersey, formed on 2006-03-01."
+    )

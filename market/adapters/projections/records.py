@@ -14,6 +14,14 @@ def party_facts_recorded(store: Store, seq: int, e: PartyFactsRecorded) -> None:
         store.insert("party_facts", {"party_id": e.party_id} | row)
     else:
         store.update("party_facts", e.party_id, row)
+    tech = {
+        "us_employees": e.us_employees,
+        "nj_full_time_employees": e.nj_full_time_employees,
+        "formed_on": e.formed_on,
+    }
+    given = {k: v for k, v in tech.items() if v is not None}
+    if given:
+        store.update("parties", e.party_id, given)
 
 
 @handles(RecordsImported)

@@ -3,6 +3,8 @@ tax clearances by party and program, a TECH application's ADM steps."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from market.adapters.projections.store import Row
 from market.adapters.repositories.base import Repository
 
@@ -45,6 +47,13 @@ class TaxClearanceRepository(Repository):
 
 class TechCaseFileRepository(Repository):
     table = "tech_case_files"
+
+    def submitted_on_by_application(self) -> dict[str, date]:
+        """Each submitted application's day of submission (ADM-5, ADM-6)."""
+        return {
+            str(r["application_id"]): date.fromisoformat(str(r["submitted_on"]))
+            for r in self.where()
+        }
 
 
 class BoardActionRepository(Repository):

@@ -76,8 +76,8 @@ PROJECTION_TABLES: list[str] = [
     "account_events",
     "board_actions",
     "documents",
-    "fee_payments",
     "fees",
+    "fee_payments",  # after the fees they pay (a foreign key)
     "party_facts",
     "records_imports",
     "registrations",

@@ -7,16 +7,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from market.domain.events.base import DomainEvent, event
+from market.domain.events.codec import IsoDate, omitted
 
 
 @event
 class PartyFactsRecorded(DomainEvent):
-    """A party's NAICS 2022 code and employees by year (the latest recording stands)."""
+    """A party's NAICS 2022 code and employees by year (the latest recording stands), and
+    the TECH eligibility facts (TB-1, AMB-50) when the Authority records them: each given
+    one replaces the party record's, one left out (None) keeps it."""
 
     TYPE = "PARTY_FACTS_RECORDED"
     party_id: str
     naics_code: str | None
     employees: Mapping[str, int]
+    us_employees: int | None = omitted(None)
+    nj_full_time_employees: int | None = omitted(None)
+    formed_on: IsoDate | None = omitted(None)
 
 
 @event

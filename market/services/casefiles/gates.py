@@ -15,6 +15,7 @@ from market.domain.rulesets import Ruleset
 from market.services.casefiles import board_actions, checklists, clearances, fees
 from market.services.kernel.actor import Actor
 from market.services.kernel.clock import today
+from market.services.kernel.reads import Source, repositories
 from market.services.kernel.uow import AbstractUnitOfWork
 
 
@@ -37,6 +38,8 @@ def check_final_approval(
                 {"application_id": app["id"], "needs": "tax_certificate"},
             )
         subjects.append(str(app["id"]))
+    if t["program"] == "UTH" and t["seller_party_id"] == cert["original_holder_party_id"]:
+        subjects.append(str(cert.get("root_id") or cert["id"]))  # ADM-3: the award's fees
     fees.require_paid(uow, subjects, "Final approval")
     if adm_checklist.FINAL in ruleset.adm_clearance_steps:
         clearances.require_valid(uow, str(t["seller_party_id"]), str(t["program"]), on, ruleset)
@@ -44,30 +47,43 @@ def check_final_approval(
         check_board_approval(uow, t, ruleset, on)
 
 
-def check_board_approval(
-    uow: AbstractUnitOfWork, t: dict[str, Any], ruleset: Ruleset, on: date
-) -> None:
-    """ADM-9: the seller's Board approvals in effect on `on`, less its BRRAG sales approved
-    since the ADM rules came into force, cover this sale."""
+def check_board_approval(source: Source, t: dict[str, Any], ruleset: Ruleset, on: date) -> str:
+    """ADM-9: the Board approval this sale draws on (`adm_board`): the seller's approvals
+    in submission order, after its BRRAG sales approved since the ADM rules came into
+    force."""
     seller = str(t["seller_party_id"])
-    approvals = [
-        board_actions.view(dict(r), ruleset, on)
-        for r in uow.board_actions.where(party_id=seller)
-        if r["decision"] == "approve"
-    ]
-    in_effect = [int(a["amount_cents"]) for a in approvals if a["state"] == "in_effect"]
-    waiting = sorted(
-        str(a["takes_effect_on"])
-        for a in approvals
-        if a["state"] == "awaiting_governor" and a["takes_effect_on"]
+    repos = repositories(source)
+    rows = sorted(
+        (r for r in repos.board_actions.where(party_id=seller) if r["decision"] == "approve"),
+        key=lambda r: (str(r["submitted_on"]), int(r["recorded_seq"])),
     )
+    approvals = []
+    for r in rows:
+        shown = board_actions.view(dict(r), ruleset, on)
+        effective = shown["takes_effect_on"]
+        approvals.append(
+            adm_board.Approval(
+                str(r["id"]),
+                int(r["amount_cents"]),
+                date.fromisoformat(effective) if effective else None,
+            )
+        )
     since = (ruleset.adm_in_force_from or on).isoformat()
-    sold = sum(
-        int(x["amount_cents"])
-        for x in uow.transfers.where(seller_party_id=seller, program="BRRAG", status="approved")
-        if x["exchange_date"] and str(x["exchange_date"]) >= since
+    sold = sorted(
+        (
+            x
+            for x in repos.transfers.where(
+                seller_party_id=seller, program="BRRAG", status="approved"
+            )
+            if x["exchange_date"] and str(x["exchange_date"]) >= since and x["id"] != t["id"]
+        ),
+        key=lambda x: (str(x["exchange_date"]), int(x["decided_seq"] or 0)),
     )
-    adm_board.check_sale(in_effect, waiting[0] if waiting else None, sold, int(t["amount_cents"]))
+    sales = [
+        adm_board.Sale(int(x["amount_cents"]), date.fromisoformat(str(x["exchange_date"])))
+        for x in sold
+    ]
+    return adm_board.check_sale(approvals, sales, int(t["amount_cents"]), on)
 
 
 def invoice_transfer_fee(

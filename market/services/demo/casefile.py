@@ -11,6 +11,7 @@ from functools import partial
 from typing import Any
 
 from market.adapters.document_store import DocumentStore
+from market.domain.errors import DomainError
 from market.domain.rules import adm_checklist
 from market.services.casefiles import (
     board_actions,
@@ -18,11 +19,12 @@ from market.services.casefiles import (
     clearances,
     documents,
     fees,
+    gates,
     tech_steps,
     working_days,
 )
 from market.services.demo.context import EDA, MILLION, Seeding
-from market.services.kernel import reads
+from market.services.kernel import clock, reads
 from market.services.kernel.reads import repositories
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.tech import tech
@@ -39,11 +41,15 @@ def _store(s: Seeding) -> DocumentStore:
     return s.store or DocumentStore("instance/documents")
 
 
-def _cleared(s: Seeding, party_id: str, program: str) -> None:
+def _cleared(s: Seeding, party_id: str, program: str, on: date | None = None) -> None:
+    """A clearance issued `on` (else DAYS_BACK before the demo's day) unless a later one is
+    recorded: each covers the steps of its 90 days (ADM-11)."""
+    issued = on or s.dates.today - timedelta(days=DAYS_BACK)
+
     def run(uow: UnitOfWork) -> None:
-        if clearances.latest(uow, party_id, program) is None:
-            issued = s.dates.today - timedelta(days=DAYS_BACK)
-            number = f"DEMO-TCC-{program}-{party_id[-6:]}"
+        found = clearances.latest(uow, party_id, program)
+        if found is None or str(found["issued_on"]) < issued.isoformat():
+            number = f"DEMO-TCC-{program}-{party_id[-6:]}-{issued.isoformat()}"
             clearances.record_clearance(uow, EDA, s.ruleset, party_id, number, issued, program)
 
     s.do(run)
@@ -56,28 +62,29 @@ def _file(s: Seeding, subject_type: str, subject_id: str, kind: str) -> None:
     s.do(lambda uow: documents.file_document(uow, EDA, _store(s), new))
 
 
-def _pay_all(s: Seeding, subject_id: str) -> None:
+def _pay_all(s: Seeding, subject_id: str, on: date | None = None) -> None:
     with ReadOnly(s.engine) as conn:
         owed = fees.unpaid(conn, [subject_id])
     for fee in owed:
-        s.do(partial(_pay, s=s, fee=fee))
+        s.do(partial(_pay, s=s, fee=fee, day=on or s.dates.today))
 
 
-def _pay(uow: UnitOfWork, s: Seeding, fee: dict[str, Any]) -> dict[str, Any]:
+def _pay(uow: UnitOfWork, s: Seeding, fee: dict[str, Any], day: date) -> dict[str, Any]:
     reference = f"DEMO-{str(fee['id'])[-6:]}"
-    due, day = int(fee["due_cents"]), s.dates.today
-    return fees.record_payment(uow, EDA, str(fee["id"]), due, "check", reference, day)
+    return fees.record_payment(
+        uow, EDA, str(fee["id"]), int(fee["due_cents"]), "check", reference, day
+    )
 
 
 def _board_approved(s: Seeding, t: dict[str, Any], on: date) -> None:
-    """ADM-9: the seller's Board approval of the certificate's face, in effect by closing."""
-    seller = str(t["seller_party_id"])
+    """ADM-9: the Board's approval of this sale, in effect by closing (one per sale)."""
     with ReadOnly(s.engine) as conn:
-        approvals = board_actions.list_actions(conn, EDA, s.ruleset)
-        face = int(reads.certificate(conn, str(t["certificate_id"]))["face_cents"])
-    if any(a["party_id"] == seller and a["decision"] == "approve" for a in approvals):
-        return
-    _board_approval(s, seller, face, on - timedelta(days=30))
+        try:
+            gates.check_board_approval(conn, t, s.ruleset, on)
+            return
+        except DomainError:
+            pass
+    _board_approval(s, str(t["seller_party_id"]), int(t["amount_cents"]), on - timedelta(days=30))
 
 
 def _board_approval(s: Seeding, party_id: str, amount: int, received: date) -> None:
@@ -118,6 +125,39 @@ def prepare_closing(s: Seeding, transfer_id: str, on: Any) -> None:
         )
     if app is not None:
         _pay_all(s, str(app["id"]))  # ADM-1, ADM-2: the application's fees before closing
+
+
+def filed_in_time(s: Seeding, new: tech.NewTechApplication, on: date) -> None:
+    """A past fiscal year's application received `on`, before its June 30 lock, and where
+    the ADM rules are in force taken that day through ADM-5..ADM-8: its package, fee and
+    clearance, submitted (so the year's allocation takes it, ADM-6), approved with
+    conditions, forwarded and valued by Taxation (so its certificate's sales may close,
+    ADM-8). The business date is `on` meanwhile."""
+    before = clock.today() if clock.is_fixed() else None
+    clock.configure(on)
+    try:
+        app = s.do(partial(tech.submit_application, actor=EDA, ruleset=s.ruleset, new=new))
+        if s.ruleset.adm_in_force(on):
+            _through_valuation(s, str(app["id"]), str(app["party_id"]), on)
+    finally:
+        clock.configure(before)
+
+
+def _through_valuation(s: Seeding, app_id: str, party_id: str, on: date) -> None:
+    for kind in _missing(s, app_id, adm_checklist.SUBMISSION):
+        _file(s, "tech_application", app_id, kind)
+    _pay_all(s, app_id, on)
+    _cleared(s, party_id, "TECH", on)
+    s.do(lambda uow: tech_steps.submit(uow, EDA, app_id))
+    conditions = ["A statement dated the day of closing"]
+    s.do(lambda uow: tech_steps.preliminary_approval(uow, EDA, app_id, conditions))
+    for kind in _missing(s, app_id, adm_checklist.PRELIMINARY):
+        _file(s, "tech_application", app_id, kind)
+    s.do(lambda uow: tech_steps.forward(uow, EDA, app_id))
+    with ReadOnly(s.engine) as conn:
+        benefit = int(tech.load_application(conn, app_id)["benefit_cents"])
+    number = f"DEMO-TAX-{app_id[-6:]}"
+    s.do(lambda uow: tech_steps.tax_certificate(uow, EDA, app_id, benefit, number, on))
 
 
 def _missing(s: Seeding, app_id: str, stage: str) -> list[str]:

@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any
 
 from market.services.certificates import certificates
+from market.services.demo import casefile
 from market.services.demo.context import EDA, MILLION, THOUSAND, Seeding
 from market.services.tech import tech, tech_allocations
 
@@ -112,7 +113,7 @@ def _allocate_tech(s: Seeding) -> dict[str, str]:
     for key, request, rnd, factor in TECH_REQUESTS:
         received = s.dates.allocated_year_receipt(1 + len(key) % 20)
         app = _application(s, key, request, rnd, factor, received)
-        s.do(partial(tech.submit_application, actor=EDA, ruleset=s.ruleset, new=app))
+        casefile.filed_in_time(s, app, received)  # ADM-6: submitted by June 30
     allocation = s.do(lambda uow: tech_allocations.commit_allocation(uow, EDA, fy, s.ruleset))
     s.say(
         f"TECH FY {fy} allocated {allocation['total_cents'] / 100:,.2f} dollars"

@@ -35,15 +35,24 @@ def record(
 ) -> None:
     """Append one account event; `by` is who did it when not the user itself."""
     label = by.label if by is not None else _label_of(engine, user_id)
-    recorded = AccountEventRecorded(
+    recorded = _event(user_id, kind, detail, by)
+
+    def append(uow: UnitOfWork) -> None:
+        uow.append(f"account-{user_id}", recorded, label)
+
+    runner.run(engine, append)
+
+
+def record_in(uow: UnitOfWork, user_id: str, kind: str, detail: str | None, by: Actor) -> None:
+    """The same event, by `by`, in a unit of work the caller commits with its own."""
+    uow.append(f"account-{user_id}", _event(user_id, kind, detail, by), by.label)
+
+
+def _event(user_id: str, kind: str, detail: str | None, by: Actor | None) -> AccountEventRecorded:
+    return AccountEventRecorded(
         user_id=user_id,
         kind=kind,
         detail=detail[:300] if detail else None,
         by_user_id=by.user_id if by is not None else None,
         at=iso(clock.now_utc()),
     )
-
-    def append(uow: UnitOfWork) -> None:
-        uow.append(f"account-{user_id}", recorded, label)
-
-    runner.run(engine, append)

@@ -5,6 +5,8 @@ party's stream; the latest recording stands."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from sqlalchemy import select
@@ -19,6 +21,18 @@ from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.parties.parties import load_party
 
 facts_t = PartyFacts.__table__  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class TechFacts:
+    """The party record's TECH eligibility facts (TB-1), read again at the exchange
+    (AMB-50); None keeps the recorded value."""
+
+    us_employees: int | None = None
+    nj_full_time_employees: int | None = None
+    formed_on: date | None = None
+
+
 NO_FACTS: dict[str, Any] = {"naics_code": None, "employees": {}}
 
 
@@ -28,9 +42,10 @@ def record_party_facts(
     party_id: str,
     naics_code: str | None,
     employees: Mapping[str, int] | None,
+    tech: TechFacts | None = None,
 ) -> dict[str, Any]:
-    """Record (or replace) the party's industry and employees; a field left out (None)
-    keeps what was recorded before."""
+    """Record (or replace) the party's industry and employees, and its TECH eligibility
+    facts (TB-1) if given; a field left out (None) keeps what was recorded before."""
     actor.require(AUTHORITY)
     load_party(uow, party_id)
     before = facts_of(uow, party_id)
@@ -38,7 +53,14 @@ def record_party_facts(
     counts = check_employees(employees) if employees is not None else before["employees"]
     uow.append(
         f"party-{party_id}",
-        PartyFactsRecorded(party_id=party_id, naics_code=code, employees=counts),
+        PartyFactsRecorded(
+            party_id=party_id,
+            naics_code=code,
+            employees=counts,
+            us_employees=tech.us_employees if tech else None,
+            nj_full_time_employees=tech.nj_full_time_employees if tech else None,
+            formed_on=tech.formed_on.isoformat() if tech and tech.formed_on else None,
+        ),
         actor.label,
     )
     return facts_of(uow, party_id)

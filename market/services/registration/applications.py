@@ -125,11 +125,15 @@ def registration_for_link(engine: Engine, hasher: TokenHasher, token: str) -> st
 def approve(
     engine: Engine, hasher: TokenHasher, actor: Actor, registration_id: str
 ) -> tuple[dict[str, Any], str]:
-    """The party and its first user; (the registration, the set-password token: tests)."""
-    done = runner.run(
-        engine, lambda uow: registrations.approve(uow, actor, registration_id, registration_id)
-    )
-    with write_transaction(engine) as conn:
+    """One unit of work: the party (PARTY_REGISTERED), the approval naming its first user,
+    that user activated as the party's owner, its set-password link and e-mail queued and
+    the account event; a failure anywhere writes none of them. (The registration, the
+    set-password token: tests.)"""
+    link: dict[str, str] = {}
+
+    def run(uow: Any) -> dict[str, Any]:
+        done = registrations.approve(uow, actor, registration_id, registration_id)
+        conn = uow.conn
         conn.execute(
             update(users_t)
             .where(users_t.c.id == registration_id)
@@ -144,11 +148,14 @@ def approve(
                 created_at=utcnow_iso(),
             )
         )
-        token = invitations.send_invite(
+        link["token"] = invitations.send_invite(
             conn, hasher, registration_id, done["contact_email"], done["legal_name"]
         )
-    account_log.record(engine, registration_id, "invited", "owner, by approval", by=actor)
-    return done, token
+        account_log.record_in(uow, registration_id, "invited", "owner, by approval", actor)
+        return done
+
+    done = runner.run(engine, run)
+    return done, link["token"]
 
 
 def reject(engine: Engine, actor: Actor, registration_id: str, reason: str) -> dict[str, Any]:

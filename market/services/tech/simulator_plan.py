@@ -19,6 +19,7 @@ from sqlalchemy.engine import Connection
 from market.adapters.tables import TechApplication
 from market.domain.rules import tech_plan
 from market.domain.rulesets import Ruleset
+from market.services.tech.tech_allocation_views import allocated_ids
 
 apps_t = TechApplication.__table__  # type: ignore[attr-defined]
 
@@ -63,7 +64,11 @@ def plan(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> FreshPlan:
     everyone = _applications(conn, fiscal_year)
     # Every applicant party's, eligible or not (a participant's own headroom).
     approved = {r[1]: int(r[7]) for r in everyone if r[7] is not None}
-    found = [r for r in everyone if r[8]]
+    # The applications the allocation would take (eligible; submitted, where ADM-6 binds).
+    taken = allocated_ids(
+        conn, fiscal_year, ruleset, [{"id": r[0], "eligible": r[8]} for r in everyone]
+    )
+    found = [r for r in everyone if r[0] in taken]
     columns = tech_plan.plan_columns(found, approved, ruleset)
     cap = ruleset.tech_lifetime_cap_cents
     rows = []

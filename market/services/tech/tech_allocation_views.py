@@ -1,12 +1,32 @@
-"""Reading a committed TECH allocation of a fiscal year (TB-10..TB-15)."""
+"""Reading a committed TECH allocation of a fiscal year (TB-10..TB-15), and which of its
+applications an allocation takes (ADM-5, ADM-6)."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
+from market.domain.rules import adm_allocation
+from market.domain.rulesets import Ruleset, get_ruleset
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.errors import NotFoundError
 from market.services.kernel.reads import Source, repositories
+
+
+def allocated_ids(
+    source: Source, fiscal_year: int, ruleset: Ruleset, rows: list[dict[str, Any]]
+) -> set[str]:
+    """The eligible applications of `rows` the year's allocation takes: where the ADM rules
+    are in force for the year, only those submitted by the deadline (`adm_allocation`)."""
+    submitted: dict[str, date] = {}
+    if adm_allocation.requires_submission(fiscal_year, ruleset):
+        submitted = repositories(source).tech_case_files.submitted_on_by_application()
+    return {
+        str(r["id"])
+        for r in rows
+        if r["eligible"]
+        and adm_allocation.in_allocation(fiscal_year, submitted.get(r["id"]), ruleset)
+    }
 
 
 def committed_view(source: Source, fiscal_year: int) -> dict[str, Any] | None:
@@ -15,6 +35,10 @@ def committed_view(source: Source, fiscal_year: int) -> dict[str, Any] | None:
     if head is None:
         return None
     rows = repos.tech_applications.in_receipt_order(fiscal_year=fiscal_year, eligible=True)
+    taken = allocated_ids(source, fiscal_year, get_ruleset(str(head["ruleset"])), rows)
+    # What the run left out (ADM-6: never submitted) is not shown as allocated; a
+    # certificate the run issued always is.
+    rows = [r for r in rows if r["id"] in taken or r["certificate_id"]]
     return {
         "fiscal_year": fiscal_year,
         "triggered": head["triggered"],

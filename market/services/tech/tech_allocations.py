@@ -27,7 +27,7 @@ from market.services.kernel.errors import ConflictError, RuleRefusedError
 from market.services.kernel.numbering import new_id, next_numbers
 from market.services.kernel.reads import Source, repositories
 from market.services.kernel.uow import AbstractUnitOfWork
-from market.services.tech.tech_allocation_views import committed_view
+from market.services.tech.tech_allocation_views import allocated_ids, committed_view
 
 
 def cap_usage_ids(fiscal_year: int) -> tuple[str, str]:
@@ -58,7 +58,8 @@ def _plan(source: Source, fiscal_year: int, ruleset: Ruleset) -> Plan:
     (`tech_plan.plan_columns`, the simulator's arithmetic too)."""
     repos = repositories(source)
     found = repos.tech_applications.plan_rows(fiscal_year)
-    eligible = [r for r in found if r["eligible"]]
+    taken = allocated_ids(source, fiscal_year, ruleset, found)
+    eligible = [r for r in found if r["id"] in taken]
     approved = repos.tech_applications.lifetime_approved_by_party(fiscal_year)
     rows = [[r[c] for c in PLAN_COLUMNS] for r in eligible]
     columns = tech_plan.plan_columns(rows, approved, ruleset)
@@ -66,7 +67,7 @@ def _plan(source: Source, fiscal_year: int, ruleset: Ruleset) -> Plan:
         Planned(r, t_i, allocated)
         for r, t_i, allocated in zip(eligible, columns.requests, columns.cents, strict=True)
     ]
-    excluded = [r["id"] for r in found if not r["eligible"]]
+    excluded = [r["id"] for r in found if r["id"] not in taken]
     return Plan(fiscal_year, columns.triggered, columns.total_cents, items, excluded, approved)
 
 
