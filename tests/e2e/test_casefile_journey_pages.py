@@ -141,10 +141,11 @@ def test_a_new_business_from_joining_to_closing_on_the_pages(
     assert recorded.status_code == 302, recorded.get_data(as_text=True)[:3000]
     assert ledger.since() == ["PARTY_FACTS_RECORDED"]
     apply = {"nol": "0", "allocation_factor": "1", "regime": "CBT", "rnd": "5,000,000"}
-    applied = post_form(owner, "/seller", "/seller/tech", apply)
+    applied = confirm_form(owner, "/seller", "/seller/tech", apply)
     assert applied.status_code == 302, applied.get_data(as_text=True)[:3000]
+    deal = owner.get(applied.headers["Location"]).get_data(as_text=True)
+    assert "TECH application received for FY 2025" in deal and "eligible" in deal
     seller_html = owner.get("/seller").get_data(as_text=True)
-    assert "TECH application received for FY 2025" in seller_html and "eligible" in seller_html
     app_id = _found(r'href="/casefiles/tech/([^"]+)"', seller_html)
     assert ledger.since() == ["TECH_APPLICATION_RECEIVED", "FEE_INVOICED"]  # ADM-1 at intake
     case = f"/casefiles/tech/{app_id}"
@@ -203,7 +204,7 @@ def test_a_new_business_from_joining_to_closing_on_the_pages(
     offer = {"listing_id": listing_id, "amount": "2,000,000", "price": "1,760,000"}
     assert post_form(buyer_web, "/market", "/market/offers", offer).status_code == 302
     offer_id = _found(r'/seller/offers/([^"/]+)/accept"', owner.get("/seller").get_data(True))
-    accepted = post_form(owner, "/seller", f"/seller/offers/{offer_id}/accept", {})
+    accepted = confirm_form(owner, "/seller", f"/seller/offers/{offer_id}/accept", {})
     assert accepted.status_code == 302, accepted.get_data(as_text=True)[:3000]
     steps = ledger.since()
     assert steps[:2] == ["LISTING_CREATED", "OFFER_MADE"] and "OFFER_ACCEPTED" in steps
@@ -238,7 +239,7 @@ def test_a_new_business_from_joining_to_closing_on_the_pages(
     fees_html = eda.get(f"/fees?party_id={party_id}").get_data(as_text=True)
     first = _found(r"<code>([^<]+)</code> · TCC-2025-1", fees_html)
     _clearance(eda, party_id, "TCC-2025-2", "2025-06-30", renews=first)
-    closed = post_form(eda, "/authority", approve, {})
+    closed = confirm_form(eda, "/authority", approve, {})
     assert closed.status_code == 302, closed.get_data(as_text=True)[:3000]
     closing = ledger.since()
     assert closing[0] == "TAX_CLEARANCE_RECORDED" and "TRANSFER_APPROVED" in closing

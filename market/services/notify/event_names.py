@@ -52,6 +52,7 @@ DOTTED: dict[str, str] = {
     "TRANSFER_CONFIRMED": "transfer.confirmed",
     "TRANSFER_DECLINED": "transfer.declined",
     "TRANSFER_PAYMENT_RECORDED": "transfer.payment_recorded",
+    "DEAL_MESSAGE_POSTED": "transfer.message_posted",
     "TRANSFER_PROPOSED": "transfer.proposed",
     "TRANSFER_RECEIPT_CONFIRMED": "transfer.receipt_confirmed",
     "TRANSFER_REFUND_OWED": "transfer.refund_owed",
