@@ -10,7 +10,7 @@ NAMES = {"pty_s": "Camden Robotics", "pty_b": "Newark Insurance", "crt_1": "BRRA
 
 def test_every_event_type_the_services_append_has_a_sentence() -> None:
     # uow.append takes only an event of a class, so the classes are every type appended.
-    assert len(event_types()) == 49
+    assert len(event_types()) == 52
     assert event_types() <= set(SENTENCES), event_types() - set(SENTENCES)
 
 
