@@ -42,6 +42,12 @@ class ListingOut(Schema):
     floor_bps = fields.Integer()
     sold_cents = fields.Integer()
     available_cents = fields.Integer()
+    available_ask_cents = fields.Integer(
+        metadata={
+            "description": "the ask for what is still available: ask_cents pro rata, "
+            "rounded up to a whole cent"
+        }
+    )
     conditional_cents = fields.Integer(
         metadata={
             "description": "UTH-27: of the available cents, what falls on installments not "
