@@ -39,6 +39,9 @@ def test_an_offer_stands_through_its_last_day_then_reads_expired_and_cannot_be_a
     market_today("2014-09-06")
     read = m.get(f"/api/v1/offers/{made.json['id']}", m.seller_h).json
     assert read["status"] == "expired" and read["expired"] is True
+    assert read["next_step"].startswith("None: the offer lapsed")
+    deal = m.get("/api/v1/deals?side=buyer", m.buyer_h).json["items"][0]
+    assert deal["status"] == "expired" and deal["next_step"] == read["next_step"]
     before = events(m.engine)
     refused = m.post(f"/api/v1/offers/{made.json['id']}/accept", m.seller_h)
     assert refused.status_code == 422, refused.json

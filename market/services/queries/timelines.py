@@ -45,7 +45,7 @@ STATUS = {
 
 # The next step once a deal is in a status (what the pages and the public status say).
 NEXT_STEP = {
-    "open": "The seller accepts or declines the offer.",
+    "open": "The seller accepts, counters or declines the offer.",
     "accepted": "The Authority approves or rejects the transfer.",
     "countered": "The buyer accepts or declines the seller's counter-offer.",
     "expired": "None: the offer lapsed unanswered; the buyer may offer again.",
