@@ -1,5 +1,6 @@
 """Counter-offers in the pages (issue 28 item 3): the seller answers a buyer's offer with
-its own amount, price in cents on the dollar and optional last day, from its Selling desk;
+its own amount, price in cents on the dollar and optional last day, on a page of its own
+(`/seller/offers/<id>/counter`, from the Selling desk);
 the buyer accepts or declines that counter from its Holdings desk. Each is reviewed, then
 confirmed; a refusal is shown beside its field, and nothing is written."""
 
@@ -8,14 +9,14 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from flask import abort, flash, redirect, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from market.services.kernel import lookups, runner
 from market.services.kernel.uow import ReadOnly
 from market.services.trading import trading
 from market.validation import CounterIn
-from market.web import buyer_pages, confirm, forms, seller_pages
+from market.web import buyer_pages, confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.fields import Fields
 from market.web.filters import per_dollar
@@ -45,7 +46,22 @@ def _offer(offer_id: str) -> dict[str, Any]:
     }
 
 
-@bp.post("/seller/offers/<offer_id>/counter", endpoint="counter_offer")
+def _counter_form(offer_id: str, status: int = 200) -> ResponseReturnValue:
+    offer = _offer(offer_id)
+    actor().require_party(offer["seller_party_id"])
+    page = render_template(
+        "counter.html", offer=offer, form=request.form, errors=forms.field_errors()
+    )
+    return page, status
+
+
+@bp.get("/seller/offers/<offer_id>/counter", endpoint="counter_offer")
+@roles_required("participant")
+def counter_form(offer_id: str) -> ResponseReturnValue:
+    return _counter_form(offer_id)
+
+
+@bp.post("/seller/offers/<offer_id>/counter", endpoint="counter_offer_post")
 @roles_required("participant")
 def counter_offer(offer_id: str) -> ResponseReturnValue:
     """The amount in dollars, the price in cents on the dollar (to whole cents, rounded
@@ -56,14 +72,14 @@ def counter_offer(offer_id: str) -> ResponseReturnValue:
     expires_on: date | None = f.day("expires_on", "The last day")
     loaded = f.load(CounterIn(), data, {"amount_cents": "amount", "price_cents": "per_dollar"})
     if not f.ok:
-        return seller_pages.desk(f.refuse())
+        return _counter_form(offer_id, f.refuse())
     if not confirm.confirmed():
         offer = _offer(offer_id)
         who.require_party(offer["seller_party_id"])
         last = expires_on.isoformat() if expires_on else None
         return confirm.review(
             title=f"Counter {offer['buyer_name']}'s offer on {offer['certificate_number']}",
-            action=url_for("pages.counter_offer", offer_id=offer_id),
+            action=url_for("pages.counter_offer_post", offer_id=offer_id),
             lines=[
                 ("Buyer", offer["buyer_name"]),
                 ("Certificate", offer["certificate_number"]),
@@ -73,10 +89,9 @@ def counter_offer(offer_id: str) -> ResponseReturnValue:
                 ),
                 ("Your counter", _terms(loaded["price_cents"], loaded["amount_cents"], last)),
             ],
-            carry={k: request.form.get(k, "") for k in ("amount", "per_dollar", "expires_on")}
-            | {"offer_id": offer_id},
+            carry={k: request.form.get(k, "") for k in ("amount", "per_dollar", "expires_on")},
             button="Confirm: send the counter-offer",
-            back=url_for("pages.seller"),
+            back=url_for("pages.counter_offer", offer_id=offer_id),
             warning="Sending records an OFFER_COUNTERED event: the buyer may accept it, which "
             "proposes the transfer on these terms, or decline it. You can no longer accept "
             "their original offer.",
@@ -98,7 +113,7 @@ def counter_offer(offer_id: str) -> ResponseReturnValue:
         lambda x: "Counter-offer sent: "
         + _terms(x["counter_price_cents"], x["counter_amount_cents"], x["counter_expires_on"])
         + ".",
-        seller_pages.desk,
+        lambda status: _counter_form(offer_id, status),
         "pages.seller",
     )
 

@@ -144,15 +144,18 @@ def test_the_seller_counters_and_the_buyer_accepts_from_its_desk(app: Any) -> No
     offer = m.offer(listing["id"], M, 78 * M // 100)
     seller = browser(app, "participant", m.seller["id"])
     counter = f"/seller/offers/{offer['id']}/counter"
-    terms = {"offer_id": offer["id"], "amount": "1,000,000", "per_dollar": "85.5"}
+    assert counter in seller.get("/seller").get_data(as_text=True)  # linked from the desk
+    form = seller.get(counter).get_data(as_text=True)
+    assert "78¢ per $1: $780,000.00 for $1,000,000.00" in form and 'value="1000000.00"' in form
+    terms = {"amount": "1,000,000", "per_dollar": "85.5"}
     engine = app.extensions["market.engine"]
     before = events(engine)
-    review = post_form(seller, "/seller", counter, terms | {"expires_on": "2014-09-10"})
+    review = post_form(seller, counter, counter, terms | {"expires_on": "2014-09-10"})
     html = review.get_data(as_text=True)
     assert "Review before you confirm" in html and events(engine) == before
     assert "78¢ per $1: $780,000.00" in html
     assert "85.5¢ per $1: $855,000.00 for $1,000,000.00 of credit, open through 2014-09-10" in html
-    sent = confirm_form(seller, "/seller", counter, terms | {"expires_on": "2014-09-10"})
+    sent = confirm_form(seller, counter, counter, terms | {"expires_on": "2014-09-10"})
     assert sent.status_code == 302
     assert "Counter-offer sent: 85.5¢ per $1" in seller.get("/seller").get_data(as_text=True)
 
@@ -172,13 +175,15 @@ def test_a_counter_below_the_floor_is_refused_beside_its_field(app: Any) -> None
     listing = m.listing()
     offer = m.offer(listing["id"], M, 78 * M // 100)
     seller = browser(app, "participant", m.seller["id"])
-    terms = {"offer_id": offer["id"], "amount": "1,000,000", "per_dollar": "101"}
-    r = post_form(seller, "/seller", f"/seller/offers/{offer['id']}/counter", terms)
+    counter = f"/seller/offers/{offer['id']}/counter"
+    terms = {"amount": "1,000,000", "per_dollar": "101"}
+    r = post_form(seller, counter, counter, terms)
     html = r.get_data(as_text=True)
     assert r.status_code == 400
-    assert "from 0 to 100" in field_error(html, f"counter-{offer['id']}-per_dollar")
+    assert "from 0 to 100" in field_error(html, "counter-per_dollar")
+    assert 'value="101"' in html  # kept as typed
     low = terms | {"per_dollar": "70", "confirm": "yes"}
-    r = post_form(seller, "/seller", f"/seller/offers/{offer['id']}/counter", low)
+    r = post_form(seller, counter, counter, low)
     assert r.status_code == 422 and "requires at least 75%" in r.get_data(as_text=True)
     offers = m.api.get(f"/api/v1/offers/{offer['id']}", headers=m.seller_h).json
     assert offers["status"] == "open"

@@ -39,6 +39,7 @@ PAGES: dict[str, dict[str, int]] = {
     "/buyer": PARTICIPANTS,
     "/seller": PARTICIPANTS,
     "/seller/transfers/new": PARTICIPANTS,
+    "/seller/offers/{offer}/counter": {**PARTICIPANTS, "other": 404},  # its seller's only
     "/authority": AUTHORITY_ONLY,
     "/authority/allocations": {**AUTHORITY_ONLY, "authority": 302},  # to the latest FY
     "/authority/allocations/{fy}": AUTHORITY_ONLY,
