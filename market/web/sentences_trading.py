@@ -13,6 +13,7 @@ from market.web.event_words import (
     name_of,
     per_dollar,
 )
+from market.web.filters import per_dollar as cents_on_the_dollar
 
 
 def listing(p: Mapping[str, Any], n: Names) -> str:
@@ -43,7 +44,7 @@ def countered(p: Mapping[str, Any], n: Names) -> str:
     return (
         f"The seller countered the offer: {dollars(p.get('price_cents'))} for "
         f"{dollars(p.get('amount_cents'))} of credit "
-        f"({per_dollar(p.get('price_cents'), p.get('amount_cents'))}){_standing(p)}."
+        f"({cents_on_the_dollar(p.get('price_cents'), p.get('amount_cents'))}){_standing(p)}."
     )
 
 

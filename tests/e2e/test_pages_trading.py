@@ -217,3 +217,21 @@ def test_a_partly_sold_listing_asks_for_what_is_left(app: Any) -> None:
     row = buyer.get("/market").get_data(as_text=True).split(m.cert["number"])[1]
     assert "$600,000.00" in row and "$540,000.00" in row and "90¢ per $1" in row
     assert "$900,000.00" not in row.split("</tr>")[0]  # not the original ask
+
+
+@pytest.mark.parametrize(
+    ("typed", "words"),
+    [("31/12/2014", "must be a date like"), ("2014-08-01", "before today (2014-09-01)")],
+)
+def test_an_offers_last_day_is_refused_in_words_when_unreadable_or_past(
+    app: Any, typed: str, words: str
+) -> None:
+    m = make_market(app)
+    listing = m.listing()
+    buyer = browser(app, "participant", m.buyer["id"])
+    before = events(app.extensions["market.engine"])
+    data = {"listing_id": listing["id"], "amount": "1000", "per_dollar": "80"}
+    r = post_form(buyer, "/market", "/market/offers", data | {"expires_on": typed})
+    assert r.status_code in (400, 422) and words in r.get_data(as_text=True)
+    assert f'value="{typed}"' in r.get_data(as_text=True)  # kept as typed
+    assert events(app.extensions["market.engine"]) == before

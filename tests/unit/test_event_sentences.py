@@ -79,3 +79,29 @@ def test_a_review_cut_is_a_cut_not_an_expiry() -> None:
         NAMES,
     )
     assert "$480,000.00 cut" in text and "expired" not in text.lower()
+
+
+def test_a_counter_offer_reads_in_cents_on_the_dollar_with_its_last_day() -> None:
+    payload = {
+        "offer_id": "ofr_1",
+        "listing_id": "lst_1",
+        "amount_cents": 100_000_000,
+        "price_cents": 85_500_000,
+        "expires_on": "2014-09-10",
+    }
+    assert sentence("OFFER_COUNTERED", payload, {}) == (
+        "The seller countered the offer: $855,000.00 for $1,000,000.00 of credit "
+        "(85.5¢ per $1), open through 2014-09-10."
+    )
+    payload.pop("expires_on")
+    assert sentence("OFFER_COUNTERED", payload, {}).endswith("(85.5¢ per $1).")
+    assert "accepted" in sentence("COUNTER_OFFER_ACCEPTED", {"offer_id": "ofr_1"}, {})
+    assert "declined" in sentence("COUNTER_OFFER_DECLINED", {"offer_id": "ofr_1"}, {})
+
+
+def test_an_offer_with_a_last_day_says_so() -> None:
+    payload = {"buyer_party_id": "pty_x", "amount_cents": 100, "price_cents": 80}
+    assert ", open through 2014-09-10." in sentence(
+        "OFFER_MADE", payload | {"expires_on": "2014-09-10"}, {}
+    )
+    assert "open through" not in sentence("OFFER_MADE", payload, {})
