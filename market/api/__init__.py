@@ -40,6 +40,7 @@ def init_api(app: Flask) -> Api:
     for name in ("certificates", "trading", "reports", "statutory"):
         api.register_blueprint(import_module(f"market.api.{name}").blp)
     api.register_blueprint(import_module("market.api.consent").blp)
+    api.register_blueprint(import_module("market.api.counters").blp)
     api.register_blueprint(import_module("market.api.notifications").blp)
     api.register_blueprint(import_module("market.api.deals").blp)
     api.register_blueprint(import_module("market.api.public").blp)

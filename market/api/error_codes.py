@@ -118,6 +118,7 @@ _LIST = [
     ("document_empty", 422, "The exhibit's file is empty."),
     ("board_approval_exceeded", 422, "The BRRAG sale is more than the Board's approvals leave."),
     ("overpayment", 422, "The payment is more than the fee's balance."),
+    ("offer_expired", 422, "The offer or the seller's counter to it is past `expires_on`."),
     # 429: too many requests.
     ("too_many_requests", 429, "Too many requests; retry after the Retry-After seconds."),
     ("too_many_attempts", 429, "Too many failed sign-ins; retry after Retry-After seconds."),

@@ -17,7 +17,14 @@ from market.services.casefiles import checklists
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.queries import deal_views
 from market.services.trading import trading
-from market.validation import AcceptIn, ApproveIn, ListingIn, OfferIn, RejectIn, TransferIn
+from market.validation import (
+    AcceptIn,
+    ApproveIn,
+    ListingIn,
+    OfferIn,
+    RejectIn,
+    TransferIn,
+)
 
 blp = Blueprint("trading", __name__, url_prefix="/api/v1", description="Listings and transfers")
 
@@ -35,6 +42,12 @@ class ListingOut(Schema):
     floor_bps = fields.Integer()
     sold_cents = fields.Integer()
     available_cents = fields.Integer()
+    available_ask_cents = fields.Integer(
+        metadata={
+            "description": "the ask for what is still available: ask_cents pro rata, "
+            "rounded up to a whole cent"
+        }
+    )
     conditional_cents = fields.Integer(
         metadata={
             "description": "UTH-27: of the available cents, what falls on installments not "
@@ -89,9 +102,24 @@ class OfferOut(Schema):
     amount_cents = fields.Integer()
     price_cents = fields.Integer()
     price_per_dollar = fields.String()
-    status = fields.String()
+    status = fields.String(
+        metadata={
+            "description": "open, countered (the seller's counter awaits the buyer), "
+            "accepted, declined, or expired (open or countered past its expires_on)"
+        }
+    )
     transfer_id = fields.String(allow_none=True)
     transfer = fields.Nested(TransferOut)
+    expires_on = fields.String(
+        allow_none=True, metadata={"description": "the offer's last business date, if any"}
+    )
+    expired = fields.Boolean(
+        metadata={"description": "the terms awaiting an answer are past their last day"}
+    )
+    counter_amount_cents = fields.Integer(allow_none=True)
+    counter_price_cents = fields.Integer(allow_none=True)
+    counter_price_per_dollar = fields.String(allow_none=True)
+    counter_expires_on = fields.String(allow_none=True)
 
 
 class TransferArgs(SeqPageArgs):
@@ -161,7 +189,13 @@ def make_offer(data: dict[str, Any], listing_id: str) -> ResponseReturnValue:
 
     def run(uow: UnitOfWork) -> dict[str, Any]:
         return trading.make_offer(
-            uow, actor, listing_id, data["amount_cents"], data["price_cents"], rules
+            uow,
+            actor,
+            listing_id,
+            data["amount_cents"],
+            data["price_cents"],
+            rules,
+            data["expires_on"],
         )
 
     return command(run, OFFER_OUT)

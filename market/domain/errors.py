@@ -68,3 +68,9 @@ class WaivedBySellerError(DomainError):
     """CMN-4(d): the original holder waived (or surrendered) its own claim."""
 
     code = "waived_by_seller"
+
+
+class OfferExpiredError(DomainError):
+    """An offer (or the seller's counter to it) past its `expires_on` cannot be accepted."""
+
+    code = "offer_expired"

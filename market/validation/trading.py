@@ -17,9 +17,28 @@ class ListingIn(Schema):
     ask_cents = cents()
 
 
+# Issue 28 item 3: the last business date (New York) the terms may be accepted.
+EXPIRES_ON = fields.Date(
+    load_default=None,
+    metadata={
+        "description": "the last business date (New York) on which these terms may be "
+        "accepted; absent: they stand until withdrawn or answered"
+    },
+)
+
+
 class OfferIn(Schema):
     amount_cents = cents(minimum=1)
     price_cents = cents()
+    expires_on = EXPIRES_ON
+
+
+class CounterIn(Schema):
+    """The seller's counter to an offer: its own amount and price."""
+
+    amount_cents = cents(minimum=1)
+    price_cents = cents()
+    expires_on = EXPIRES_ON
 
 
 # BR-14 / TB-25: the seller's attested uses of the proceeds, from the statute's list.

@@ -5,13 +5,16 @@ problem at once rather than the first."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from datetime import date
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any, TypeVar
 
 from flask import flash, g
 from marshmallow import Schema, ValidationError
 
 from market.domain.errors import DomainError
+from market.domain.rules import offer_terms
 from market.web import forms
 from market.web.forms import FormError
 
@@ -40,6 +43,21 @@ class Fields:
         A blank required field is refused as "{label} is required."; a blank optional one
         gives None (left out of what the schema loads)."""
         return self.read(name, lambda: forms.cents(self.form, name, label, required=required))
+
+    def price(self, name: str, label: str, amount_cents: int | None) -> int | None:
+        """A price typed in cents on the dollar (`90.5`) for `amount_cents` of credit, to
+        integer cents rounded up (market/domain/rules/offer_terms.py); None when either
+        could not be read (the amount's own refusal is its field's)."""
+        rate: Fraction | None = self.read(name, lambda: forms.per_dollar(self.form, name, label))
+        if rate is None or amount_cents is None:
+            return None
+        if amount_cents <= 0:
+            return 0  # nothing to price: the amount's own field is refused by the schema
+        return offer_terms.price_for(amount_cents, rate)
+
+    def day(self, name: str, label: str) -> date | None:
+        """An optional date (`2014-09-30`); blank gives None."""
+        return self.read(name, lambda: forms.optional_day(self.form, name, label))
 
     def integer(self, name: str, label: str) -> int | None:
         """A whole number as typed; its bounds are the schema's. Blank gives None."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any
 
 from flask import flash, g, redirect, url_for
@@ -46,6 +47,31 @@ def cents(form: Mapping[str, str], name: str, label: str, *, required: bool = Tr
     if isinstance(exponent, int) and exponent < -2:
         raise FormError(f"{label} has more than two decimals; amounts are in whole cents.", name)
     return int(value * 100)
+
+
+def per_dollar(form: Mapping[str, str], name: str, label: str) -> Fraction:
+    """A price typed in cents on the dollar (`90.5`, `90.5¢`) to an exact Fraction of
+    cents per dollar of credit: up to four decimals, from 0 to 100 (more than 100 cents
+    would pay above the credit's face, most likely dollars typed in the wrong field)."""
+    raw = (form.get(name) or "").strip().removesuffix("¢").strip()
+    if not raw:
+        raise FormError(f"{label} is required.", name)
+    try:
+        value = Decimal(raw)
+    except InvalidOperation:
+        raise FormError(f"{label} must be cents on the dollar, like 90.5.", name) from None
+    exponent = value.as_tuple().exponent
+    if not value.is_finite() or not isinstance(exponent, int):
+        raise FormError(f"{label} must be cents on the dollar, like 90.5.", name)
+    if value < 0 or value > 100:
+        raise FormError(f"{label} must be from 0 to 100 cents on the dollar.", name)
+    if exponent < -4:
+        raise FormError(f"{label} has more than four decimals.", name)
+    return Fraction(value)
+
+
+def optional_day(form: Mapping[str, str], name: str, label: str) -> date | None:
+    return day(form, name, label) if (form.get(name) or "").strip() else None
 
 
 def required_cents(form: Mapping[str, str], name: str, label: str) -> int:

@@ -16,6 +16,7 @@ from market.validation import OfferIn
 from market.web import forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.fields import Fields
+from market.web.filters import per_dollar
 
 PER_PAGE = 25
 
@@ -63,30 +64,42 @@ def market_page() -> ResponseReturnValue:
 @bp.post("/market/offers", endpoint="make_offer")
 @roles_required("participant")
 def make_offer() -> ResponseReturnValue:
-    """The API's OfferIn checks the amounts (an amount of $0 is refused beside its field);
-    the service then checks the listing, the floor and the buyer."""
+    """The amount in dollars and the price in cents on the dollar (`per_dollar`), which
+    comes to whole cents rounded up (offer_terms.price_for); an optional last day
+    (`expires_on`). The API's OfferIn checks the amounts (an amount of $0 is refused
+    beside its field); the service then checks the listing, the floor and the buyer."""
     who, rules, form, f = actor(), ruleset(), request.form, Fields(request.form)
     listing_id = form.get("listing_id") or ""  # hidden: the service refuses an unknown one
+    amount = f.cents("amount", "The amount of credit")
     data = {
-        "amount_cents": f.cents("amount", "The amount of credit"),
-        "price_cents": f.cents("price", "The price"),
+        "amount_cents": amount,
+        "price_cents": f.price("per_dollar", "The price", amount),
     }
-    offer_in = f.load(OfferIn(), data, {"amount_cents": "amount", "price_cents": "price"})
+    expires_on = f.day("expires_on", "The last day")
+    offer_in = f.load(OfferIn(), data, {"amount_cents": "amount", "price_cents": "per_dollar"})
     if not f.ok:
         return _render(f.refuse())
     ok, offer, status = forms.attempt(
         lambda: runner.run(
             engine(),
             lambda uow: trading.make_offer(
-                uow, who, listing_id, offer_in["amount_cents"], offer_in["price_cents"], rules
+                uow,
+                who,
+                listing_id,
+                offer_in["amount_cents"],
+                offer_in["price_cents"],
+                rules,
+                expires_on,
             ),
         )
     )
     if not ok:
         return _render(status)
+    until = f", open through {offer['expires_on']}" if offer["expires_on"] else ""
     flash(
-        f"Your offer of {forms.dollars(offer['price_cents'])} for "
-        f"{forms.dollars(offer['amount_cents'])} of credit was sent to the seller.",
+        f"Your offer of {per_dollar(offer['price_cents'], offer['amount_cents'])} "
+        f"({forms.dollars(offer['price_cents'])} for {forms.dollars(offer['amount_cents'])} "
+        f"of credit{until}) was sent to the seller.",
         "success",
     )
     kept: dict[str, Any] = request.args.to_dict()

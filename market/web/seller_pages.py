@@ -16,7 +16,7 @@ from market.services.kernel.uow import ReadOnly
 from market.services.parties import parties
 from market.services.queries import desk_queries
 from market.services.tech import tech
-from market.services.trading import trade_lists, trading
+from market.services.trading import trade_lists, trade_views, trading
 from market.services.trading.trading import today
 from market.validation import ListingIn, TechApplicationIn
 from market.web import confirm, forms
@@ -55,7 +55,10 @@ def _render(status: int = 200) -> ResponseReturnValue:
         )
         usable = desk_queries.usable_certificates(conn, me)
         listings, _ = trading.list_listings(conn, who, None, None, 50, ruleset(), me)
-        offers, _ = desk_queries.offers_page(conn, me, "seller")
+        offers = [
+            trade_views.offer_state(o, today())
+            for o in desk_queries.offers_page(conn, me, "seller")[0]
+        ]
         applications = tech.list_applications(conn, who, None, me)
         paid, paid_next = trade_lists.transfers_page(
             conn, "approved", args.get("paid_after", type=int), 50, seller=me
@@ -96,6 +99,11 @@ def _render(status: int = 200) -> ResponseReturnValue:
     )
 
 
+def desk(status: int = 200) -> ResponseReturnValue:
+    """The Selling desk again (another module's form refused, with its status)."""
+    return _render(status)
+
+
 @bp.get("/seller", endpoint="seller")
 @roles_required("participant")
 def seller_page() -> ResponseReturnValue:
@@ -109,15 +117,21 @@ def _run(action: Any, message: Any) -> ResponseReturnValue:
 @bp.post("/seller/listings", endpoint="create_listing")
 @roles_required("participant")
 def create_listing() -> ResponseReturnValue:
-    """The API's ListingIn checks the fields (an amount of $0 is refused beside its field);
-    the service then checks the certificate and the seller."""
+    """The amount in dollars, the ask in cents on the dollar (`per_dollar`, to whole cents
+    rounded up). The API's ListingIn checks the fields (an amount of $0 is refused beside
+    its field); the service then checks the certificate and the seller."""
     who, rules, f = actor(), ruleset(), Fields(request.form)
+    amount = f.cents("amount", "The amount of credit")
     data = {
         "certificate_id": f.text("certificate_id"),
-        "amount_cents": f.cents("amount", "The amount of credit"),
-        "ask_cents": f.cents("ask", "The asking price"),
+        "amount_cents": amount,
+        "ask_cents": f.price("per_dollar", "The asking price", amount),
     }
-    names = {"certificate_id": "certificate_id", "amount_cents": "amount", "ask_cents": "ask"}
+    names = {
+        "certificate_id": "certificate_id",
+        "amount_cents": "amount",
+        "ask_cents": "per_dollar",
+    }
     listing = f.load(ListingIn(), data, names)
     if not f.ok:
         return _render(f.refuse())
@@ -134,7 +148,7 @@ def create_listing() -> ResponseReturnValue:
             ),
         ),
         lambda x: f"Listed {forms.dollars(x['amount_cents'])} of {x['certificate_number']} "
-        f"for {forms.dollars(x['ask_cents'])}.",
+        f"at {per_dollar(x['ask_cents'], x['amount_cents'])}: {forms.dollars(x['ask_cents'])}.",
     )
 
 

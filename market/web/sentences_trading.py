@@ -13,6 +13,7 @@ from market.web.event_words import (
     name_of,
     per_dollar,
 )
+from market.web.filters import per_dollar as cents_on_the_dollar
 
 
 def listing(p: Mapping[str, Any], n: Names) -> str:
@@ -27,12 +28,35 @@ def listing_withdrawn(p: Mapping[str, Any], n: Names) -> str:
     return "The seller withdrew the listing; its open offers lapse."
 
 
+def _standing(p: Mapping[str, Any]) -> str:
+    return f", open through {p['expires_on']}" if p.get("expires_on") else ""
+
+
 def offer(p: Mapping[str, Any], n: Names) -> str:
     return (
         f"{name_of(n, 'buyer_party_id', p)} offered {dollars(p.get('price_cents'))} for "
         f"{dollars(p.get('amount_cents'))} of credit from {name_of(n, 'certificate_id', p)} "
-        f"({per_dollar(p.get('price_cents'), p.get('amount_cents'))})."
+        f"({per_dollar(p.get('price_cents'), p.get('amount_cents'))}){_standing(p)}."
     )
+
+
+def countered(p: Mapping[str, Any], n: Names) -> str:
+    return (
+        f"The seller countered the offer: {dollars(p.get('price_cents'))} for "
+        f"{dollars(p.get('amount_cents'))} of credit "
+        f"({cents_on_the_dollar(p.get('price_cents'), p.get('amount_cents'))}){_standing(p)}."
+    )
+
+
+def counter_accepted(p: Mapping[str, Any], n: Names) -> str:
+    return (
+        "The buyer accepted the seller's counter-offer; the transfer awaits the "
+        "Authority's approval."
+    )
+
+
+def counter_declined(p: Mapping[str, Any], n: Names) -> str:
+    return "The buyer declined the seller's counter-offer; the offer is closed."
 
 
 def offer_accepted(p: Mapping[str, Any], n: Names) -> str:

@@ -160,7 +160,7 @@ def test_an_open_offer_and_a_tech_application_are_titled_in_words(app: Any) -> N
     assert "<h1>Newark Insurance Holdings offers to buy credit from Camden Robotics</h1>" in page
     assert offer["id"] not in _text(page) and "80¢ per $1" in page
     assert f">{m.cert['number']}</a>" in page
-    assert _next(page) == "The seller accepts or declines the offer."
+    assert _next(page) == "The seller accepts, counters or declines the offer."
 
 
 def test_every_desk_links_the_deal_room(app: Any) -> None:
@@ -209,3 +209,23 @@ def test_the_parties_write_to_each_other_in_the_room(app: Any) -> None:
     settled = events(engine)
     assert post_form(stranger, "/market", action, {"body": "hello"}).status_code == 404
     assert events(engine) == settled
+
+
+def test_a_countered_offer_shows_the_counter_and_its_acceptance_as_stages(app: Any) -> None:
+    m = make_market(app)
+    offer = m.offer(m.listing()["id"])
+    m.post(
+        f"/api/v1/offers/{offer['id']}/counter",
+        m.seller_h,
+        {"amount_cents": M, "price_cents": 85 * M // 100},
+    )
+    r = m.api.post(f"/api/v1/offers/{offer['id']}/counter/accept", json={}, headers=m.buyer_h)
+    assert r.status_code == 201, r.json
+    room = browser(app, "participant", m.buyer["id"]).get(f"/deals/offers/{offer['id']}")
+    assert room.status_code == 302
+    page = browser(app, "participant", m.buyer["id"]).get(room.headers["Location"])
+    stages = _text(page.get_data(as_text=True).split('id="stages-title"', 1)[1].split("</ol>")[0])
+    assert "Done: The seller counters the offer" in stages
+    assert "Done: The buyer accepts the counter-offer" in stages
+    assert "Waiting: The Authority approves the transfer" in stages
+    assert "85¢ per $1" in page.get_data(as_text=True)

@@ -53,18 +53,18 @@ def test_the_seller_lists_and_sees_its_listing(app: Any) -> None:
     seller = browser(app, "participant", m.seller["id"])
     html = seller.get("/seller").get_data(as_text=True)
     assert m.cert["number"] in html and "$2,000,000.00" in html and "original" in html
-    data = {"certificate_id": m.cert["id"], "amount": "500,000.00", "ask": "450000"}
+    data = {"certificate_id": m.cert["id"], "amount": "500,000.00", "per_dollar": "90"}
     r = post_form(seller, "/seller", "/seller/listings", data)
     assert r.status_code == 302
     html = seller.get("/seller").get_data(as_text=True)
-    assert "Listed $500,000.00" in html and "Withdraw" in html and "90.00%" in html
+    assert "Listed $500,000.00" in html and "Withdraw" in html and "90¢ per $1" in html
 
 
 def test_listing_more_than_the_balance_is_refused_in_words(app: Any) -> None:
     m = make_market(app)
     seller = browser(app, "participant", m.seller["id"])
     before = events(app.extensions["market.engine"])
-    data = {"certificate_id": m.cert["id"], "amount": "3000000", "ask": "2700000"}
+    data = {"certificate_id": m.cert["id"], "amount": "3000000", "per_dollar": "90"}
     r = post_form(seller, "/seller", "/seller/listings", data)
     assert r.status_code == 422
     assert "has $2,000,000.00 usable; $3,000,000.00 was asked for" in r.get_data(as_text=True)

@@ -60,13 +60,13 @@ def test_a_listing_of_zero_is_refused_beside_its_field_and_writes_nothing(app: A
     seller = browser(app, "participant", m.seller["id"])
     engine = app.extensions["market.engine"]
     before = events(engine)
-    data = {"certificate_id": m.cert["id"], "amount": "0", "ask": "900000"}
+    data = {"certificate_id": m.cert["id"], "amount": "0", "per_dollar": "90"}
     r = post_form(seller, "/seller", "/seller/listings", data)
     assert r.status_code == 400
     html = r.get_data(as_text=True)
     assert_marked(html, "list-amount", ZERO)
     assert "Nothing was written" in html
-    assert 'aria-invalid="true"' not in html.split('id="list-ask"')[1].split(">")[0]
+    assert 'aria-invalid="true"' not in html.split('id="list-per_dollar"')[1].split(">")[0]
     assert events(engine) == before
     # The API's schema is the one the page used: the same zero, the same words.
     body = {"certificate_id": m.cert["id"], "amount_cents": 0, "ask_cents": 90 * M // 100}
@@ -79,7 +79,7 @@ def test_a_valid_listing_is_still_made(app: Any) -> None:
     seller = browser(app, "participant", m.seller["id"])
     engine = app.extensions["market.engine"]
     before = events(engine)
-    data = {"certificate_id": m.cert["id"], "amount": "1,000,000", "ask": "900000.00"}
+    data = {"certificate_id": m.cert["id"], "amount": "1,000,000", "per_dollar": "90"}
     r = post_form(seller, "/seller", "/seller/listings", data)
     assert r.status_code == 302, r.get_data(as_text=True)[:2000]
     assert types_after(engine, before) == ["LISTING_CREATED"]
@@ -92,7 +92,7 @@ def test_an_offer_of_zero_is_refused_beside_its_field_and_writes_nothing(app: An
     buyer = browser(app, "participant", m.buyer["id"])
     engine = app.extensions["market.engine"]
     before = events(engine)
-    data = {"listing_id": listing["id"], "amount": "0.00", "price": "750000"}
+    data = {"listing_id": listing["id"], "amount": "0.00", "per_dollar": "75"}
     r = post_form(buyer, "/market", "/market/offers", data)
     assert r.status_code == 400
     html = r.get_data(as_text=True)
@@ -110,7 +110,7 @@ def test_a_valid_offer_is_still_sent(app: Any) -> None:
     buyer = browser(app, "participant", m.buyer["id"])
     engine = app.extensions["market.engine"]
     before = events(engine)
-    data = {"listing_id": listing["id"], "amount": "1000000", "price": "750000"}
+    data = {"listing_id": listing["id"], "amount": "1000000", "per_dollar": "75"}
     assert post_form(buyer, "/market", "/market/offers", data).status_code == 302
     assert types_after(engine, before) == ["OFFER_MADE"]
 

@@ -204,7 +204,7 @@ def test_a_refused_amount_is_tied_to_its_field_on_the_desks(app: Any) -> None:
         seller,
         "/seller",
         "/seller/listings",
-        {"certificate_id": m.cert["id"], "amount": "12.345", "ask": "10"},
+        {"certificate_id": m.cert["id"], "amount": "12.345", "per_dollar": "10"},
     )
     page = r.get_data(as_text=True)
     assert r.status_code == 400
@@ -218,11 +218,11 @@ def test_a_refused_amount_is_tied_to_its_field_on_the_desks(app: Any) -> None:
         buyer,
         "/market",
         "/market/offers",
-        {"listing_id": listing["id"], "amount": "1000", "price": "lots"},
+        {"listing_id": listing["id"], "amount": "1000", "per_dollar": "lots"},
     )
     page = r.get_data(as_text=True)
     assert r.status_code == 400
-    assert f'aria-describedby="price-{listing["id"]}-error"' in page
+    assert f'aria-describedby="price-{listing["id"]}-hint price-{listing["id"]}-error"' in page
 
 
 def test_the_issuing_review_runs_the_rules_before_confirm(app: Any) -> None:

@@ -19,7 +19,7 @@ def test_every_signed_in_role_sees_the_open_listings(app: Any, role: str) -> Non
     html = browser(app, role, party).get("/market").get_data(as_text=True)
     assert m.cert["number"] in html and "BRRAG" in html and "FY 2014" in html
     assert "$1,000,000.00" in html and "$900,000.00" in html
-    assert "90.00%" in html and "75.00%" in html  # price per dollar and the floor
+    assert "90¢ per $1" in html and "75¢ per $1" in html  # price per dollar and the floor
     assert ("Make an offer" in html) == (role == "participant")
     assert "Camden Robotics" not in html  # the seller's name is not part of the listing
 
@@ -63,12 +63,12 @@ def test_an_offer_below_the_floor_is_refused_in_words_and_writes_nothing(app: An
         buyer,
         "/market",
         "/market/offers",
-        {"listing_id": listing["id"], "amount": "1,000,000", "price": "700000.00"},
+        {"listing_id": listing["id"], "amount": "1,000,000", "per_dollar": "70"},
     )
     assert r.status_code == 422
     html = r.get_data(as_text=True)
     assert "$700,000.00 is 70.0000% of $1,000,000.00; BRRAG requires at least 75%" in html
-    assert 'value="700000.00"' in html  # the form keeps what was typed
+    assert 'value="70"' in html  # the form keeps what was typed
     assert events(app.extensions["market.engine"]) == before
 
 
@@ -76,7 +76,7 @@ def test_an_offer_at_the_floor_is_sent(app: Any) -> None:
     m = make_market(app)
     listing = m.listing()
     buyer = browser(app, "participant", m.buyer["id"])
-    data = {"listing_id": listing["id"], "amount": "1000000", "price": "750000"}
+    data = {"listing_id": listing["id"], "amount": "1000000", "per_dollar": "75"}
     r = post_form(buyer, "/market", "/market/offers", data)
     assert r.status_code == 302
     assert "was sent to the seller" in buyer.get("/market").get_data(as_text=True)
@@ -85,9 +85,10 @@ def test_an_offer_at_the_floor_is_sent(app: Any) -> None:
 @pytest.mark.parametrize(
     ("price", "message"),
     [
-        ("750000.001", "more than two decimals"),
-        ("-5", "must not be negative"),
-        ("lots", "must be an amount in dollars"),
+        ("75.00001", "more than four decimals"),
+        ("-5", "from 0 to 100 cents on the dollar"),
+        ("750000", "from 0 to 100 cents on the dollar"),
+        ("lots", "must be cents on the dollar"),
         ("", "is required"),
     ],
 )
@@ -95,7 +96,7 @@ def test_an_unreadable_amount_is_refused_with_a_message(app: Any, price: str, me
     m = make_market(app)
     listing = m.listing()
     buyer = browser(app, "participant", m.buyer["id"])
-    data = {"listing_id": listing["id"], "amount": "1000000", "price": price}
+    data = {"listing_id": listing["id"], "amount": "1000000", "per_dollar": price}
     r = post_form(buyer, "/market", "/market/offers", data)
     assert r.status_code == 400 and message in r.get_data(as_text=True)
 
@@ -104,7 +105,7 @@ def test_an_auditor_may_not_make_an_offer(app: Any) -> None:
     m = make_market(app)
     listing = m.listing()
     auditor = browser(app, "auditor")
-    data = {"listing_id": listing["id"], "amount": "1000000", "price": "750000"}
+    data = {"listing_id": listing["id"], "amount": "1000000", "per_dollar": "75"}
     assert post_form(auditor, "/market", "/market/offers", data).status_code == 403
 
 
@@ -112,7 +113,7 @@ def test_a_form_post_without_the_csrf_token_is_refused(app: Any) -> None:
     m = make_market(app)
     listing = m.listing()
     buyer = browser(app, "participant", m.buyer["id"])
-    data = {"listing_id": listing["id"], "amount": "1000000", "price": "750000"}
+    data = {"listing_id": listing["id"], "amount": "1000000", "per_dollar": "75"}
     assert buyer.post("/market/offers", data=data).status_code == 400
 
 

@@ -58,7 +58,7 @@ def test_buyers_and_sellers_list_their_deals_with_each_status(client: Any) -> No
     ]
     sold = m.get("/api/v1/deals?side=seller", m.seller_h).json
     assert [d["status"] for d in sold["items"]] == ["open", "rejected"]
-    assert sold["items"][0]["next_step"] == "The seller accepts or declines the offer."
+    assert sold["items"][0]["next_step"] == "The seller accepts, counters or declines the offer."
     assert m.get("/api/v1/deals?side=seller", m.buyer_h).json["items"] == []
 
 

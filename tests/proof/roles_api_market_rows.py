@@ -25,6 +25,22 @@ def _fresh_offer(action: str) -> Request:
     return lambda m, role: ("POST", f"/api/v1/offers/{m.new_offer()['id']}/{action}", {})
 
 
+_COUNTER = {"amount_cents": M // 10, "price_cents": M // 10}
+
+
+def _fresh_counter(action: str) -> Request:
+    """A fresh offer the owner (its seller) has countered, for the buyer's answer."""
+
+    def request(m: Matrix, role: str) -> tuple[str, str, Any]:
+        offer = m.new_offer()
+        path = f"/api/v1/offers/{offer['id']}/counter"
+        countered = m.client.post(path, json=_COUNTER, headers=m.headers["owner"])
+        assert countered.status_code == 200, countered.json
+        return "POST", f"/api/v1/offers/{offer['id']}/counter/{action}", {}
+
+    return request
+
+
 def _fresh_certificate(m: Matrix) -> dict[str, Any]:
     body = {"program": "BRRAG", "holder_party_id": m.owner["id"], "face_cents": M}
     return m.post("/api/v1/certificates", m.auth, body | {"fiscal_year": 2016} | brrag_award(M))
@@ -83,6 +99,23 @@ MARKET_ROWS = [
         "offer: decline",
         _fresh_offer("decline"),
         {"authority": 200, "auditor": 403, "owner": 200, "other": 404, "anonymous": 401},
+    ),
+    Row(
+        "offer: counter",
+        lambda m, role: ("POST", f"/api/v1/offers/{m.new_offer()['id']}/counter", _COUNTER),
+        {"authority": 200, "auditor": 403, "owner": 200, "other": 404, "anonymous": 401},
+    ),
+    # The counter's answer is the buyer's alone (B, not in the matrix): the seller and the
+    # Authority are refused, another participant told it does not exist.
+    Row(
+        "offer: accept the counter",
+        _fresh_counter("accept"),
+        {"authority": 403, "auditor": 403, "owner": 403, "other": 404, "anonymous": 401},
+    ),
+    Row(
+        "offer: decline the counter",
+        _fresh_counter("decline"),
+        {"authority": 403, "auditor": 403, "owner": 403, "other": 404, "anonymous": 401},
     ),
     Row(
         "transfers: negotiate",

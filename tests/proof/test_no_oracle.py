@@ -22,6 +22,12 @@ PROBES: dict[str, tuple[str, Probe]] = {
     "listing withdraw": ("listing", lambda i: ("POST", f"/api/v1/listings/{i}/withdraw", {})),
     "offer accept": ("offer", lambda i: ("POST", f"/api/v1/offers/{i}/accept", {})),
     "offer decline": ("offer", lambda i: ("POST", f"/api/v1/offers/{i}/decline", {})),
+    "offer counter": (
+        "offer",
+        lambda i: ("POST", f"/api/v1/offers/{i}/counter", {"amount_cents": M, "price_cents": M}),
+    ),
+    "counter accept": ("offer", lambda i: ("POST", f"/api/v1/offers/{i}/counter/accept", {})),
+    "counter decline": ("offer", lambda i: ("POST", f"/api/v1/offers/{i}/counter/decline", {})),
     "pass-through": ("cert", lambda i: ("POST", f"/api/v1/certificates/{i}/pass-through", {})),
     "listing create": (
         "cert",

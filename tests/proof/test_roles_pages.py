@@ -38,6 +38,8 @@ PAGES: dict[str, dict[str, int]] = {
     "/market": SIGNED_IN,
     "/buyer": PARTICIPANTS,
     "/seller": PARTICIPANTS,
+    "/seller/transfers/new": PARTICIPANTS,
+    "/seller/offers/{offer}/counter": {**PARTICIPANTS, "other": 404},  # its seller's only
     "/authority": AUTHORITY_ONLY,
     "/authority/allocations": {**AUTHORITY_ONLY, "authority": 302},  # to the latest FY
     "/authority/allocations/{fy}": AUTHORITY_ONLY,

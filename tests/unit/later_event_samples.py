@@ -85,5 +85,20 @@ LATER_SAMPLES: dict[str, list[dict[str, Any]]] = {
     ],
 }
 
+# Counter-offers (issue 28 item 3); an OFFER_MADE with `expires_on` is
+# tests/unit/test_offer_terms.py's.
+_OFFER = {"offer_id": "ofr_fixture0000000000001", "listing_id": "lst_fixture0000000000001"}
+LATER_SAMPLES.update(
+    {
+        "OFFER_COUNTERED": [
+            _OFFER | {"amount_cents": 100_000_000, "price_cents": 90_500_000},
+            _OFFER
+            | {"amount_cents": 50_000_000, "expires_on": "2014-09-30", "price_cents": 45_000_000},
+        ],
+        "COUNTER_OFFER_ACCEPTED": [_OFFER | {"transfer_id": "trf_fixture0000000000001"}],
+        "COUNTER_OFFER_DECLINED": [_OFFER],
+    }
+)
+
 # The case file's (RULES.md section 7), kept beside the tests that build them.
 LATER_SAMPLES.update(CASEFILE_SAMPLES)

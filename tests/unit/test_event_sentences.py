@@ -10,7 +10,7 @@ NAMES = {"pty_s": "Camden Robotics", "pty_b": "Newark Insurance", "crt_1": "BRRA
 
 def test_every_event_type_the_services_append_has_a_sentence() -> None:
     # uow.append takes only an event of a class, so the classes are every type appended.
-    assert len(event_types()) == 50
+    assert len(event_types()) == 53
     assert event_types() <= set(SENTENCES), event_types() - set(SENTENCES)
 
 
@@ -91,3 +91,29 @@ def test_party_facts_read_with_the_tech_eligibility_facts_when_given() -> None:
         " TECH eligibility facts: 40 employees in the United States, 12 full-time in New "
         "Jersey, formed on 2006-03-01."
     )
+
+
+def test_a_counter_offer_reads_in_cents_on_the_dollar_with_its_last_day() -> None:
+    payload = {
+        "offer_id": "ofr_1",
+        "listing_id": "lst_1",
+        "amount_cents": 100_000_000,
+        "price_cents": 85_500_000,
+        "expires_on": "2014-09-10",
+    }
+    assert sentence("OFFER_COUNTERED", payload, {}) == (
+        "The seller countered the offer: $855,000.00 for $1,000,000.00 of credit "
+        "(85.5¢ per $1), open through 2014-09-10."
+    )
+    payload.pop("expires_on")
+    assert sentence("OFFER_COUNTERED", payload, {}).endswith("(85.5¢ per $1).")
+    assert "accepted" in sentence("COUNTER_OFFER_ACCEPTED", {"offer_id": "ofr_1"}, {})
+    assert "declined" in sentence("COUNTER_OFFER_DECLINED", {"offer_id": "ofr_1"}, {})
+
+
+def test_an_offer_with_a_last_day_says_so() -> None:
+    payload = {"buyer_party_id": "pty_x", "amount_cents": 100, "price_cents": 80}
+    assert ", open through 2014-09-10." in sentence(
+        "OFFER_MADE", payload | {"expires_on": "2014-09-10"}, {}
+    )
+    assert "open through" not in sentence("OFFER_MADE", payload, {})

@@ -35,6 +35,7 @@ def test_every_event_8_2_names_is_mailed_and_those_that_ask_a_party_to_act() -> 
     mailed = {t for t, n in notices.NOTICES.items() if n.email}
     assert mailed == {
         "OFFER_MADE",
+        "OFFER_COUNTERED",  # issue 28 item 3: the buyer answers the seller's counter
         "TRANSFER_APPROVED",
         "TRANSFER_REJECTED",
         "FY_ALLOCATION_RUN",

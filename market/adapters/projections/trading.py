@@ -7,9 +7,12 @@ from __future__ import annotations
 from market.adapters.projections.registry import handles
 from market.adapters.projections.store import Store, require
 from market.domain.events.trading import (
+    CounterOfferAccepted,
+    CounterOfferDeclined,
     ListingCreated,
     ListingWithdrawn,
     OfferAccepted,
+    OfferCountered,
     OfferDeclined,
     OfferMade,
     TransferApproved,
@@ -56,8 +59,36 @@ def offer_made(store: Store, seq: int, e: OfferMade) -> None:
             "status": "open",
             "transfer_id": None,
             "created_seq": seq,
+            "expires_on": e.expires_on,
+            "counter_amount_cents": None,
+            "counter_price_cents": None,
+            "counter_expires_on": None,
         },
     )
+
+
+@handles(OfferCountered)
+def offer_countered(store: Store, seq: int, e: OfferCountered) -> None:
+    store.update(
+        "offers",
+        e.offer_id,
+        {
+            "status": "countered",
+            "counter_amount_cents": e.amount_cents,
+            "counter_price_cents": e.price_cents,
+            "counter_expires_on": e.expires_on,
+        },
+    )
+
+
+@handles(CounterOfferAccepted)
+def counter_accepted(store: Store, seq: int, e: CounterOfferAccepted) -> None:
+    store.update("offers", e.offer_id, {"status": "accepted", "transfer_id": e.transfer_id})
+
+
+@handles(CounterOfferDeclined)
+def counter_declined(store: Store, seq: int, e: CounterOfferDeclined) -> None:
+    store.update("offers", e.offer_id, {"status": "declined"})
 
 
 @handles(OfferDeclined)

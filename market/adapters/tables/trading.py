@@ -40,9 +40,19 @@ class Offer(SQLModel, table=True):
     buyer_party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
     amount_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
     price_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
-    status: str = Field(max_length=20)  # open | accepted | declined
+    status: str = Field(max_length=20)  # open | countered | accepted | declined
     transfer_id: str | None = Field(default=None, max_length=40)
     created_seq: int = Field(sa_column=Column(BigInteger, nullable=False))
+    # Issue 28 item 3 (migration 0022): the last business date the offer may be accepted,
+    # and the seller's counter to it (None: no expiry, no counter).
+    expires_on: str | None = Field(default=None, max_length=10)
+    counter_amount_cents: int | None = Field(
+        default=None, sa_column=Column(BigInteger, nullable=True)
+    )
+    counter_price_cents: int | None = Field(
+        default=None, sa_column=Column(BigInteger, nullable=True)
+    )
+    counter_expires_on: str | None = Field(default=None, max_length=10)
 
 
 class Transfer(SQLModel, table=True):

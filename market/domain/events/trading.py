@@ -35,6 +35,39 @@ class OfferMade(DomainEvent):
     buyer_party_id: str
     amount_cents: int
     price_cents: int
+    # Issue 28 item 3: the last business date it may be accepted; absent: no expiry.
+    expires_on: IsoDate | None = omitted(None)
+
+
+@event
+class OfferCountered(DomainEvent):
+    """The seller answers an open offer with its own terms, which the buyer accepts or
+    declines; `expires_on` as an offer's."""
+
+    TYPE = "OFFER_COUNTERED"
+    offer_id: str
+    listing_id: str
+    amount_cents: int
+    price_cents: int
+    expires_on: IsoDate | None = omitted(None)
+
+
+@event
+class CounterOfferAccepted(DomainEvent):
+    """The buyer accepts the seller's counter: a transfer on the counter's terms follows
+    (its TRANSFER_PROPOSED), needing no further confirmation (the buyer's acceptance is it)."""
+
+    TYPE = "COUNTER_OFFER_ACCEPTED"
+    offer_id: str
+    listing_id: str
+    transfer_id: str
+
+
+@event
+class CounterOfferDeclined(DomainEvent):
+    TYPE = "COUNTER_OFFER_DECLINED"
+    offer_id: str
+    listing_id: str
 
 
 @event

@@ -78,7 +78,7 @@ NOTICES: dict[str, Notice] = {
         keys("seller_party_id"),
         "New offer: {price_dollars} for {amount_dollars} of {certificate_number}",
         "{buyer_party} offers {price_dollars} for {amount_dollars} of certificate "
-        "{certificate_number}. Accept or decline it on your Selling page.",
+        "{certificate_number}{until}. Accept, counter or decline it on your Selling page.",
         _OFFER_LINK,
         email=True,
     ),
@@ -95,6 +95,30 @@ NOTICES: dict[str, Notice] = {
         "Offer declined: {amount_dollars} of {certificate_number}",
         "{seller_party} declined your offer of {price_dollars} for {amount_dollars} of "
         "certificate {certificate_number}.",
+        _OFFER_LINK,
+    ),
+    "OFFER_COUNTERED": Notice(
+        keys("buyer_party_id"),
+        "Counter-offer: {price_dollars} for {amount_dollars} of {certificate_number}",
+        "{seller_party} answered your offer on certificate {certificate_number} with "
+        "{price_dollars} for {amount_dollars}{until}. Accept or decline it on your Buying "
+        "page.",
+        _OFFER_LINK,
+        email=True,
+    ),
+    "COUNTER_OFFER_ACCEPTED": Notice(
+        keys("seller_party_id"),
+        "Counter-offer accepted: {counter_amount_dollars} of {certificate_number}",
+        "{buyer_party} accepted your counter-offer of {counter_price_dollars} for "
+        "{counter_amount_dollars} of certificate {certificate_number}. Next: the Authority "
+        "approves or rejects the transfer.",
+        _OFFER_LINK,
+    ),
+    "COUNTER_OFFER_DECLINED": Notice(
+        keys("seller_party_id"),
+        "Counter-offer declined: {counter_amount_dollars} of {certificate_number}",
+        "{buyer_party} declined your counter-offer of {counter_price_dollars} for "
+        "{counter_amount_dollars} of certificate {certificate_number}; the offer is closed.",
         _OFFER_LINK,
     ),
     "TRANSFER_PROPOSED": Notice(
@@ -241,6 +265,8 @@ def facts(conn: Connection, event: Event, *, in_words: bool = True) -> dict[str,
     f.setdefault("certificate_number", cert.get("number") or f.get("number"))
     if event.type == "CERT_ISSUED":
         f["certificate_number"] = p.get("number")
+    # Issue 28 item 3: a counter (or an offer) that expires says until when.
+    f["until"] = f", open through {p['expires_on']}" if p.get("expires_on") else ""
     if event.type == "TRANSFER_PROPOSED":  # a negotiated one waits for the buyer (8.2)
         f["next_step"] = (
             "the buyer's confirmation, then the Authority's approval."

@@ -65,7 +65,13 @@ def transfer_stages(facts: DealFacts) -> list[Stage]:
 
     if t.get("offer_id"):
         add("offer", "The buyer makes an offer", "buyer", _first(line, "OFFER_MADE"))
-        add("accept", "The seller accepts the offer", "seller", _first(line, "OFFER_ACCEPTED"))
+        countered = _first(line, "OFFER_COUNTERED")
+        if countered is None:
+            add("accept", "The seller accepts the offer", "seller", _first(line, "OFFER_ACCEPTED"))
+        else:  # issue 28.3: the seller answered with its own terms; the buyer took them
+            add("counter", "The seller counters the offer", "seller", countered)
+            accepted = _first(line, "COUNTER_OFFER_ACCEPTED")
+            add("accept", "The buyer accepts the counter-offer", "buyer", accepted)
     else:
         add("propose", "The seller proposes the transfer", "seller", line[0] if line else None)
         if line and line[0]["status"] == "awaiting_buyer":  # PRODUCT.md 8.2

@@ -33,7 +33,10 @@ def offer_detail(conn: Connection, offer: dict[str, Any]) -> dict[str, Any]:
     line = timelines.offer_timeline(conn, offer)
     return offer | {
         "timeline": line,
-        "next_step": timelines.next_step(line),
+        # An offer that lapsed unanswered has no step left (a state of the clock: no event).
+        "next_step": timelines.NEXT_STEP["expired"]
+        if offer.get("expired")
+        else timelines.next_step(line),
         "deal_status": timelines.deal_status(offer, offer.get("transfer")),
         "reference": None,
     }

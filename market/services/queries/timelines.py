@@ -25,6 +25,9 @@ STATUS = {
     "OFFER_MADE": "open",
     "OFFER_ACCEPTED": "accepted",
     "OFFER_DECLINED": "declined",
+    "OFFER_COUNTERED": "countered",
+    "COUNTER_OFFER_ACCEPTED": "accepted",
+    "COUNTER_OFFER_DECLINED": "declined",
     "TRANSFER_PROPOSED": "pending_approval",
     "TRANSFER_CONFIRMED": "pending_approval",
     "TRANSFER_DECLINED": "declined",
@@ -46,8 +49,10 @@ STATUS = {
 
 # The next step once a deal is in a status (what the pages and the public status say).
 NEXT_STEP = {
-    "open": "The seller accepts or declines the offer.",
+    "open": "The seller accepts, counters or declines the offer.",
     "accepted": "The Authority approves or rejects the transfer.",
+    "countered": "The buyer accepts or declines the seller's counter-offer.",
+    "expired": "None: the offer lapsed unanswered; the buyer may offer again.",
     "declined": "None: the deal is closed.",
     "awaiting_buyer": "The buyer confirms the transfer; then the Authority decides.",
     "pending_approval": "The Authority approves or rejects the transfer.",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -18,7 +19,7 @@ from market.domain.events.trading import (
     OfferMade,
 )
 from market.domain.programs import Program
-from market.domain.rules import consideration
+from market.domain.rules import consideration, offer_terms
 from market.domain.rulesets import Ruleset
 from market.domain.values import format_cents
 from market.services.certificates import halts
@@ -148,7 +149,9 @@ def make_offer(
     amount_cents: int,
     price_cents: int,
     ruleset: Ruleset,
+    expires_on: date | None = None,
 ) -> dict[str, Any]:
+    """A buyer's offer, standing through `expires_on` when given (issue 28 item 3)."""
     listing = load_listing(uow, listing_id)
     actor.require(PARTICIPANT)
     if actor.party_id is None:
@@ -164,6 +167,7 @@ def make_offer(
         )
     if amount_cents <= 0:
         raise InvalidRequestError("amount_cents must be positive.", {"amount_cents": amount_cents})
+    offer_terms.check_expiry_ahead(expires_on, today())
     available = int(listing["amount_cents"]) - sold_from_listing(uow, listing_id)
     if amount_cents > available:
         raise InsufficientBalanceError(
@@ -187,6 +191,7 @@ def make_offer(
             buyer_party_id=buyer["id"],
             amount_cents=amount_cents,
             price_cents=price_cents,
+            expires_on=None if expires_on is None else expires_on.isoformat(),
         ),
         actor.label,
     )

@@ -11,12 +11,16 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from market.domain.errors import DomainError
 from market.domain.rulesets import Ruleset
 from market.services.certificates import halts
 from market.services.certificates.certificate_views import load_certificate, uth_tranches
 from market.services.kernel import clock
+from market.services.kernel.actor import Actor
+from market.services.kernel.errors import not_found
 from market.services.parties.parties import load_party
-from market.services.trading.rule_checks import rule_checks
+from market.services.trading import commitments
+from market.services.trading.rule_checks import check_other_party, rule_checks
 
 
 def usable_through(cert: dict[str, Any]) -> int | None:
@@ -92,12 +96,53 @@ def listing_checks(
             cert,
             buyer_party_id,
             int(listing["available_cents"]),
-            # The ask pro rata for what is left, rounded up (never below the seller's ask).
-            -(
-                -int(listing["ask_cents"])
-                * int(listing["available_cents"])
-                // int(listing["amount_cents"])
-            ),
+            int(listing["available_ask_cents"]),  # the ask for what is left (rounded up)
             ruleset,
         )
     return found
+
+
+def _refusal_row(rule: str, run: Any) -> dict[str, Any]:
+    try:
+        message = run()
+    except DomainError as exc:
+        return {"rule": rule, "passed": False, "code": exc.code, "message": exc.message}
+    return {"rule": rule, "passed": True, "message": message}
+
+
+def proposal_checks(
+    conn: Connection,
+    actor: Actor,
+    certificate_id: str,
+    buyer_party_id: str,
+    amount_cents: int,
+    consideration_cents: int,
+    ruleset: Ruleset,
+) -> list[dict[str, Any]]:
+    """What `transfers.create_transfer` will check for this negotiated transfer, each in
+    words, on the state as it stands (a review before the seller confirms, issue 28 item
+    3): the certificate's holder, the buyer being another party, every rule check, what the
+    balance is already promised to, and any trading halt. Writes nothing."""
+    cert = load_certificate(conn, certificate_id)
+    actor.require_party(
+        cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
+    )
+    seller = load_party(conn, cert["holder_party_id"])
+    buyer = load_party(conn, buyer_party_id)
+
+    def other() -> str:
+        check_other_party(cert, buyer_party_id)
+        return f"{buyer['name']} is another party than the seller."
+
+    def promised() -> str:
+        return commitments.check_new_transfer(conn, cert, None, amount_cents)
+
+    checks, _ = rule_checks(
+        conn, cert, seller, buyer, amount_cents, consideration_cents, ruleset, None
+    )
+    return [
+        _refusal_row("other_party", other),
+        *checks,
+        _refusal_row("commitments", promised),
+        _halt_check(conn, cert),
+    ]

@@ -13,6 +13,7 @@ from sqlalchemy.engine import Connection
 from market.adapters.tables import Certificate, Listing, Offer, Transfer
 from market.domain.programs import Program
 from market.domain.rulesets import Ruleset
+from market.domain.values import ceil_int
 from market.services.kernel.paging import split_page
 from market.services.trading.rule_checks import unreviewed_in_sale
 from market.services.trading.trade_views import view_of_transfer
@@ -74,6 +75,14 @@ def sold_from_listings(conn: Connection, listing_ids: list[str]) -> dict[str, in
     return {r[0]: int(r[1] or 0) for r in rows}
 
 
+def ask_for_what_remains(listing: dict[str, Any], available_cents: int) -> int:
+    """The ask pro rata for what is left of the listing, rounded up to a whole cent, so it
+    is never below the seller's own price per dollar (issue 28 item 3)."""
+    return ceil_int(
+        Fraction(int(listing["ask_cents"]) * available_cents, int(listing["amount_cents"]))
+    )
+
+
 def view_of_listing(
     listing: dict[str, Any], cert: dict[str, Any], sold: int, ruleset: Ruleset
 ) -> dict[str, Any]:
@@ -84,6 +93,7 @@ def view_of_listing(
     # UTH-27 / AMB-18: what a purchase of the rest would take from unreviewed installments.
     conditional = unreviewed_in_sale(cert, min(available, int(cert["balance_cents"])))
     return listing | {
+        "available_ask_cents": ask_for_what_remains(listing, available),
         "program": program.value,
         "fiscal_year": int(cert["fiscal_year"]),
         "certificate_number": cert["number"],

@@ -3,10 +3,12 @@ repositories (a unit of work's, or a read connection's: market.services.kernel.r
 
 from __future__ import annotations
 
+from datetime import date
 from fractions import Fraction
 from typing import Any
 
-from market.services.kernel import reads
+from market.domain.rules import offer_terms
+from market.services.kernel import clock, reads
 from market.services.kernel.actor import PARTICIPANT, Actor
 from market.services.kernel.errors import not_found
 from market.services.kernel.reads import Source
@@ -26,8 +28,35 @@ def load_offer(source: Source, offer_id: str) -> dict[str, Any]:
     return reads.offer(source, offer_id)
 
 
+def day(text: str | None) -> date | None:
+    return None if text is None else date.fromisoformat(text)
+
+
+def standing_expiry(offer: dict[str, Any]) -> date | None:
+    """The last day of the terms waiting for an answer: the seller's counter's once
+    countered, else the buyer's offer's (issue 28 item 3)."""
+    if offer["status"] == "countered":
+        return day(offer.get("counter_expires_on"))
+    return day(offer.get("expires_on"))
+
+
+def offer_state(offer: dict[str, Any], today: date | None = None) -> dict[str, Any]:
+    """The offer as read now: an open or countered offer past its last day reads
+    `expired` (a state of the clock, not an event; accepting it is refused the same way)."""
+    waiting = offer["status"] in ("open", "countered")
+    expired = waiting and offer_terms.is_expired(standing_expiry(offer), today or clock.today())
+    counter = offer.get("counter_price_cents")
+    return offer | {
+        "expired": expired,
+        "status": "expired" if expired else offer["status"],
+        "counter_price_per_dollar": None
+        if counter is None
+        else str(Fraction(int(counter), int(offer["counter_amount_cents"]))),
+    }
+
+
 def offer_view(source: Source, offer_id: str) -> dict[str, Any]:
-    offer = load_offer(source, offer_id)
+    offer = offer_state(load_offer(source, offer_id))
     offer["price_per_dollar"] = str(Fraction(int(offer["price_cents"]), int(offer["amount_cents"])))
     if offer["transfer_id"]:
         offer["transfer"] = transfer_view(source, offer["transfer_id"])

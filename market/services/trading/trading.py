@@ -5,6 +5,7 @@
 (`market.services.trading.trade_views`).
 """
 
+from market.services.trading.counters import accept_counter, counter_offer, decline_counter
 from market.services.trading.listings import (
     create_listing,
     decline_offer,
@@ -32,11 +33,14 @@ from market.services.trading.transfers import (
 )
 
 __all__ = [
+    "accept_counter",
     "accept_offer",
     "approve_transfer",
     "confirm_transfer",
+    "counter_offer",
     "create_listing",
     "create_transfer",
+    "decline_counter",
     "decline_offer",
     "decline_transfer",
     "get_transfer",

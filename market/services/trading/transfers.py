@@ -18,7 +18,7 @@ from market.domain.events.trading import (
     TransferDeclined,
     TransferProposed,
 )
-from market.domain.rules import proceeds
+from market.domain.rules import offer_terms, proceeds
 from market.domain.rulesets import Ruleset
 from market.services.casefiles import gates
 from market.services.certificates import halts
@@ -35,9 +35,11 @@ from market.services.trading.rule_checks import (
     check_other_party,
     refuse_if_failed,
     rule_checks,
+    today,
 )
 from market.services.trading.trade_lists import transfers_page
 from market.services.trading.trade_views import (
+    day,
     held_transfer_view,
     load_listing,
     load_transfer,
@@ -59,6 +61,8 @@ def accept_offer(
     offer = open_offer_for_seller(uow, actor, offer_id)
     actor.require_signer()  # a preparer cannot accept (issue 29)
     halts.check_not_halted(uow, offer["certificate_id"])  # PRODUCT.md 8.3 trading halts
+    # Issue 28 item 3: read from the stored date with today's clock, whatever the row says.
+    offer_terms.check_not_expired("offer", day(offer["expires_on"]), today())
     listing = load_listing(uow, offer["listing_id"])
     if listing["status"] != "open":
         raise ConflictError(
@@ -74,7 +78,7 @@ def accept_offer(
         OfferAccepted(offer_id=offer_id, listing_id=listing["id"], transfer_id=transfer_id),
         actor.label,
     )
-    _propose(
+    propose_transfer(
         uow,
         actor,
         transfer_id,
@@ -90,7 +94,7 @@ def accept_offer(
     return offer_view(uow, offer_id)
 
 
-def _propose(
+def propose_transfer(
     uow: AbstractUnitOfWork,
     actor: Actor,
     transfer_id: str,
@@ -158,7 +162,7 @@ def create_transfer(
     refuse_if_failed(checks, failures)
     commitments.check_new_transfer(uow, cert, None, amount_cents)
     transfer_id = new_id("trf")
-    _propose(
+    propose_transfer(
         uow,
         actor,
         transfer_id,

@@ -56,7 +56,13 @@ PAGES = {
         "/reports/statutory/digital-media?fiscal_year={fy}",
         "/reports/statutory/distribution?fiscal_year={fy}",
     ],
-    "participant": ["/market", "/seller", "/buyer", "/reports/caps?fiscal_year={fy}"],
+    "participant": [
+        "/market",
+        "/seller",
+        "/seller/transfers/new",
+        "/buyer",
+        "/reports/caps?fiscal_year={fy}",
+    ],
 }
 
 

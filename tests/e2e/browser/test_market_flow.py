@@ -46,23 +46,23 @@ def test_the_whole_market_flow(pages: dict[str, Any], site: Site) -> None:
     seller.goto(f"{site.url}/seller")
     form = seller.locator("form[action='/seller/listings']")
     form.locator("input[name=amount]").fill("1,000,000")
-    form.locator("input[name=ask]").fill("900000")
+    form.locator("input[name=per_dollar]").fill("90")
     form.locator("button").click()
     assert "Listed $1,000,000.00" in _flash(seller)
     site.shot(seller, "seller-listed")
 
     buyer.goto(f"{site.url}/market")
     row = buyer.locator("tr", has_text=site.cert_number)
-    assert "75.00%" in row.inner_text()  # the program's floor
+    assert "75¢ per $1" in row.inner_text()  # the program's floor
     row.locator("input[name=amount]").fill("1000000")
-    row.locator("input[name=price]").fill("700000")
+    row.locator("input[name=per_dollar]").fill("70")
     row.locator("button").click()
     message = _flash(buyer)
     assert "requires at least 75%" in message and "70.0000%" in message
     site.shot(buyer, "market-offer-below-floor")
 
     row = buyer.locator("tr", has_text=site.cert_number)
-    row.locator("input[name=price]").fill("750000.00")
+    row.locator("input[name=per_dollar]").fill("75")
     row.locator("button").click()
     assert "was sent to the seller" in _flash(buyer)
     site.shot(buyer, "market-offer-sent")

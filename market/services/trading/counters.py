@@ -1,0 +1,168 @@
+"""Counter-offers (issue 28 item 3): the seller answers a buyer's open offer with its own
+amount and price, standing through an optional `expires_on`; the buyer accepts, which
+proposes the transfer on the counter's terms (the buyer's acceptance is its consent, so it
+goes straight to the Authority), or declines, which closes the offer.
+
+The counter is held to the rules an offer is (the program's floor, affiliation, the buyer's
+taxes, the listing's available amount), and accepting it to those an acceptance is (not
+expired, the listing still open, the balance not promised elsewhere)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from market.domain.errors import InsufficientBalanceError, InvalidRequestError
+from market.domain.events.trading import (
+    CounterOfferAccepted,
+    CounterOfferDeclined,
+    OfferCountered,
+)
+from market.domain.rules import offer_terms
+from market.domain.rulesets import Ruleset
+from market.domain.values import format_cents
+from market.services.certificates import halts
+from market.services.kernel import reads
+from market.services.kernel.actor import PARTICIPANT, Actor
+from market.services.kernel.errors import ConflictError, ForbiddenError, not_found
+from market.services.kernel.numbering import new_id
+from market.services.kernel.uow import AbstractUnitOfWork
+from market.services.parties.parties import load_party_pair
+from market.services.trading import commitments
+from market.services.trading.listings import open_offer_for_seller
+from market.services.trading.rule_checks import check_balance, refuse_if_failed, rule_checks, today
+from market.services.trading.trade_views import (
+    day,
+    load_listing,
+    load_offer,
+    offer_view,
+    sold_from_listing,
+)
+from market.services.trading.transfers import propose_transfer
+
+
+def _open_listing(uow: AbstractUnitOfWork, listing_id: str) -> dict[str, Any]:
+    listing = load_listing(uow, listing_id)
+    if listing["status"] != "open":
+        raise ConflictError(
+            f"Listing {listing_id} is {listing['status']}, not open.",
+            {"listing_id": listing_id, "status": listing["status"]},
+        )
+    return listing
+
+
+def counter_offer(
+    uow: AbstractUnitOfWork,
+    actor: Actor,
+    offer_id: str,
+    amount_cents: int,
+    price_cents: int,
+    ruleset: Ruleset,
+    expires_on: date | None = None,
+) -> dict[str, Any]:
+    """The seller's counter to an open, unexpired offer."""
+    offer = open_offer_for_seller(uow, actor, offer_id)
+    offer_terms.check_not_expired("offer", day(offer["expires_on"]), today())
+    offer_terms.check_expiry_ahead(expires_on, today())
+    if amount_cents <= 0 or price_cents < 0:
+        raise InvalidRequestError(
+            "amount_cents must be positive and price_cents not negative.",
+            {"amount_cents": amount_cents, "price_cents": price_cents},
+        )
+    listing = _open_listing(uow, offer["listing_id"])
+    cert = reads.certificate(uow, offer["certificate_id"])
+    halts.check_not_halted(uow, cert)  # PRODUCT.md 8.3 trading halts
+    available = int(listing["amount_cents"]) - sold_from_listing(uow, listing["id"])
+    if amount_cents > available:
+        raise InsufficientBalanceError(
+            f"The listing has {format_cents(available)} available; the counter is for "
+            f"{format_cents(amount_cents)}.",
+            {"listing_id": listing["id"], "available_cents": available},
+        )
+    seller, buyer = load_party_pair(uow, offer["seller_party_id"], offer["buyer_party_id"])
+    checks, failures = rule_checks(
+        uow, cert, seller, buyer, amount_cents, price_cents, ruleset, None
+    )
+    refuse_if_failed(checks, failures)
+    uow.append(
+        f"listing-{listing['id']}",
+        OfferCountered(
+            offer_id=offer_id,
+            listing_id=listing["id"],
+            amount_cents=amount_cents,
+            price_cents=price_cents,
+            expires_on=None if expires_on is None else expires_on.isoformat(),
+        ),
+        actor.label,
+    )
+    return offer_view(uow, offer_id)
+
+
+def _countered_for_buyer(uow: AbstractUnitOfWork, actor: Actor, offer_id: str) -> dict[str, Any]:
+    """The offer, if the actor is its buyer's user and the seller's counter awaits it."""
+    offer = load_offer(uow, offer_id)
+    if actor.role == PARTICIPANT and actor.party_id not in (
+        offer["seller_party_id"],
+        offer["buyer_party_id"],
+    ):
+        raise not_found("Offer", "offer_id", offer_id)
+    if actor.role != PARTICIPANT or actor.party_id != offer["buyer_party_id"]:
+        raise ForbiddenError("Only the buyer may accept or decline the seller's counter.", {})
+    actor.require_signer()  # the buyer's consent takes an owner (issue 29)
+    if offer["status"] != "countered":
+        raise ConflictError(
+            f"Offer {offer_id} is {offer['status']}, not countered by the seller.",
+            {"offer_id": offer_id, "status": offer["status"]},
+        )
+    return offer
+
+
+def accept_counter(
+    uow: AbstractUnitOfWork, actor: Actor, offer_id: str, ruleset: Ruleset
+) -> dict[str, Any]:
+    """The buyer accepts the seller's counter: the transfer on its terms awaits the
+    Authority's approval, the rules run again on today's state."""
+    offer = _countered_for_buyer(uow, actor, offer_id)
+    offer_terms.check_not_expired(
+        "seller's counter-offer", day(offer["counter_expires_on"]), today()
+    )
+    amount, price = int(offer["counter_amount_cents"]), int(offer["counter_price_cents"])
+    listing = _open_listing(uow, offer["listing_id"])
+    cert = reads.certificate(uow, offer["certificate_id"])
+    halts.check_not_halted(uow, cert)  # PRODUCT.md 8.3 trading halts
+    check_balance(cert, amount)
+    seller, buyer = load_party_pair(uow, offer["seller_party_id"], offer["buyer_party_id"])
+    checks, failures = rule_checks(uow, cert, seller, buyer, amount, price, ruleset, None)
+    refuse_if_failed(checks, failures)
+    commitments.check_new_transfer(uow, cert, listing["id"], amount)
+    transfer_id = new_id("trf")
+    uow.append(
+        f"listing-{listing['id']}",
+        CounterOfferAccepted(offer_id=offer_id, listing_id=listing["id"], transfer_id=transfer_id),
+        actor.label,
+    )
+    propose_transfer(
+        uow,
+        actor,
+        transfer_id,
+        cert,
+        offer["buyer_party_id"],
+        amount,
+        price,
+        offer_id,
+        None,
+        ruleset,
+        [],
+    )
+    return offer_view(uow, offer_id)
+
+
+def decline_counter(uow: AbstractUnitOfWork, actor: Actor, offer_id: str) -> dict[str, Any]:
+    """The buyer declines the seller's counter; the offer is closed (it may offer again)."""
+    offer = _countered_for_buyer(uow, actor, offer_id)
+    uow.append(
+        f"listing-{offer['listing_id']}",
+        CounterOfferDeclined(offer_id=offer_id, listing_id=offer["listing_id"]),
+        actor.label,
+    )
+    return offer_view(uow, offer_id)
