@@ -8,12 +8,11 @@ from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
-from market.services.kernel import runner
 from market.services.kernel.uow import ReadOnly
 from market.services.queries import list_search
 from market.services.trading import trading
 from market.validation import OfferIn
-from market.web import forms
+from market.web import confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.fields import Fields
 from market.web.filters import per_dollar
@@ -79,28 +78,53 @@ def make_offer() -> ResponseReturnValue:
     offer_in = f.load(OfferIn(), data, {"amount_cents": "amount", "price_cents": "per_dollar"})
     if not f.ok:
         return _render(f.refuse())
-    ok, offer, status = forms.attempt(
-        lambda: runner.run(
-            engine(),
-            lambda uow: trading.make_offer(
-                uow,
-                who,
-                listing_id,
-                offer_in["amount_cents"],
-                offer_in["price_cents"],
-                rules,
-                expires_on,
-            ),
-        )
-    )
-    if not ok:
-        return _render(status)
-    until = f", open through {offer['expires_on']}" if offer["expires_on"] else ""
-    flash(
-        f"Your offer of {per_dollar(offer['price_cents'], offer['amount_cents'])} "
-        f"({forms.dollars(offer['price_cents'])} for {forms.dollars(offer['amount_cents'])} "
-        f"of credit{until}) was sent to the seller.",
-        "success",
-    )
     kept: dict[str, Any] = request.args.to_dict()
-    return redirect(url_for("pages.market", **kept))
+
+    def offer_words(offer: dict[str, Any]) -> str:
+        until = f", open through {offer['expires_on']}" if offer["expires_on"] else ""
+        return (
+            f"{per_dollar(offer['price_cents'], offer['amount_cents'])} "
+            f"({forms.dollars(offer['price_cents'])} for {forms.dollars(offer['amount_cents'])} "
+            f"of credit{until})"
+        )
+
+    def review_of(offer: dict[str, Any]) -> ResponseReturnValue:
+        return confirm.review(
+            title="Send this offer",
+            action=url_for("pages.make_offer", **kept),
+            lines=[
+                ("Your offer", offer_words(offer)),
+                ("Rules checked", "the floor, the listing and you as a buyer all pass now"),
+            ],
+            carry={
+                k: form.get(k, "") for k in ("listing_id", "amount", "per_dollar", "expires_on")
+            },
+            button="Confirm: send the offer",
+            back=url_for("pages.market", **kept),
+            warning="The seller may accept it at once, which binds you to the price; an offer "
+            "cannot be withdrawn, only left to expire.",
+            danger=False,
+        )
+
+    def done(offer: dict[str, Any]) -> ResponseReturnValue:
+        flash(
+            f"Your offer of {offer_words(offer)} was sent to the seller.",
+            f"success:/deals/offers/{offer['id']}",
+        )
+        return redirect(url_for("pages.market", **kept))
+
+    return confirm.rehearsed(
+        engine(),
+        lambda uow: trading.make_offer(
+            uow,
+            who,
+            listing_id,
+            offer_in["amount_cents"],
+            offer_in["price_cents"],
+            rules,
+            expires_on,
+        ),
+        refused=_render,
+        review_of=review_of,
+        done=done,
+    )

@@ -202,7 +202,7 @@ def test_a_new_business_from_joining_to_closing_on_the_pages(
     market_html = buyer_web.get("/market").get_data(as_text=True)
     listing_id = _found(r'name="listing_id" value="([^"]+)"', market_html)
     offer = {"listing_id": listing_id, "amount": "2,000,000", "price": "1,760,000"}
-    assert post_form(buyer_web, "/market", "/market/offers", offer).status_code == 302
+    assert confirm_form(buyer_web, "/market", "/market/offers", offer).status_code == 302
     offer_id = _found(r'/seller/offers/([^"/]+)/accept"', owner.get("/seller").get_data(True))
     accepted = confirm_form(owner, "/seller", f"/seller/offers/{offer_id}/accept", {})
     assert accepted.status_code == 302, accepted.get_data(as_text=True)[:3000]

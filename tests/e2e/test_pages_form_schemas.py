@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import text
 
 from market.services.kernel import clock
-from tests.e2e.test_pages_support import M, browser, make_market, post_form
+from tests.e2e.test_pages_support import M, browser, confirm_form, make_market, post_form
 from tests.helpers import events
 
 ZERO = "Must be more than $0.00 and at most $1,000,000,000,000.00."
@@ -111,7 +111,7 @@ def test_a_valid_offer_is_still_sent(app: Any) -> None:
     engine = app.extensions["market.engine"]
     before = events(engine)
     data = {"listing_id": listing["id"], "amount": "1000000", "per_dollar": "75"}
-    assert post_form(buyer, "/market", "/market/offers", data).status_code == 302
+    assert confirm_form(buyer, "/market", "/market/offers", data).status_code == 302
     assert types_after(engine, before) == ["OFFER_MADE"]
 
 

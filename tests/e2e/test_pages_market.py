@@ -77,9 +77,18 @@ def test_an_offer_at_the_floor_is_sent(app: Any) -> None:
     listing = m.listing()
     buyer = browser(app, "participant", m.buyer["id"])
     data = {"listing_id": listing["id"], "amount": "1000000", "per_dollar": "75"}
-    r = post_form(buyer, "/market", "/market/offers", data)
+    before = events(app.extensions["market.engine"])
+    review = post_form(buyer, "/market", "/market/offers", data)
+    shown = review.get_data(as_text=True)
+    assert review.status_code == 200 and "Confirm: send the offer" in shown
+    assert "75¢ per $1 ($750,000.00 for $1,000,000.00 of credit)" in shown
+    assert events(app.extensions["market.engine"]) == before  # rehearsed, nothing written
+    r = confirm_form(buyer, "/market", "/market/offers", data)
     assert r.status_code == 302
-    assert "was sent to the seller" in buyer.get("/market").get_data(as_text=True)
+    sent = buyer.get("/market").get_data(as_text=True)
+    assert "was sent to the seller" in sent and re.search(
+        r'<a href="/deals/offers/[^"]+">See it', sent
+    )
 
 
 @pytest.mark.parametrize(

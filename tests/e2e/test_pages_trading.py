@@ -103,7 +103,7 @@ def test_an_offer_is_typed_in_cents_on_the_dollar_and_rounds_up_to_a_cent(app: A
     listing = m.listing()
     buyer = browser(app, "participant", m.buyer["id"])
     data = {"listing_id": listing["id"], "amount": "333.33", "per_dollar": "75.1"}
-    r = post_form(buyer, "/market", "/market/offers", data)
+    r = confirm_form(buyer, "/market", "/market/offers", data)
     assert r.status_code == 302, r.get_data(as_text=True)[:3000]
     flashed = buyer.get("/market").get_data(as_text=True)
     assert "Your offer of 75.1¢ per $1 ($250.34 for $333.33 of credit)" in flashed
@@ -121,7 +121,7 @@ def test_an_offer_with_a_last_day_is_shown_and_lapses_after_it(app: Any, market_
         "per_dollar": "80",
         "expires_on": "2014-09-03",
     }
-    assert post_form(buyer, "/market", "/market/offers", data).status_code == 302
+    assert confirm_form(buyer, "/market", "/market/offers", data).status_code == 302
     assert "open through 2014-09-03" in buyer.get("/market").get_data(as_text=True)
     seller = browser(app, "participant", m.seller["id"])
     html = seller.get("/seller").get_data(as_text=True)

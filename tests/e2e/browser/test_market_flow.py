@@ -64,6 +64,9 @@ def test_the_whole_market_flow(pages: dict[str, Any], site: Site) -> None:
     row = buyer.locator("tr", has_text=site.cert_number)
     row.locator("input[name=per_dollar]").fill("75")
     row.locator("button").click()
+    assert "75¢ per $1" in buyer.locator("main").inner_text()  # the review, rehearsed
+    site.shot(buyer, "market-offer-review")
+    buyer.click("button:has-text('Confirm: send the offer')")
     assert "was sent to the seller" in _flash(buyer)
     site.shot(buyer, "market-offer-sent")
 

@@ -73,6 +73,7 @@ def test_a_seller_proposes_counters_and_the_buyer_accepts(
     row.locator("input[name=amount]").fill("1,000,000")
     row.locator("input[name=per_dollar]").fill("78")
     row.locator("button").click()
+    buyer.click("button:has-text('Confirm: send the offer')")
     assert "was sent to the seller" in buyer.locator(".flash").first.inner_text()
 
     seller.goto(f"{site.url}/seller")

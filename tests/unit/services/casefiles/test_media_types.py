@@ -19,7 +19,9 @@ def xlsx(parts: tuple[str, ...] = ("[Content_Types].xml", "xl/workbook.xml")) ->
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
         for p in parts:
-            z.writestr(p, "<x/>")
+            # A fixed timestamp: the bytes (and so the test ids) must not depend on the
+            # second they were made, or two xdist workers collect different tests.
+            z.writestr(zipfile.ZipInfo(p, date_time=(2024, 1, 1, 0, 0, 0)), "<x/>")
     return buf.getvalue()
 
 
