@@ -49,7 +49,11 @@ def _render(status: int = 200) -> ResponseReturnValue:
         )
         usable = desk_queries.usable_certificates(conn, me)
         applied = desk_queries.credit_applications_page(conn, me)
-        numbers = lookups.numbers_of(conn, [a["certificate_id"] for a in applied])
+        # The certificates applied from, and each held one's parent (named, not linked:
+        # another party's certificate is not the buyer's to open).
+        numbers = lookups.numbers_of(
+            conn, [a["certificate_id"] for a in applied] + [c.get("parent_id") for c in held]
+        )
         agreement = parties.owners_agreement(conn, me)
         waiting, _ = trading.list_transfers(conn, actor(), "awaiting_buyer", None, 200)
         awaiting = [t for t in waiting if t["buyer_party_id"] == me]
