@@ -57,7 +57,7 @@ def test_the_seller_lists_and_sees_its_listing(app: Any) -> None:
     r = post_form(seller, "/seller", "/seller/listings", data)
     assert r.status_code == 302
     html = seller.get("/seller").get_data(as_text=True)
-    assert "Listed $500,000.00" in html and "Withdraw" in html and "90.00%" in html
+    assert "Listed $500,000.00" in html and "Withdraw" in html and "90¢ per $1" in html
 
 
 def test_listing_more_than_the_balance_is_refused_in_words(app: Any) -> None:
@@ -302,7 +302,7 @@ def test_the_transfers_report_charts_tabulates_and_downloads(app: Any) -> None:
     assert "<svg" in html and re.findall(r"<script[^>]*>", html) == [
         '<script src="/static/app.js" defer>'
     ]
-    assert "Camden Robotics" in html and "80.00%" in html and "/reports/transfers.csv" in html
+    assert "Camden Robotics" in html and "80¢ per $1" in html and "/reports/transfers.csv" in html
     r = auditor.get("/reports/transfers.csv")
     assert r.status_code == 200 and r.mimetype == "text/csv"
     api = m.api.get("/api/v1/reports/transfers.csv", headers=m.eda)

@@ -32,8 +32,8 @@ def test_the_market_sorts_by_price_per_dollar(app: Any) -> None:
     for pct in (95, 80, 90):
         m.listing(amount=K, ask=K * pct // 100)
     html = browser(app, "auditor").get("/market?sort=cheapest").get_data(as_text=True)
-    prices = re.findall(r'data-label="Price per dollar" class="num">([\d.]+)%', html)
-    assert prices == ["80.00", "90.00", "95.00"]
+    prices = re.findall(r'data-label="Price per dollar" class="num">([\d.]+)¢ per \$1', html)
+    assert prices == ["80", "90", "95"]
 
 
 def test_the_market_searches_by_seller_and_certificate(app: Any) -> None:

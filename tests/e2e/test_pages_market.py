@@ -18,7 +18,7 @@ def test_every_signed_in_role_sees_the_open_listings(app: Any, role: str) -> Non
     html = browser(app, role, party).get("/market").get_data(as_text=True)
     assert m.cert["number"] in html and "BRRAG" in html and "FY 2014" in html
     assert "$1,000,000.00" in html and "$900,000.00" in html
-    assert "90.00%" in html and "75.00%" in html  # price per dollar and the floor
+    assert "90¢ per $1" in html and "75¢ per $1" in html  # price per dollar and the floor
     assert ("Make an offer" in html) == (role == "participant")
     assert "Camden Robotics" not in html  # the seller's name is not part of the listing
 

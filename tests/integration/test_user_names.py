@@ -43,3 +43,8 @@ def test_labels_and_ids_read_as_the_user_and_whom_it_acted_for(engine: Engine) -
         f"user:demo-seed@{party['id']}": "Camden Robotics",
     }
     assert not any("user:" in v for v in names.values())
+    with engine.connect() as conn:
+        whom = lookups.user_names_of(conn, given, emails=False)
+    assert whom[f"user:{seller['id']}@{party['id']}"] == "Camden Robotics"
+    assert whom[f"user:{eda['id']}@authority"] == "the Authority"
+    assert not any("@" in v for v in whom.values())

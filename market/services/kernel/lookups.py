@@ -46,11 +46,15 @@ def programs_of(conn: Connection, certificate_ids: Iterable[str | None]) -> dict
 ROLE_WORDS = {"authority": "the Authority", "auditor": "an auditor"}
 
 
-def user_names_of(conn: Connection, actors: Iterable[str | None]) -> dict[str, str]:
+def user_names_of(
+    conn: Connection, actors: Iterable[str | None], emails: bool = True
+) -> dict[str, str]:
     """Who acted, in words, for each actor label (`user:<id>@<party or role>`, or the older
     `user:<id>`) or bare user id given: "ana@example.com for Meadowlands Energy", "eda@x.nj
     (the Authority)"; a label of no user on file (the system, the demo seed) reads as whom
-    it acted for. Keyed by what was given, so a page writes `names.get(e.actor, e.actor)`."""
+    it acted for. Keyed by what was given, so a page writes `names.get(e.actor, e.actor)`.
+    `emails=False` (a page a participant reads about others): whom each acted for only,
+    "Meadowlands Energy", "the Authority", never a user's address."""
     given = {a for a in actors if a}
     parsed = {a: a.removeprefix("user:").partition("@") for a in given}
     user_ids = {user_id for user_id, _, _ in parsed.values()}
@@ -61,16 +65,16 @@ def user_names_of(conn: Connection, actors: Iterable[str | None]) -> dict[str, s
     for label, (user_id, _, acted_for) in parsed.items():
         email, role, own_party = users.get(user_id, (None, None, None))
         party = acted_for if acted_for in parties else own_party
-        if email is None:
-            out[label] = (
-                "the system"
-                if user_id == "system"
-                else parties.get(acted_for) or ROLE_WORDS.get(acted_for, "the system")
-            )
-        elif role == "participant":
-            out[label] = f"{email} for {parties.get(party or '', 'a participant')}"
-        else:
-            out[label] = f"{email} ({ROLE_WORDS.get(str(role), str(role))})"
+        if role == "participant":
+            whom = parties.get(party or "", "a participant")
+            out[label] = f"{email} for {whom}" if emails else whom
+        elif email is not None:
+            whom = ROLE_WORDS.get(str(role), str(role))
+            out[label] = f"{email} ({whom})" if emails else whom
+        elif user_id == "system":
+            out[label] = "the system"
+        else:  # no user on file: the demo seed, an import
+            out[label] = parties.get(acted_for) or ROLE_WORDS.get(acted_for, "the system")
     return out
 
 
