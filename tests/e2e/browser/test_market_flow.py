@@ -53,7 +53,7 @@ def test_the_whole_market_flow(pages: dict[str, Any], site: Site) -> None:
 
     buyer.goto(f"{site.url}/market")
     row = buyer.locator("tr", has_text=site.cert_number)
-    assert "75.00%" in row.inner_text()  # the program's floor
+    assert "75¢ per $1" in row.inner_text()  # the program's floor
     row.locator("input[name=amount]").fill("1000000")
     row.locator("input[name=price]").fill("700000")
     row.locator("button").click()
