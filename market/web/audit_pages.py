@@ -1,4 +1,5 @@
-"""The audit trail page: pick a user, see every event its actions appended."""
+"""The audit trail page: pick a user, see every event its actions appended, each in a
+sentence (the ledger's), its raw payload one click away."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from flask.typing import ResponseReturnValue
 from market.domain.errors import DomainError
 from market.services.kernel import lookups
 from market.services.kernel.uow import ReadOnly
-from market.services.queries import audit
+from market.services.queries import audit, ledger_search
 from market.web.base import actor, bp, engine, roles_required
+from market.web.event_sentences import sentence
 
 
 @bp.get("/audit", endpoint="audit")
@@ -30,8 +32,17 @@ def audit_page() -> ResponseReturnValue:
         except DomainError:
             status = 404
     with ReadOnly(engine()) as conn:
+        # Whom each event was for, and the parties and certificates its sentence names.
         names = lookups.names_of(conn, [e.get("acted_for") for e in items])
+        names |= ledger_search.display_names(conn, items)
     page = render_template(
-        "audit.html", users=users, who=who, items=items, next=nxt, user_id=user_id, names=names
+        "audit.html",
+        users=users,
+        who=who,
+        items=items,
+        next=nxt,
+        user_id=user_id,
+        names=names,
+        sentence=sentence,
     )
     return page, status

@@ -57,8 +57,13 @@ def _render(status: int = 200) -> ResponseReturnValue:
             for o in desk_queries.offers_page(conn, me, "buyer")[0]
             if o["status"] == "countered"
         ]
+        # The certificates applied from, each held one's parent (named, not linked:
+        # another party's certificate is not the buyer's to open), and the counters'.
         numbers = lookups.numbers_of(
-            conn, [a["certificate_id"] for a in applied] + [o["certificate_id"] for o in counters]
+            conn,
+            [a["certificate_id"] for a in applied]
+            + [c.get("parent_id") for c in held]
+            + [o["certificate_id"] for o in counters],
         )
         agreement = parties.owners_agreement(conn, me)
         waiting, _ = trading.list_transfers(conn, actor(), "awaiting_buyer", None, 200)

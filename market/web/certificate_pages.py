@@ -13,7 +13,8 @@ from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
 from market.services.certificates import certificate_views
-from market.services.kernel.actor import AUTHORITY
+from market.services.kernel import lookups
+from market.services.kernel.actor import AUTHORITY, PARTICIPANT
 from market.services.kernel.uow import ReadOnly
 from market.services.parties.parties import load_party
 from market.services.queries import ledger_search
@@ -46,6 +47,10 @@ def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturn
         proven = proofs.covering_checkpoint(conn, trust, cert["history"])
         names = ledger_search.display_names(conn, cert["history"], {cert["id"]})
         issued = ledger_search.issue_record(conn, cert["history"], cert["id"])
+        # Who acted: a participant reads whom each acted for, never another's address.
+        users = lookups.user_names_of(
+            conn, [e["actor"] for e in cert["history"]], emails=who.role != PARTICIPANT
+        )
     tranches = certificate_views.uth_tranches(cert) or []
     unreviewed = [t["period"] for t in tranches if not t.get("review")]
     # An annual review's cut is counted with expirations in the projection; the page
@@ -71,6 +76,7 @@ def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturn
             names=names,
             sentence=sentence,
             issued=issued,
+            users=users,
         ),
         status,
     )

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from market.domain.values import format_cents
+from market.web import filters
 
 Names = Mapping[str, str]
 Sentence = Callable[[Mapping[str, Any], Names], str]
@@ -47,10 +48,8 @@ def share(bps: Any) -> str:
 
 
 def per_dollar(price: Any, amount: Any) -> str:
-    if not amount:
-        return "—"
-    value = Fraction(int(price) * 10_000, int(amount))
-    return f"{round(value) / 100:.2f}% of the amount"
+    """A price in cents on the dollar, as the pages show it (filters.per_dollar)."""
+    return filters.per_dollar(None if price is None else int(price), amount and int(amount))
 
 
 def words(code: Any) -> str:

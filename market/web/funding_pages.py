@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from market.services.kernel import runner
+from market.services.kernel import lookups, runner
 from market.services.kernel.uow import ReadOnly
 from market.services.trading import funding, trading
 from market.validation import PaymentIn
@@ -14,6 +14,7 @@ from market.web import forms
 from market.web.base import actor, bp, engine, roles_required
 from market.web.deal_pages import from_deal_room, render_transfer_room
 from market.web.fields import Fields
+from market.web.price_chart import PROGRAM_NAMES
 
 
 def _render(status: int = 200) -> ResponseReturnValue:
@@ -23,9 +24,23 @@ def _render(status: int = 200) -> ResponseReturnValue:
     with ReadOnly(engine()) as conn:
         transfers, _ = trading.list_transfers(conn, who, None, None, 200)
         rows = [(t, funding.funding_view(conn, t)) for t in reversed(transfers)]
+        # The parties and certificates by name and number, of the rows shown only.
+        names = lookups.names_of(
+            conn, [p for t in transfers for p in (t["seller_party_id"], t["buyer_party_id"])]
+        )
+        numbers = lookups.numbers_of(conn, [t["certificate_id"] for t in transfers])
     # A refused payment form is marked in its own row only (one form per transfer).
     posted = (request.view_args or {}).get("transfer_id") if request.method == "POST" else None
-    return render_template("closing.html", rows=rows, form=request.form, posted=posted), status
+    page = render_template(
+        "closing.html",
+        rows=rows,
+        form=request.form,
+        posted=posted,
+        names=names,
+        numbers=numbers,
+        programs=PROGRAM_NAMES,
+    )
+    return page, status
 
 
 @bp.get("/closing")

@@ -12,6 +12,7 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy.engine import Connection
 
 from market.domain.errors import DomainError
+from market.services.kernel import lookups
 from market.services.kernel.uow import ReadOnly
 from market.services.queries import ledger_search, pickers
 from market.services.trust import checkpoints, cosigned, ledger, trust_recent
@@ -65,6 +66,7 @@ def ledger_page() -> ResponseReturnValue:
         wanted = _filter(party, problems)
         items, nxt = ledger_search.filtered_events(conn, actor(), wanted, after, PAGE)
         names = ledger_search.display_names(conn, items)
+        users = lookups.user_names_of(conn, [e["actor"] for e in items])
         types = ledger_search.event_types()
         choices = pickers.party_choices(conn)
     trust = TrustSettings.from_config(current_app.config, current_app.instance_path)
@@ -94,6 +96,7 @@ def ledger_page() -> ResponseReturnValue:
         head_seq=head_seq,
         head_hash=head_hash,
         names=names,
+        users=users,
         sentence=sentence,
         types=types,
         type_in_words=type_in_words,

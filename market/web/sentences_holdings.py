@@ -17,6 +17,7 @@ from market.web.event_words import (
     share,
     words,
 )
+from market.web.uth_labels import finding_words
 
 
 def party_registered(p: Mapping[str, Any], n: Names) -> str:
@@ -163,7 +164,7 @@ def uth_review(p: Mapping[str, Any], n: Names) -> str:
     tail = f"; {dollars(cut)} cut from the unsold part" if cut else ""
     return (
         f"The annual review of tax period {p.get('tax_period')} found "
-        f"{words(p.get('finding'))} ({p.get('review')}){tail}."
+        f"{finding_words(p.get('finding'))}: {p.get('review')}{tail}."
     )
 
 

@@ -7,7 +7,7 @@ from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
 from market.domain.values import fiscal_year as fiscal_year_of
-from market.services.kernel import clock
+from market.services.kernel import clock, lookups
 from market.services.kernel.uow import ReadOnly
 from market.services.tech import simulator
 from market.web.base import actor, bp, engine, roles_required, ruleset
@@ -28,7 +28,8 @@ def cap_meter() -> ResponseReturnValue:
             error = f"The fiscal year must be a year such as 2013, not {text!r}."
     with ReadOnly(engine()) as conn:
         sim = simulator.simulate(conn, actor(), fy, ruleset())
-    rows = sim["allocations"]
+        rows = sim["allocations"]
+        names = lookups.names_of(conn, [r.get("party_id") for r in rows[:SHOWN_ROWS]])
     return (
         render_template(
             "cap_meter.html",
@@ -36,6 +37,7 @@ def cap_meter() -> ResponseReturnValue:
             rows=rows[:SHOWN_ROWS],
             hidden=max(0, len(rows) - SHOWN_ROWS),
             error=error,
+            names=names,
         ),
         400 if error else 200,
     )

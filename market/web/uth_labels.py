@@ -8,6 +8,28 @@ from typing import Any
 from market.domain.rules import uth_review
 from market.domain.rulesets import Ruleset
 
+# What each finding found, in words, for a sentence ("the review found ..."); the size of
+# the cut is the ruleset's (finding_labels) and the event's.
+FINDING_WORDS = {
+    "approved": "the commitments met",
+    "new_positions_below_200": "fewer than 200 new positions (UTH-11(1))",
+    "statewide_workforce_drop": "the statewide workforce down by more than 20% (UTH-11(2))",
+    "facility_fte_below_250": "fewer than 250 full-time employees at the facility (UTH-11(3))",
+    "other_facility_drop": (
+        "another New Jersey facility's workforce down by more than 20% (UTH-11(3))"
+    ),
+    "late_documentation": "the documentation still unapproved in time (UTH-8)",
+    "facility_sold": "the facility sold (UTH-11(4))",
+    "restored": "the commitments met again (UTH-11)",
+}
+
+
+def finding_words(finding: object) -> str:
+    """A finding code in words; a code this page does not know, with its underscores as
+    spaces."""
+    code = str(finding or "")
+    return FINDING_WORDS.get(code) or code.replace("_", " ")
+
 
 def finding_labels(ruleset: Ruleset) -> dict[str, str]:
     """Every finding `domain.rules.uth.FINDINGS` allows, in words, in the order of the form."""

@@ -76,5 +76,5 @@ def test_the_audit_page_lists_one_users_actions(app: Any, client: Any) -> None:
     seller_user = user_id_of(m, m.seller_h)
     page = browser(app, "auditor").get(f"/audit?user={seller_user}").get_data(as_text=True)
     assert "LISTING_CREATED" in page and "TRANSFER_PROPOSED" in page and "Seller Co" in page
-    assert len(re.findall(r"<tr><td class=\"num\">", page)) == 3
+    assert len(re.findall(r"<tr><td class=\"num\" data-label=\"Seq\">", page)) == 3
     assert browser(app, "participant", m.seller["id"]).get("/audit").status_code == 403

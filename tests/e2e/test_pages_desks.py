@@ -310,7 +310,7 @@ def test_the_transfers_report_charts_tabulates_and_downloads(app: Any) -> None:
     assert "<svg" in html and re.findall(r"<script[^>]*>", html) == [
         '<script src="/static/app.js" defer>'
     ]
-    assert "Camden Robotics" in html and "80.00%" in html and "/reports/transfers.csv" in html
+    assert "Camden Robotics" in html and "80¢ per $1" in html and "/reports/transfers.csv" in html
     r = auditor.get("/reports/transfers.csv")
     assert r.status_code == 200 and r.mimetype == "text/csv"
     api = m.api.get("/api/v1/reports/transfers.csv", headers=m.eda)

@@ -193,7 +193,7 @@ def test_the_queue_reads_per_dollar_of_the_amount_sold(app: Any) -> None:
     m = make_market(app)
     m.pending_transfer()
     html = browser(app, "authority").get("/authority").get_data(as_text=True)
-    assert "(80.00% of the amount sold)" in html and "of face" not in html
+    assert "(80¢ per $1)" in html and "of face" not in html
     assert M  # the support module's million
 
 

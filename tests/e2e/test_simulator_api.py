@@ -170,10 +170,11 @@ def test_the_cap_meter_page_shows_the_authority_the_meter_and_an_applicant_its_r
     sign_in(client, app, "authority")
     page = client.get("/tech/cap-meter?fiscal_year=2013").data.decode()
     assert "Intake is open until 2013-06-30" in page and "$70,700,000.00" in page
-    assert "$10,700,000.00" in page and page.count("<tr><td>tapp_") == 11
+    assert "$10,700,000.00" in page and page.count('"><a href="/deals/tech/tapp_') == 11
     other = app.test_client()
     sign_in(other, app, "participant", i.parties["N1"])
     mine = other.get("/tech/cap-meter?fiscal_year=2013").data.decode()
-    assert mine.count("<tr><td>tapp_") == 1 and i.apps["N1"] in mine
+    assert mine.count('"><a href="/deals/tech/tapp_') == 1 and i.apps["N1"] in mine
+    assert ">tapp_" not in mine  # the applicant by name, not its application's id
     assert "$14,000,000.00" in mine and "$70,700,000.00" not in mine
     assert other.get("/tech/cap-meter?fiscal_year=later").status_code == 400

@@ -28,7 +28,7 @@ def test_a_transfer_proposal_names_both_parties_and_the_price_per_dollar() -> No
     )
     assert text == (
         "Camden Robotics asked to transfer $1,000,000.00 of BRRAG credit to Newark Insurance "
-        "for $920,000.00 (92.00% of the amount); it awaits the Authority's approval."
+        "for $920,000.00 (92¢ per $1); it awaits the Authority's approval."
     )
 
 
@@ -117,3 +117,21 @@ def test_an_offer_with_a_last_day_says_so() -> None:
         "OFFER_MADE", payload | {"expires_on": "2014-09-10"}, {}
     )
     assert "open through" not in sentence("OFFER_MADE", payload, {})
+
+
+def test_a_uth_review_reads_its_finding_as_a_sentence_not_a_code() -> None:
+    text = sentence(
+        "UTH_REVIEW_RECORDED",
+        {
+            "tax_period": 2014,
+            "finding": "new_positions_below_200",
+            "review": "reduced",
+            "cut_cents": 50_000_000,
+        },
+        NAMES,
+    )
+    assert text == (
+        "The annual review of tax period 2014 found fewer than 200 new positions (UTH-11(1)): "
+        "reduced; $500,000.00 cut from the unsold part."
+    )
+    assert "_" not in text

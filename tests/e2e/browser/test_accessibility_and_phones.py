@@ -1,6 +1,8 @@
 """Every page of every role, in Chromium: axe-core (vendored, no CDN) finds no serious or
-critical WCAG 2.2 A/AA violation, and at a 390 px phone width no page is wider than the
-screen. Screenshots of the phone views go to the screenshots folder."""
+critical WCAG 2.2 A/AA violation, and no page is wider than the window, at 1280 px and at a
+390 px phone width. "Every page": what the role reaches by following links from its start
+pages (crawl.py), every deal and certificate page it is linked to included. Screenshots of
+the phone views go to the screenshots folder."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import pytest
 
 from market.services import demo
 from market.services.identity import identity
+from tests.e2e.browser.crawl import crawl, is_deal_or_certificate
 from tests.e2e.browser.demo_site import LOGINS, DemoSite, serve_demo
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -20,6 +23,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 PHONE = {"width": 390, "height": 844}
+DESK = {"width": 1280, "height": 900}
+WIDTH = "document.documentElement.scrollWidth"
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +38,30 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     print(f"\nphone screenshots: {folder}")
     return folder
+
+
+@pytest.fixture(scope="module")
+def reachable() -> dict[str, dict[str, str]]:
+    """Each login's crawl (page -> the page that linked it), made once for both tests."""
+    return {}
+
+
+def _pages(
+    page: Any, site: DemoSite, email: str, found: dict[str, dict[str, str]]
+) -> dict[str, str]:
+    if email not in found:
+        start = site.pages_for(email, _party_of(site, email))
+        found[email] = crawl(page.context.request, site.url, start)
+    return found[email]
+
+
+def _visit(page: Any, site: DemoSite, path: str, linked_from: str) -> str | None:
+    """Open a page; what is wrong with its answer, or None."""
+    response = page.goto(site.url + path)
+    if response is None or response.status != 200:
+        status = response.status if response is not None else "none"
+        return f"answered {status} (linked from {linked_from or 'the start pages'})"
+    return None
 
 
 def _signed_in(browser: Any, site: DemoSite, email: str, viewport: dict[str, int]) -> Any:
@@ -68,21 +97,29 @@ def _serious(page: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("email", sorted(LOGINS))
-def test_axe_finds_no_serious_or_critical_violation(
-    browser: Any, demo_site: DemoSite, email: str
+def test_axe_finds_nothing_serious_and_no_page_is_wider_than_1280_px(
+    browser: Any, demo_site: DemoSite, email: str, reachable: dict[str, dict[str, str]]
 ) -> None:
-    page = _signed_in(browser, demo_site, email, {"width": 1280, "height": 900})
-    problems: dict[str, list[str]] = {}
+    page = _signed_in(browser, demo_site, email, DESK)
+    problems: dict[str, Any] = {}
     try:
-        for path in demo_site.pages_for(email, _party_of(demo_site, email)):
-            response = page.goto(demo_site.url + path)
-            assert response is not None and response.status == 200, (path, response)
+        pages = _pages(page, demo_site, email, reachable)
+        for path, linked_from in pages.items():
+            wrong = _visit(page, demo_site, path, linked_from)
+            if wrong:
+                problems[path] = wrong
+                continue
             found = _serious(page)
+            width = int(page.evaluate(WIDTH))
+            if width > DESK["width"]:
+                found.append(f"{width} px wide at {DESK['width']}")
             if found:
                 problems[path] = found
     finally:
         page.context.close()
-    assert not problems, "\n".join(f"{p}: {v}" for p, v in problems.items())
+    assert not problems, f"{len(problems)} of {len(pages)} pages:\n" + "\n".join(
+        f"{p}: {v}" for p, v in problems.items()
+    )
 
 
 def test_the_sign_in_page_has_no_serious_violation(browser: Any, demo_site: DemoSite) -> None:
@@ -100,14 +137,18 @@ SHOT = {"/market": "market", "/seller": "seller", "/buyer": "buyer", "/authority
 
 @pytest.mark.parametrize("email", sorted(LOGINS))
 def test_no_page_is_wider_than_a_390_px_phone(
-    browser: Any, demo_site: DemoSite, email: str, shots: Path
+    browser: Any, demo_site: DemoSite, email: str, shots: Path, reachable: dict[str, dict[str, str]]
 ) -> None:
     page = _signed_in(browser, demo_site, email, PHONE)
-    wide: dict[str, int] = {}
+    wide: dict[str, Any] = {}
     try:
-        for path in demo_site.pages_for(email, _party_of(demo_site, email)):
-            page.goto(demo_site.url + path)
-            width = int(page.evaluate("document.documentElement.scrollWidth"))
+        pages = _pages(page, demo_site, email, reachable)
+        for path, linked_from in pages.items():
+            wrong = _visit(page, demo_site, path, linked_from)
+            if wrong:
+                wide[path] = wrong
+                continue
+            width = int(page.evaluate(WIDTH))
             if width > PHONE["width"]:
                 wide[path] = width
             name = SHOT.get(path) or ("certificate" if path.startswith("/certificates/") else "")
@@ -116,7 +157,30 @@ def test_no_page_is_wider_than_a_390_px_phone(
                 page.screenshot(path=str(shots / f"phone-{who}-{name}.png"), full_page=True)
     finally:
         page.context.close()
-    assert not wide, f"wider than {PHONE['width']} px: {wide}"
+    assert not wide, f"wider than {PHONE['width']} px, of {len(pages)} pages: {wide}"
+
+
+# What each role's crawl must reach at least: its desks, and a deal or certificate page,
+# so a crawl that stops early (a broken link, a login redirect) cannot pass as "every page".
+MUST_REACH = {
+    "authority": {"/authority", "/closing", "/monitor/covenants", "/ledger", "/audit"},
+    "auditor": {"/ledger", "/reports/statutory/", "/closing"},
+    "participant": {"/seller", "/buyer", "/closing", "/notifications", "/deals/buying"},
+}
+
+
+@pytest.mark.parametrize("email", sorted(LOGINS))
+def test_the_crawl_reaches_each_role_s_desks_and_deals(
+    browser: Any, demo_site: DemoSite, email: str, reachable: dict[str, dict[str, str]]
+) -> None:
+    page = _signed_in(browser, demo_site, email, DESK)
+    try:
+        pages = _pages(page, demo_site, email, reachable)
+    finally:
+        page.context.close()
+    assert MUST_REACH[LOGINS[email]] <= set(pages), MUST_REACH[LOGINS[email]] - set(pages)
+    assert any(is_deal_or_certificate(p) for p in pages)
+    assert not any(p.startswith(("/logout", "/api/", "/documents/")) for p in pages)
 
 
 def test_the_checker_itself_catches_a_violation(browser: Any) -> None:
