@@ -75,3 +75,13 @@ def test_by_names_the_user_for_the_authority_and_whom_it_acted_for_to_a_particip
     history = _text(own.get_data(as_text=True).split("<h2>History</h2>")[1])
     assert "user:" not in history and "@example.com" not in history
     assert "Camden Robotics" in history
+
+
+def test_the_ledger_and_certificate_pages_tell_time_in_new_york(app: Any) -> None:
+    """The standard: times shown in New York time, with the zone, not UTC."""
+    m = make_market(app)
+    eda = browser(app, "authority")
+    for path in ("/ledger", f"/certificates/{m.cert['id']}", "/authority/users"):
+        page = _text(eda.get(path).get_data(as_text=True))
+        assert "UTC" not in page, path
+        assert re.search(r"\d{4}-\d\d-\d\d \d{1,2}:\d\d [ap]m E[SD]T", page), path
