@@ -39,6 +39,7 @@ PAGES: dict[str, dict[str, int]] = {
     "/buyer": PARTICIPANTS,
     "/seller": PARTICIPANTS,
     "/authority": AUTHORITY_ONLY,
+    "/authority/todo": AUTHORITY_ONLY,
     "/authority/allocations": {**AUTHORITY_ONLY, "authority": 302},  # to the latest FY
     "/authority/allocations/{fy}": AUTHORITY_ONLY,
     "/notifications": SIGNED_IN,

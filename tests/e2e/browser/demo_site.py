@@ -36,6 +36,7 @@ PAGES = {
         "/market",
         "/market?sort=cheapest&q=a",
         "/authority",
+        "/authority/todo",
         "/authority/allocations/{tech_fy}",
         "/authority/parties",
         "/authority/users",

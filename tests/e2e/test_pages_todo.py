@@ -1,0 +1,134 @@
+"""The Authority's desks (issue 28 item 10): the menu grouped by task, "Things to do" with
+what waits, since when (New York date) and on whom, and the dates on the approval queue."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from sqlalchemy import event, select
+
+from market.adapters.tables import EventRow
+from market.services.kernel.uow import ReadOnly
+from market.web import todo_pages
+from tests.e2e.test_pages_support import M, browser, make_market
+
+events_t = EventRow.__table__  # type: ignore[attr-defined]
+
+
+def _ny_date_of(app: Any, stream: str, type_: str) -> str:
+    with app.extensions["market.engine"].connect() as conn:
+        at = conn.execute(
+            select(events_t.c.recorded_at).where(
+                events_t.c.stream == stream, events_t.c.type == type_
+            )
+        ).scalar_one()
+    when = datetime.fromisoformat(at)
+    when = when if when.tzinfo else when.replace(tzinfo=UTC)
+    return when.astimezone(ZoneInfo("America/New_York")).date().isoformat()
+
+
+def _negotiated(m: Any, amount: int = M // 2) -> dict[str, Any]:
+    body = {
+        "certificate_id": m.cert["id"],
+        "buyer_party_id": m.buyer["id"],
+        "amount_cents": amount,
+        "consideration_cents": amount * 85 // 100,
+    }
+    return m.post("/api/v1/transfers", m.seller_h, body)
+
+
+def _section(html: str, key: str) -> str:
+    start = html.index(f'id="{key}"')
+    return html[start : html.index("</section>", start)]
+
+
+@pytest.mark.storage
+def test_things_to_do_names_what_waits_since_when_and_on_whom(app: Any) -> None:
+    m = make_market(app)
+    pending = m.pending_transfer()
+    waiting = _negotiated(m)
+    eda = browser(app, "authority")
+    r = eda.get("/authority/todo")
+    assert r.status_code == 200
+    sales = _section(r.get_data(as_text=True), "transfers")
+    # The transfer waiting for the buyer: in words, since its proposal, on the buyer.
+    assert (
+        "BRRAG: Camden Robotics sells $500,000.00 to Newark Insurance Holdings for "
+        "$425,000.00 (85¢ per $1)" in sales
+    )
+    assert "Newark Insurance Holdings (the buyer&#39;s confirmation)" in sales
+    assert f'href="/deals/transfers/{waiting["id"]}"' in sales
+    # The accepted offer's transfer waits on the Authority, linked to its queue entry.
+    assert "The Authority (approval)" in sales or "the Authority (approval)" in sales
+    assert f'href="/authority#transfer-{pending["id"]}"' in sales
+    for t, kind in ((waiting, "TRANSFER_PROPOSED"), (pending, "TRANSFER_PROPOSED")):
+        assert _ny_date_of(app, f"transfer-{t['id']}", kind) in sales
+    assert "(2)" in sales
+    # Ids are never shown as words: only inside the links.
+    text = re.sub(r"<[^>]+>", " ", sales)
+    assert waiting["id"] not in text and m.buyer["id"] not in text
+
+
+def test_things_to_do_reads_one_query_per_kind_however_many_rows(app: Any) -> None:
+    m = make_market(app)
+    for _ in range(3):
+        _negotiated(m, M // 10)
+    engine = app.extensions["market.engine"]
+
+    def statements() -> list[str]:
+        seen: list[str] = []
+        with ReadOnly(engine) as conn:
+            event.listen(conn, "before_cursor_execute", lambda *a: seen.append(a[2]))
+            with app.test_request_context():
+                todo_pages.sections(conn, datetime.now(UTC).date())
+        return seen
+
+    few = statements()
+    for _ in range(4):
+        _negotiated(m, M // 10)
+    assert len(statements()) == len(few)
+    assert len([s for s in few if "FROM transfers" in s]) <= 2  # waiting; closing
+
+
+def test_the_authority_lands_on_things_to_do(app: Any) -> None:
+    eda = browser(app, "authority")
+    r = eda.get("/")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/authority/todo")
+    participant = browser(app, "participant", make_market(app).seller["id"])
+    assert participant.get("/authority/todo").status_code == 403
+
+
+def test_the_eda_menu_is_grouped_by_task_and_fits_a_phone(app: Any) -> None:
+    eda = browser(app, "authority")
+    html = eda.get("/authority/todo").get_data(as_text=True)
+    nav = html[html.index('<nav aria-label="Main">') : html.index("</nav>")]
+    summaries = re.findall(r"<summary[^>]*>([^<]+)</summary>", nav)
+    assert summaries == ["Certificates", "Sales", "Parties", "TECH allocations", "Reports"]
+    top = re.findall(r'^\s*<li><a href="([^"]+)"', nav, re.M)
+    assert top == ["/authority/todo", "/account"]  # everything else is in a group
+    assert 'aria-current="page">Things to do' in nav
+    sales = nav[nav.index(">Sales<") :]
+    sales = sales[: sales.index("</details>")]
+    assert ">Approvals<" in sales and ">Closing<" in sales
+    # A participant keeps its desks at the top and sees no Authority item.
+    part = browser(app, "participant", make_market(app).seller["id"])
+    pnav = part.get("/seller").get_data(as_text=True)
+    pnav = pnav[pnav.index('<nav aria-label="Main">') : pnav.index("</nav>")]
+    for label in ("Selling", "Holdings", "My offers and purchases", "My sales", "Market"):
+        assert f">{label}</a>" in pnav
+    assert "Approvals" not in pnav and "Things to do" not in pnav
+
+
+@pytest.mark.storage
+def test_the_approval_queue_shows_since_when_each_transfer_has_waited(app: Any) -> None:
+    m = make_market(app)
+    pending = m.pending_transfer()
+    html = browser(app, "authority").get("/authority").get_data(as_text=True)
+    card = html[html.index(f'id="transfer-{pending["id"]}"') :]
+    card = card[: card.index("</section>")]
+    since = _ny_date_of(app, f"transfer-{pending['id']}", "TRANSFER_PROPOSED")
+    assert f"Waiting since {since}" in card
