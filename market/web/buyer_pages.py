@@ -18,8 +18,8 @@ from market.services.parties import parties
 from market.services.queries import desk_queries, pages_queries
 from market.services.trading import trading
 from market.services.trading.trading import today
-from market.validation import CreditApplicationIn, PassThroughIn
-from market.web import forms
+from market.validation import CreditApplicationIn, DeclineIn, PassThroughIn
+from market.web import confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.fields import Fields
 from market.web.seller_pages import party_id
@@ -182,10 +182,21 @@ def pass_through() -> ResponseReturnValue:
 @bp.post("/buyer/transfers/<transfer_id>/<decision>", endpoint="buyer_consent")
 @roles_required("participant")
 def buyer_consent(transfer_id: str, decision: str) -> ResponseReturnValue:
-    """Confirm (it goes to the Authority) or decline a negotiated transfer."""
+    """Confirm (it goes to the Authority) or decline a negotiated transfer; a decline
+    takes an optional reason the seller reads, and is reviewed before it is recorded."""
     who, rules = actor(), ruleset()
     if decision not in ("confirm", "decline"):
         return _render(404)
+    reason: str | None = None
+    if decision == "decline":
+        f = Fields(request.form)
+        field = f"reason-{transfer_id}"
+        loaded = f.load(DeclineIn(), {"reason": f.text("reason")}, {"reason": field})
+        if not f.ok:
+            return _render(f.refuse())
+        reason = loaded.get("reason")
+        if not confirm.confirmed():
+            return _review_decline(transfer_id, reason)
 
     def act() -> Any:
         if decision == "confirm":
@@ -193,7 +204,7 @@ def buyer_consent(transfer_id: str, decision: str) -> ResponseReturnValue:
                 engine(), lambda uow: trading.confirm_transfer(uow, who, transfer_id, rules)
             )
         return runner.run(
-            engine(), lambda uow: trading.decline_transfer(uow, who, transfer_id, None)
+            engine(), lambda uow: trading.decline_transfer(uow, who, transfer_id, reason)
         )
 
     ok, result, status = forms.attempt(act)
@@ -206,3 +217,27 @@ def buyer_consent(transfer_id: str, decision: str) -> ResponseReturnValue:
     )
     flash(f"Transfer of {forms.dollars(result['amount_cents'])} {done}.", "success")
     return redirect(url_for("pages.buyer"))
+
+
+def _review_decline(transfer_id: str, reason: str | None) -> ResponseReturnValue:
+    with ReadOnly(engine()) as conn:
+        t = trading.get_transfer(conn, actor(), transfer_id)
+        seller = lookups.names_of(conn, [t["seller_party_id"]]).get(t["seller_party_id"], "")
+    return confirm.review(
+        title="Decline this transfer",
+        action=url_for("pages.buyer_consent", transfer_id=transfer_id, decision="decline"),
+        lines=[
+            ("Seller", seller),
+            (
+                "Transfer",
+                f"{t['program']} · {forms.dollars(t['amount_cents'])} for "
+                f"{forms.dollars(t['consideration_cents'])}",
+            ),
+            ("Reason the seller will read", reason or "none given"),
+        ],
+        carry={"reason": reason or ""},
+        button="Confirm: decline the transfer",
+        back=url_for("pages.buyer"),
+        warning="Declining records a TRANSFER_DECLINED event; the seller would have to "
+        "propose again.",
+    )

@@ -14,7 +14,8 @@ from sqlalchemy import event, select
 from market.adapters.tables import EventRow
 from market.services.kernel.uow import ReadOnly
 from market.web import todo_pages
-from tests.e2e.test_pages_support import M, browser, make_market
+from tests.e2e.test_pages_support import M, browser, confirm_form, make_market, post_form
+from tests.helpers import events
 
 events_t = EventRow.__table__  # type: ignore[attr-defined]
 
@@ -132,3 +133,48 @@ def test_the_approval_queue_shows_since_when_each_transfer_has_waited(app: Any) 
     card = card[: card.index("</section>")]
     since = _ny_date_of(app, f"transfer-{pending['id']}", "TRANSFER_PROPOSED")
     assert f"Waiting since {since}" in card
+
+
+# ---- the buyer declines with a reason the seller reads -----------------------------------
+
+
+@pytest.mark.storage
+def test_the_buyer_declines_with_a_reason_the_seller_reads(app: Any) -> None:
+    m = make_market(app)
+    t = _negotiated(m)
+    buyer = browser(app, "participant", m.buyer["id"])
+    page = buyer.get("/buyer").get_data(as_text=True)
+    assert f'id="decline-{t["id"]}" name="reason"' in page
+    before = events(app.extensions["market.engine"])
+    action = f"/buyer/transfers/{t['id']}/decline"
+    review = post_form(buyer, "/buyer", action, {"reason": "Price too high for us"})
+    body = review.get_data(as_text=True)
+    assert review.status_code == 200 and "Review before you confirm" in body
+    assert "Camden Robotics" in body and "Price too high for us" in body
+    assert events(app.extensions["market.engine"]) == before  # the review writes nothing
+    r = confirm_form(buyer, "/buyer", action, {"reason": "Price too high for us"})
+    assert r.status_code == 302
+    assert m.api.get(f"/api/v1/transfers/{t['id']}", headers=m.seller_h).json["reasons"] == [
+        "Price too high for us"
+    ]
+    seller = browser(app, "participant", m.seller["id"])
+    desk = seller.get("/seller").get_data(as_text=True)
+    row = desk[desk.index(f'id="proposed-{t["id"]}"') :]
+    row = row[: row.index("</tr>")]
+    assert "Newark Insurance Holdings" in row
+    assert "Declined by the buyer: &ldquo;Price too high for us&rdquo;" in row
+    deals = seller.get("/deals/selling").get_data(as_text=True)
+    assert "Price too high for us" in deals
+
+
+def test_a_decline_reason_too_long_is_refused_beside_its_field(app: Any) -> None:
+    m = make_market(app)
+    t = _negotiated(m)
+    buyer = browser(app, "participant", m.buyer["id"])
+    before = events(app.extensions["market.engine"])
+    action = f"/buyer/transfers/{t['id']}/decline"
+    r = post_form(buyer, "/buyer", action, {"reason": "x" * 501})
+    assert r.status_code == 400
+    html = r.get_data(as_text=True)
+    assert f'id="decline-{t["id"]}-error"' in html
+    assert events(app.extensions["market.engine"]) == before
