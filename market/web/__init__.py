@@ -40,6 +40,7 @@ def _import_page_modules() -> None:
     from market.web import (  # noqa: F401
         account_pages,
         allocation_pages,
+        apply_pages,
         audit_pages,
         authority_pages,
         buyer_pages,

@@ -111,3 +111,25 @@ def proposed_transfers(
         .limit(limit)
     )
     return [dict(r) for r in conn.execute(stmt).mappings()]
+
+
+def applied_by_return(conn: Connection, party_id: str, limit: int = 20) -> list[dict[str, Any]]:
+    """What the party has applied through this market to each return (tax type, tax
+    year), the latest years first: the amounts a new application counts as other credits."""
+    ca = credit_apps_t
+    stmt = (
+        select(
+            ca.c.tax_type,
+            ca.c.tax_year,
+            func.sum(ca.c.applied_cents).label("applied_cents"),
+            func.count().label("applications"),
+        )
+        .where(ca.c.party_id == party_id)
+        .group_by(ca.c.tax_type, ca.c.tax_year)
+        .order_by(ca.c.tax_year.desc(), ca.c.tax_type)
+        .limit(limit)
+    )
+    return [
+        dict(r) | {"applied_cents": int(r.applied_cents or 0)}
+        for r in conn.execute(stmt).mappings()
+    ]
