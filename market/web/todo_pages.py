@@ -75,10 +75,18 @@ def _registration(r: dict[str, Any]) -> Row:
     return Row(what, since, f"{r['legal_name']} (to confirm its e-mail address)", href, "Open")
 
 
+def fee_words(kind: str, program: str) -> str:
+    """`tech_application` of TECH as "The TECH application fee"."""
+    words = kind.replace("_", " ")
+    if words.lower().startswith(program.lower() + " "):
+        words = words[len(program) + 1 :]
+    return f"The {program} {words} fee"
+
+
 def _fee(f: dict[str, Any], name: dict[str, str]) -> Row:
     owed = int(f["amount_cents"]) - int(f["credited_cents"]) - int(f["paid_cents"])
     party = name[f["party_id"]]
-    what = f"{f['program']} {f['kind'].replace('_', ' ')}: {money(owed)} owed by {party}"
+    what = f"{fee_words(f['kind'], f['program'])}: {money(owed)} owed by {party}"
     href = url_for("pages.fees") + f"#fee-{f['id']}"
     since = date.fromisoformat(f["invoiced_on"])
     return Row(what, since, f"{party} (to pay; {AUTHORITY} records it)", href, "Record a payment")

@@ -178,3 +178,9 @@ def test_a_decline_reason_too_long_is_refused_beside_its_field(app: Any) -> None
     html = r.get_data(as_text=True)
     assert f'id="decline-{t["id"]}-error"' in html
     assert events(app.extensions["market.engine"]) == before
+
+
+def test_a_fee_reads_as_words() -> None:
+    assert todo_pages.fee_words("tech_application", "TECH") == "The TECH application fee"
+    assert todo_pages.fee_words("uth_transfer", "UTH") == "The UTH transfer fee"
+    assert todo_pages.fee_words("board_review", "BRRAG") == "The BRRAG board review fee"
