@@ -14,8 +14,9 @@ from sqlalchemy import event, select
 from market.adapters.tables import EventRow
 from market.services.kernel.uow import ReadOnly
 from market.web import todo_pages
+from tests.e2e.test_pages_desks import TECH_FACTS
 from tests.e2e.test_pages_support import M, browser, confirm_form, make_market, post_form
-from tests.helpers import events
+from tests.helpers import UthAward, create_party, events
 
 events_t = EventRow.__table__  # type: ignore[attr-defined]
 
@@ -184,3 +185,47 @@ def test_a_fee_reads_as_words() -> None:
     assert todo_pages.fee_words("tech_application", "TECH") == "The TECH application fee"
     assert todo_pages.fee_words("uth_transfer", "UTH") == "The UTH transfer fee"
     assert todo_pages.fee_words("board_review", "BRRAG") == "The BRRAG board review fee"
+
+
+def test_a_uth_review_due_is_listed_until_it_is_recorded(app: Any, client: Any) -> None:
+    hub = UthAward(client)  # periods from 2013; the business date is 2014-09-01
+    eda = browser(app, "authority")
+    due = _section(eda.get("/authority/todo").get_data(as_text=True), "uth-reviews")
+    number = hub.award["number"]
+    assert (
+        f"UTH award {number} of Hub Owner Co: the annual review of tax period 2013 "
+        "($2,400,000.00)" in due
+    )
+    assert "tax period 2014" not in due  # not ended yet
+    assert f'href="/certificates/{hub.id}#uth-review"' in due
+    r = client.post(
+        f"/api/v1/certificates/{hub.id}/reviews",
+        json={"tax_period": 2013, "finding": "approved"},
+        headers=hub.auth,
+    )
+    assert r.status_code == 201, r.json
+    due = _section(eda.get("/authority/todo").get_data(as_text=True), "uth-reviews")
+    assert "Nothing waits." in due
+
+
+def test_a_tech_application_waits_on_its_next_step(app: Any) -> None:
+    m = make_market(app)
+    startup = create_party(m.api, m.eda, name="Hoboken Quantum", **TECH_FACTS)
+    m.post(
+        "/api/v1/tech/applications",
+        m.eda,
+        {
+            "party_id": startup["id"],
+            "received_on": "2014-08-15",
+            "receipt_reason": "Paper filing received by mail",
+            "nol_cents": 0,
+            "allocation_factor": "1",
+            "seller_tax_regime": "CBT",
+            "rnd_credit_cents": 100_000_00,
+        },
+    )
+    html = browser(app, "authority").get("/authority/todo").get_data(as_text=True)
+    tech = _section(html, "tech")
+    assert "TECH FY 2015: Hoboken Quantum asks for $100,000.00" in tech
+    assert "2014-08-15" in tech
+    assert "the Authority (" in tech
