@@ -41,7 +41,9 @@ def render(status: int = 200) -> ResponseReturnValue:
             conn, [t[k] for t in pending for k in ("seller_party_id", "buyer_party_id")]
         )
     choices = [(t["id"], _words(t, names)) for t in pending]
-    page = render_template("exchange_date.html", choices=choices, today=today(), form=request.form)
+    # A link from the queue names its transfer (`?transfer_id=`); a post keeps what was typed.
+    form = request.form if request.method == "POST" else request.args
+    page = render_template("exchange_date.html", choices=choices, today=today(), form=form)
     return page, status
 
 

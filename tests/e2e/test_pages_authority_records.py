@@ -113,7 +113,10 @@ def test_a_back_dated_exchange_is_reviewed_on_its_date_then_approved(app: Any) -
     t = m.pending_transfer()
     eda = browser(app, "authority")
     page = "/authority/exchange-date"
-    html = eda.get(page).get_data(as_text=True)
+    queue = eda.get("/authority").get_data(as_text=True)
+    assert f'href="/authority/exchange-date?transfer_id={t["id"]}"' in queue
+    html = eda.get(f"{page}?transfer_id={t['id']}").get_data(as_text=True)
+    assert f'<option value="{t["id"]}" selected>' in html
     assert "Camden Robotics to Newark Insurance Holdings" in html
     engine = app.extensions["market.engine"]
     before = events(engine)
