@@ -5,19 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from flask.typing import ResponseReturnValue
-from marshmallow import Schema
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, ruleset
-from market.api.schemas import text
 from market.api.trading import TRANSFER_OUT, TransferOut
 from market.services.trading import trading
+from market.validation import DeclineIn
 
 blp = Blueprint("consent", __name__, url_prefix="/api/v1", description="The buyer's consent")
-
-
-class DeclineIn(Schema):
-    reason = text(500, required=False)
 
 
 @blp.route("/transfers/<transfer_id>/confirm", methods=["POST"])

@@ -5,21 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from flask.typing import ResponseReturnValue
-from marshmallow import Schema
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor
 from market.api.parties import PartyOut
-from market.api.schemas import text
 from market.services.parties import director_exceptions
+from market.validation.parties import ExceptionIn
 
 blp = Blueprint(
     "exceptions", __name__, url_prefix="/api/v1/parties", description="Director's exceptions"
 )
-
-
-class ExceptionIn(Schema):
-    reason = text(500)
 
 
 @blp.route("/<party_id>/director-exception", methods=["POST"])

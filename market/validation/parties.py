@@ -59,3 +59,9 @@ class NewUserIn(Schema):
 class PasswordResetIn(Schema):
     user_id = text(40)
     password = fields.String(required=True, validate=validate.Length(min=8, max=200))
+
+
+class ExceptionIn(Schema):
+    """The Director's exception for an individual's direct GIT purchase (PT-7, AMB-53)."""
+
+    reason = text(500)

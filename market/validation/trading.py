@@ -77,3 +77,9 @@ class ApproveIn(Schema):
 
 class RejectIn(Schema):
     reason = text(500)
+
+
+class DeclineIn(Schema):
+    """The buyer's reason for declining a negotiated transfer (optional; the seller reads it)."""
+
+    reason = text(500, required=False)

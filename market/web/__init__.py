@@ -40,6 +40,7 @@ def _import_page_modules() -> None:
     from market.web import (  # noqa: F401
         account_pages,
         allocation_pages,
+        apply_pages,
         audit_pages,
         authority_pages,
         buyer_pages,
@@ -48,6 +49,8 @@ def _import_page_modules() -> None:
         certificate_pages,
         covenant_pages,
         deal_pages,
+        exception_pages,
+        exchange_date_pages,
         fee_pages,
         funding_pages,
         halt_pages,
@@ -57,6 +60,7 @@ def _import_page_modules() -> None:
         offer_pages,
         oidc_pages,
         pages,
+        paper_filing_pages,
         party_admin_pages,
         party_facts_pages,
         party_user_pages,
@@ -71,68 +75,25 @@ def _import_page_modules() -> None:
         signin_pages,
         simulator_pages,
         statutory_pages,
+        todo_pages,
         user_admin_pages,
         uth_review_pages,
         webhook_pages,
     )
 
 
-ALL = ("authority", "participant", "auditor")
-NAV_ITEMS = [
-    ("pages.market", "Market", ALL),
-    ("pages.seller", "Selling", ("participant",)),
-    ("pages.buyer", "Holdings", ("participant",)),
-    ("pages.my_purchases", "My offers and purchases", ("participant",)),
-    ("pages.my_sales", "My sales", ("participant",)),
-    ("pages.authority", "Approvals", ("authority",)),
-    ("pages.allocations", "TECH allocation", ("authority",)),
-    ("pages.caps_report", "Caps", ALL),
-    ("pages.transfers_report", "Transfers", ("authority", "auditor")),
-    ("pages.statutory_reports", "Statutory reports", ("authority", "auditor")),
-    ("pages.ledger", "Ledger", ("authority", "auditor")),
-    ("pages.account", "Account", ALL),
-    ("pages.audit", "Audit", ("authority", "auditor")),
-    ("pages.price_tape_page", "Price tape", ALL),
-    ("pages.cap_meter", "TECH cap meter", ALL),
-    ("pages.tech_calculator", "TECH calculator", ALL),
-    ("pages.closing", "Closing", ALL),
-    ("pages.covenant_monitor", "Covenants", ("authority", "auditor")),
-    ("pages.party_admin", "Parties", ("authority",)),
-    ("pages.user_admin", "Users", ("authority",)),
-    ("pages.registrations_desk", "Registrations", ("authority", "auditor")),
-    ("pages.party_users", "Our users", ("participant",)),
-]
-
-
 def _navigation() -> dict[str, object]:
     from flask import current_app
+    from flask_login import current_user
 
-    from market.web import forms
+    from market.web import forms, navigation
 
+    role = getattr(current_user, "role", None)
     return {
-        "nav_items": NAV_ITEMS,
-        "view_functions": current_app.view_functions,
-        "current_nav": current_nav(),
+        "nav_menu": navigation.menu(role, set(current_app.view_functions)),
+        "current_nav": navigation.current_nav(),
         "field_errors": forms.field_errors(),
     }
-
-
-def current_nav() -> str | None:
-    """The nav item the page belongs to (aria-current): the one whose address is the
-    longest prefix of this page's, so /authority/allocations/2014 is "TECH allocation"
-    and /authority/parties is not "Approvals"."""
-    from flask import request, url_for
-    from werkzeug.routing import BuildError
-
-    best, length = None, 0
-    for endpoint, _, _ in NAV_ITEMS:
-        try:
-            path = url_for(endpoint)
-        except BuildError:  # an endpoint another area registers may be absent here
-            continue
-        if (request.path == path or request.path.startswith(path + "/")) and len(path) > length:
-            best, length = endpoint, len(path)
-    return best
 
 
 __all__ = ["WebUser", "csrf", "init_web"]

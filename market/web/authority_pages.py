@@ -15,7 +15,7 @@ from market.domain.programs import Program
 from market.services.certificates import certificates
 from market.services.kernel import lookups, runner
 from market.services.kernel.uow import ReadOnly, UnitOfWork
-from market.services.queries import list_search, pages_queries, pickers
+from market.services.queries import list_search, pages_queries, pickers, todo
 from market.services.trading import trading
 from market.services.trading.trading import today
 from market.validation import RejectIn
@@ -51,6 +51,7 @@ def render_desk(status: int = 200) -> ResponseReturnValue:
         page = list_search.search_queue(conn, actor(), query)
         # The ownership graph once for the page, not once per pending row.
         pages_queries.with_previews(conn, page.items, ruleset(), on)
+        since = todo.waiting_since(conn, page.items)
         choices = pickers.party_choices(conn)
         certs = pickers.certificate_choices(conn)
         # The names of the parties shown (queue rows, certificate choices) only.
@@ -67,6 +68,7 @@ def render_desk(status: int = 200) -> ResponseReturnValue:
             query=query,
             sorts=list_search.QUEUE_SORTS,
             names=names,
+            since=since,
             parties=choices,
             certificates=certs,
             issuable=ISSUABLE,

@@ -11,14 +11,14 @@ from flask.typing import ResponseReturnValue
 
 from market.domain.programs import Program
 from market.domain.rules import pass_through as pt_rules
-from market.services.certificates import pass_through_allocations, returns
+from market.services.certificates import pass_through_allocations
 from market.services.kernel import lookups, runner
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.parties import parties
 from market.services.queries import desk_queries, pages_queries
 from market.services.trading import trade_views, trading
 from market.services.trading.trading import today
-from market.validation import CreditApplicationIn, PassThroughIn
+from market.validation import DeclineIn, PassThroughIn
 from market.web import confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.deal_pages import from_deal_room, render_transfer_room
@@ -40,7 +40,7 @@ def limit_in_words(code: str) -> str:
     return LIMITS.get(code, code.replace("_", " "))
 
 
-def _render(status: int = 200) -> ResponseReturnValue:
+def render_holdings(status: int = 200) -> ResponseReturnValue:
     """Holdings 50 at a time (`?held_after=` for the next page), the form's choices and the
     latest credit applications: each read bounded, however much the party holds."""
     me, rules = party_id(), ruleset()
@@ -59,6 +59,7 @@ def _render(status: int = 200) -> ResponseReturnValue:
         ]
         # The certificates applied from, each held one's parent (named, not linked:
         # another party's certificate is not the buyer's to open), and the counters'.
+        by_return = desk_queries.applied_by_return(conn, me)
         numbers = lookups.numbers_of(
             conn,
             [a["certificate_id"] for a in applied]
@@ -99,6 +100,7 @@ def _render(status: int = 200) -> ResponseReturnValue:
             by_basis=by_basis,
             agreement=agreement,
             applied=applied,
+            by_return=by_return,
             numbers=numbers,
             limit_in_words=limit_in_words,
             pass_through=party["entity_type"] in pass_through_allocations.PASS_THROUGH_ENTITIES,
@@ -109,58 +111,10 @@ def _render(status: int = 200) -> ResponseReturnValue:
     )
 
 
-def desk(status: int = 200) -> ResponseReturnValue:
-    """The Holdings desk again (another module's form refused, with its status)."""
-    return _render(status)
-
-
 @bp.get("/buyer", endpoint="buyer")
 @roles_required("participant")
 def buyer_page() -> ResponseReturnValue:
-    return _render()
-
-
-@bp.post("/buyer/returns", endpoint="apply_credit")
-@roles_required("participant")
-def apply_credit() -> ResponseReturnValue:
-    """The API's CreditApplicationIn checks the fields (an amount of $0 is refused beside
-    its field); the service then applies the smallest of the limits."""
-    who, rules, f = actor(), ruleset(), Fields(request.form)
-    data = {
-        "certificate_id": f.text("certificate_id"),
-        "tax_type": f.text("tax_type"),
-        "tax_year": f.integer("tax_year", "The tax year"),
-        "liability_cents": f.cents("liability", "The tax liability"),
-        "other_credits_cents": f.cents("other_credits", "Other credits", required=False),
-        "amount_cents": f.cents("amount", "The amount to apply"),
-        # PT-2: every GIT use is limited by the §40 ratio, so a GIT return gives Cap40.
-        "cap40_cents": f.cents("cap40", "The §40 cap", required=False),
-    }
-    names = {
-        "certificate_id": "certificate_id",
-        "tax_type": "tax_type",
-        "tax_year": "tax_year",
-        "liability_cents": "liability",
-        "other_credits_cents": "other_credits",
-        "amount_cents": "amount",
-        "cap40_cents": "cap40",
-    }
-    loaded = f.load(CreditApplicationIn(), data, names)
-    if not f.ok:
-        return _render(f.refuse())
-    new = returns.NewCreditApplication(**loaded)
-    ok, result, status = forms.attempt(
-        lambda: runner.run(engine(), lambda uow: returns.apply_to_return(uow, who, rules, new))
-    )
-    if not ok:
-        return _render(status)
-    flash(
-        f"Applied {forms.dollars(result['applied_cents'])} to the {result['tax_year']} "
-        f"{result['tax_type']} return, limited by {limit_in_words(result['limited_by'])}; "
-        f"{forms.dollars(result['carried_forward_cents'])} carries forward.",
-        "success",
-    )
-    return redirect(url_for("pages.buyer"))
+    return render_holdings()
 
 
 @bp.post("/buyer/pass-through", endpoint="pass_through")
@@ -176,7 +130,7 @@ def pass_through() -> ResponseReturnValue:
     data = {"amount_cents": f.cents("amount", "The amount", required=False)}
     loaded = f.load(PassThroughIn(), data, {"amount_cents": "amount"})
     if not f.ok or cert_id is None:
-        return _render(f.refuse())
+        return render_holdings(f.refuse())
     amount = loaded.get("amount_cents")
     ok, result, status = forms.attempt(
         lambda: runner.run(
@@ -187,7 +141,7 @@ def pass_through() -> ResponseReturnValue:
         )
     )
     if not ok:
-        return _render(status)
+        return render_holdings(status)
     with ReadOnly(engine()) as conn:
         names = lookups.names_of(conn, [a["party_id"] for a in result["allocations"]])
     shares = "; ".join(
@@ -206,10 +160,21 @@ def pass_through() -> ResponseReturnValue:
 def buyer_consent(transfer_id: str, decision: str) -> ResponseReturnValue:
     """Confirm (it goes to the Authority) or decline a negotiated transfer. Confirming
     binds the buyer, so it is reviewed first: the review rehearses the very confirmation
-    (the rules run again on today's state; nothing is written)."""
+    (the rules run again on today's state; nothing is written). A decline takes an
+    optional reason the seller reads, and is reviewed before it is recorded."""
     who, rules = actor(), ruleset()
     if decision not in ("confirm", "decline"):
-        return _render(404)
+        return render_holdings(404)
+    reason: str | None = None
+    if decision == "decline":
+        f = Fields(request.form)
+        field = f"reason-{transfer_id}"
+        loaded = f.load(DeclineIn(), {"reason": f.text("reason")}, {"reason": field})
+        if not f.ok:
+            return render_holdings(f.refuse())
+        reason = loaded.get("reason")
+        if not confirm.confirmed():
+            return _review_decline(transfer_id, reason)
 
     def confirm_it(uow: UnitOfWork) -> Any:
         return trading.confirm_transfer(uow, who, transfer_id, rules)
@@ -218,7 +183,7 @@ def buyer_consent(transfer_id: str, decision: str) -> ResponseReturnValue:
         if decision == "confirm":
             return runner.run(engine(), confirm_it)
         return runner.run(
-            engine(), lambda uow: trading.decline_transfer(uow, who, transfer_id, None)
+            engine(), lambda uow: trading.decline_transfer(uow, who, transfer_id, reason)
         )
 
     if decision == "confirm" and not confirm.confirmed():
@@ -243,7 +208,7 @@ def buyer_consent(transfer_id: str, decision: str) -> ResponseReturnValue:
 def _refused(transfer_id: str, status: int) -> ResponseReturnValue:
     if from_deal_room():
         return render_transfer_room(transfer_id, status)
-    return _render(status)
+    return render_holdings(status)
 
 
 def _confirm_review(transfer_id: str, t: dict[str, Any]) -> ResponseReturnValue:
@@ -264,4 +229,28 @@ def _confirm_review(transfer_id: str, t: dict[str, Any]) -> ResponseReturnValue:
         back=url_for("pages.deal_transfer", transfer_id=transfer_id),
         warning="Confirming binds you to the price; the Authority then approves or rejects.",
         danger=False,
+    )
+
+
+def _review_decline(transfer_id: str, reason: str | None) -> ResponseReturnValue:
+    with ReadOnly(engine()) as conn:
+        t = trading.get_transfer(conn, actor(), transfer_id)
+        seller = lookups.names_of(conn, [t["seller_party_id"]]).get(t["seller_party_id"], "")
+    return confirm.review(
+        title="Decline this transfer",
+        action=url_for("pages.buyer_consent", transfer_id=transfer_id, decision="decline"),
+        lines=[
+            ("Seller", seller),
+            (
+                "Transfer",
+                f"{t['program']} · {forms.dollars(t['amount_cents'])} for "
+                f"{forms.dollars(t['consideration_cents'])}",
+            ),
+            ("Reason the seller will read", reason or "none given"),
+        ],
+        carry={"reason": reason or "", "from": request.form.get("from", "")},
+        button="Confirm: decline the transfer",
+        back=url_for("pages.buyer"),
+        warning="Declining records a TRANSFER_DECLINED event; the seller would have to "
+        "propose again.",
     )

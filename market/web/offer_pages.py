@@ -158,14 +158,14 @@ def answer_counter(offer_id: str, decision: str) -> ResponseReturnValue:
         return forms.finish(
             lambda: runner.run(engine(), lambda uow: trading.decline_counter(uow, who, offer_id)),
             lambda x: "Counter-offer declined; the offer is closed.",
-            buyer_pages.desk,
+            buyer_pages.render_holdings,
             "pages.buyer",
         )
     ok, offer, status = forms.attempt(
         lambda: runner.run(engine(), lambda uow: trading.accept_counter(uow, who, offer_id, rules))
     )
     if not ok:
-        return buyer_pages.desk(status)
+        return buyer_pages.render_holdings(status)
     flash(
         "Counter-offer accepted: "
         + _terms(offer["counter_price_cents"], offer["counter_amount_cents"], None)

@@ -9,7 +9,7 @@ from flask_login import current_user
 from market.web.base import bp
 
 HOME_BY_ROLE = {
-    "authority": "pages.authority",
+    "authority": "pages.authority_todo",
     "participant": "pages.market",
     "auditor": "pages.ledger",
 }

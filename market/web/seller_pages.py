@@ -64,8 +64,14 @@ def _render(status: int = 200) -> ResponseReturnValue:
             conn, "approved", args.get("paid_after", type=int), 50, seller=me
         )
         paid_total, paid_count = desk_queries.paid_summary(conn, me)
+        proposed = desk_queries.proposed_transfers(conn, me)
         names = lookups.names_of(
-            conn, [me, *(t["buyer_party_id"] for t in paid), *(o["buyer_party_id"] for o in offers)]
+            conn,
+            [
+                me,
+                *(t["buyer_party_id"] for t in paid + proposed),
+                *(o["buyer_party_id"] for o in offers),
+            ],
         )
         numbers = lookups.numbers_of(
             conn, [*(c["parent_id"] for c in certs), *(o["certificate_id"] for o in offers)]
@@ -90,6 +96,7 @@ def _render(status: int = 200) -> ResponseReturnValue:
             paid_next=paid_next,
             paid_count=paid_count,
             paid_total=paid_total,
+            proposed=proposed,
             names=names,
             today=today(),
             can_sell_tech=can_sell_tech(party),

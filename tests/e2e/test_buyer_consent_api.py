@@ -176,7 +176,7 @@ def test_the_buyers_page_confirms_and_declines(app: Any) -> None:
     assert r.status_code == 302
     flash = buyer.get("/buyer").get_data(as_text=True)
     assert "confirmed; it now awaits the Authority" in flash
-    r = post_form(buyer, "/buyer", f"/buyer/transfers/{proposed[1]['id']}/decline", {})
+    r = confirm_form(buyer, "/buyer", f"/buyer/transfers/{proposed[1]['id']}/decline", {})
     assert r.status_code == 302
     statuses = {
         t["id"]: t["status"] for t in pm.api.get("/api/v1/transfers", headers=pm.eda).json["items"]

@@ -182,7 +182,7 @@ def test_the_buyer_applies_a_credit_and_sees_what_carries_forward(app: Any) -> N
         "other_credits": "0",
         "amount": "1000000",
     }
-    r = post_form(buyer, "/buyer", "/buyer/returns", data)
+    r = confirm_form(buyer, "/buyer", "/buyer/returns", data)
     assert r.status_code == 302
     html = buyer.get("/buyer").get_data(as_text=True)
     assert "carries forward" in html and "limited by" in html

@@ -61,7 +61,7 @@ def test_applying_zero_to_a_return_is_refused_beside_its_field_and_writes_nothin
     ) == [ZERO]
     assert events(engine) == before
     # The same form with an amount goes through; a blank "other credits" is none.
-    r = post_form(buyer, "/buyer", "/buyer/returns", data | {"amount": "1000000"})
+    r = confirm_form(buyer, "/buyer", "/buyer/returns", data | {"amount": "1000000"})
     assert r.status_code == 302, r.get_data(as_text=True)[:2000]
     assert types_after(engine, before) == ["CREDIT_APPLIED"]
 

@@ -70,6 +70,10 @@ FORMS: dict[str, tuple[str, ...]] = {
     "/casefiles/tech/{application}/{step}": ("authority", "owner", "other"),
     "/fees/{fee}/payment": ("authority",),
     "/tax-clearances": ("authority",),
+    # What was API only (issue 28 item 10).
+    "/authority/tech/paper-filing": ("authority",),
+    "/authority/parties/director-exception": ("authority",),
+    "/authority/exchange-date": ("authority",),
 }
 OWNERS_ONLY = {
     "/account/webhooks/{webhook}/{action}",  # Owner's subscription: Other is told 404

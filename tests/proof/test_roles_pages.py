@@ -41,6 +41,10 @@ PAGES: dict[str, dict[str, int]] = {
     "/seller/transfers/new": PARTICIPANTS,
     "/seller/offers/{offer}/counter": {**PARTICIPANTS, "other": 404},  # its seller's only
     "/authority": AUTHORITY_ONLY,
+    "/authority/todo": AUTHORITY_ONLY,
+    "/authority/tech/paper-filing": AUTHORITY_ONLY,
+    "/authority/parties/director-exception": AUTHORITY_ONLY,
+    "/authority/exchange-date": AUTHORITY_ONLY,
     "/authority/allocations": {**AUTHORITY_ONLY, "authority": 302},  # to the latest FY
     "/authority/allocations/{fy}": AUTHORITY_ONLY,
     "/notifications": SIGNED_IN,

@@ -92,3 +92,44 @@ def holdings_page(
         stmt = stmt.where(c.c.issued_seq > after)
     rows = [dict(r) for r in conn.execute(stmt).mappings()]
     return split_page(rows, limit, lambda r: int(r["issued_seq"]))
+
+
+def proposed_transfers(
+    conn: Connection, seller_party_id: str, limit: int = 20
+) -> list[dict[str, Any]]:
+    """The seller's negotiated transfers still waiting for the buyer or declined by it,
+    newest first (each status a walk down the seller's status index)."""
+    t = transfers_t
+    stmt = (
+        select(t)
+        .where(
+            t.c.seller_party_id == seller_party_id,
+            t.c.status.in_(("awaiting_buyer", "declined")),
+            t.c.offer_id.is_(None),
+        )
+        .order_by(t.c.created_seq.desc())
+        .limit(limit)
+    )
+    return [dict(r) for r in conn.execute(stmt).mappings()]
+
+
+def applied_by_return(conn: Connection, party_id: str, limit: int = 20) -> list[dict[str, Any]]:
+    """What the party has applied through this market to each return (tax type, tax
+    year), the latest years first: the amounts a new application counts as other credits."""
+    ca = credit_apps_t
+    stmt = (
+        select(
+            ca.c.tax_type,
+            ca.c.tax_year,
+            func.sum(ca.c.applied_cents).label("applied_cents"),
+            func.count().label("applications"),
+        )
+        .where(ca.c.party_id == party_id)
+        .group_by(ca.c.tax_type, ca.c.tax_year)
+        .order_by(ca.c.tax_year.desc(), ca.c.tax_type)
+        .limit(limit)
+    )
+    return [
+        dict(r) | {"applied_cents": int(r.applied_cents or 0)}
+        for r in conn.execute(stmt).mappings()
+    ]

@@ -140,7 +140,7 @@ def build(conn: Connection, events: list[Event]) -> list[dict[str, Any]]:
             "seq": e.seq,
         }
         facts = e.facts()
-        reasons = facts.get("reasons") if e.type.endswith("REJECTED") else None
+        reasons = facts.get("reasons") if e.type.endswith(("REJECTED", "DECLINED")) else None
         reason = "; ".join(map(str, reasons)) if reasons else facts.get("reason")
         if reason:
             entry["reason"] = str(reason)

@@ -113,6 +113,8 @@ def test_the_whole_market_flow(pages: dict[str, Any], site: Site) -> None:
     form.locator("input[name=liability]").fill("400,000")
     form.locator("input[name=amount]").fill("1000000")
     form.locator("button").click()
+    assert "Will be applied" in buyer.locator("main").inner_text()  # the review, then confirm
+    buyer.locator("button", has_text="Confirm: apply the credit").click()
     message = _flash(buyer)
     assert "Applied $400,000.00" in message and "$600,000.00 carries forward" in message
     site.shot(buyer, "buyer-applied")

@@ -1,0 +1,167 @@
+"""The Authority's "Things to do" (`/authority/todo`): everything that waits, on the
+Authority or on someone else, grouped by kind; each row says what it is in words, since
+when (New York date), whom it waits on, and links to where it is done. One query per kind
+(services/queries/todo.py) and one for the names of every party shown."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from flask import render_template, url_for
+from flask.typing import ResponseReturnValue
+
+from market.services.kernel import lookups
+from market.services.kernel.uow import ReadOnly
+from market.services.queries import todo
+from market.services.trading.trading import today
+from market.web.base import bp, engine, roles_required
+from market.web.filters import money, per_dollar
+
+AUTHORITY = "the Authority"
+
+
+@dataclass(frozen=True)
+class Row:
+    what: str
+    since: date | None
+    waits_on: str
+    href: str
+    action: str
+
+
+@dataclass(frozen=True)
+class Section:
+    key: str
+    title: str
+    rows: list[Row]
+    total: int
+
+
+def _transfer(t: dict[str, Any], name: dict[str, str]) -> Row:
+    seller, buyer = name[t["seller_party_id"]], name[t["buyer_party_id"]]
+    what = (
+        f"{t['program']}: {seller} sells {money(t['amount_cents'])} to {buyer} for "
+        f"{money(t['consideration_cents'])} "
+        f"({per_dollar(t['consideration_cents'], t['amount_cents'])})"
+    )
+    since = todo.new_york_date(t["recorded_at"])
+    href = url_for("pages.deal_transfer", transfer_id=t["id"])
+    if t["status"] == "awaiting_buyer":
+        return Row(what, since, f"{buyer} (the buyer's confirmation)", href, "Open the deal")
+    queue = url_for("pages.authority") + f"#transfer-{t['id']}"
+    return Row(what, since, f"{AUTHORITY} (approval)", queue, "Approve or reject")
+
+
+def _closing(t: dict[str, Any], name: dict[str, str]) -> Row:
+    seller, buyer = name[t["seller_party_id"]], name[t["buyer_party_id"]]
+    what = f"{t['program']}: {money(t['consideration_cents'])} from {buyer} to {seller}"
+    if t["paid_on"] is None:
+        waits = f"{buyer} (to record its payment)"
+    else:
+        waits = f"{seller} (to confirm the receipt of the payment of {t['paid_on']})"
+    href = url_for("pages.deal_transfer", transfer_id=t["id"])
+    return Row(what, todo.new_york_date(t["recorded_at"]), waits, href, "Open the deal")
+
+
+def _registration(r: dict[str, Any]) -> Row:
+    since = todo.new_york_date(r["requested_at"])
+    href = url_for("pages.registration_review", registration_id=r["id"])
+    what = f"{r['legal_name']} asks to join ({r['entity_type'].replace('_', ' ')})"
+    if r["status"] == "submitted":
+        return Row(what, since, f"{AUTHORITY} (approve or reject)", href, "Review")
+    return Row(what, since, f"{r['legal_name']} (to confirm its e-mail address)", href, "Open")
+
+
+def fee_words(kind: str, program: str) -> str:
+    """`tech_application` of TECH as "The TECH application fee"."""
+    words = kind.replace("_", " ")
+    if words.lower().startswith(program.lower() + " "):
+        words = words[len(program) + 1 :]
+    return f"The {program} {words} fee"
+
+
+def _fee(f: dict[str, Any], name: dict[str, str]) -> Row:
+    owed = int(f["amount_cents"]) - int(f["credited_cents"]) - int(f["paid_cents"])
+    party = name[f["party_id"]]
+    what = f"{fee_words(f['kind'], f['program'])}: {money(owed)} owed by {party}"
+    href = url_for("pages.fees") + f"#fee-{f['id']}"
+    since = date.fromisoformat(f["invoiced_on"])
+    return Row(what, since, f"{party} (to pay; {AUTHORITY} records it)", href, "Record a payment")
+
+
+def _clearance(c: dict[str, Any], name: dict[str, str], on: date) -> Row:
+    party = name[c["party_id"]]
+    until = date.fromisoformat(c["valid_until"])
+    state = "lapsed after" if until < on else "valid until"
+    what = f"{party}'s {c['program']} tax clearance {c['certificate_number']} ({state} {until})"
+    since = until if until < on else until - timedelta(days=todo.CLEARANCE_WINDOW_DAYS)
+    waits = f"{party} (a renewal from the Division of Taxation)"
+    return Row(what, since, waits, url_for("pages.fees"), "Record a renewal")
+
+
+def _uth(r: dict[str, Any], name: dict[str, str]) -> Row:
+    holder = name[r["holder_party_id"]]
+    what = (
+        f"UTH award {r['number']} of {holder}: the annual review of tax period "
+        f"{r['period']} ({money(r['cents'])})"
+    )
+    href = url_for("pages.certificate", certificate_id=r["id"]) + "#uth-review"
+    return Row(what, r["since"], f"{AUTHORITY} (the annual review)", href, "Record the review")
+
+
+def _tech(a: dict[str, Any], name: dict[str, str]) -> Row:
+    party = name[a["party_id"]]
+    what = f"TECH FY {a['fiscal_year']}: {party} asks for {money(a['requested_cents'])}"
+    case = url_for("pages.casefile_tech", application_id=a["id"])
+    if a["submitted_on"] is not None and a["preliminary_on"] is None:
+        since, waits = a["submitted_on"], f"{AUTHORITY} (preliminary approval)"
+    elif a["submitted_on"] is not None and a["forwarded_on"] is None:
+        since, waits = a["preliminary_on"], f"{AUTHORITY} (forward to the Division of Taxation)"
+    elif a["submitted_on"] is not None and a["tax_certificate_issued_on"] is None:
+        since, waits = a["forwarded_on"], "the Division of Taxation (its tax certificate)"
+    else:
+        allocation = url_for("pages.allocation", fy=a["fiscal_year"])
+        waits = f"{AUTHORITY} (the FY {a['fiscal_year']} allocation)"
+        return Row(what, date.fromisoformat(a["received_on"]), waits, allocation, "Allocation")
+    return Row(what, date.fromisoformat(since), waits, case, "Open the case file")
+
+
+def sections(conn: Any, on: date) -> list[Section]:
+    kinds = {
+        "transfers": todo.transfers(conn),
+        "closings": todo.closings(conn),
+        "registrations": todo.registrations(conn),
+        "fees": todo.fees(conn),
+        "tax_clearances": todo.tax_clearances(conn, on),
+        "uth_reviews": todo.uth_reviews_due(conn, on),
+        "tech": todo.tech_steps(conn),
+    }
+    keys = ("seller_party_id", "buyer_party_id", "party_id", "holder_party_id")
+    ids = [r[k] for kind in kinds.values() for r in kind.rows for k in keys if r.get(k)]
+    found = lookups.names_of(conn, ids)
+    name = {i: found.get(i, "a party not on record") for i in ids}
+    words: dict[str, tuple[str, Callable[[dict[str, Any]], Row]]] = {
+        "transfers": ("Sales waiting to be confirmed or approved", lambda r: _transfer(r, name)),
+        "closings": ("Approved sales waiting for payment or receipt", lambda r: _closing(r, name)),
+        "registrations": ("Registrations", _registration),
+        "fees": ("Fees owed", lambda r: _fee(r, name)),
+        "tax_clearances": ("Tax clearances lapsing or lapsed", lambda r: _clearance(r, name, on)),
+        "uth_reviews": ("UTH annual reviews due", lambda r: _uth(r, name)),
+        "tech": ("TECH applications waiting for a step", lambda r: _tech(r, name)),
+    }
+    return [
+        Section(key, title, [row(r) for r in kinds[key].rows], kinds[key].total)
+        for key, (title, row) in words.items()
+    ]
+
+
+@bp.get("/authority/todo", endpoint="authority_todo")
+@roles_required("authority")
+def todo_page() -> ResponseReturnValue:
+    on = today()
+    with ReadOnly(engine()) as conn:
+        found = sections(conn, on)
+    return render_template("todo.html", sections=found, today=on, limit=todo.LIMIT)
