@@ -197,11 +197,11 @@ def test_a_new_business_from_joining_to_closing_on_the_pages(
     buyer = create_party(api, headers_for(api, engine, "authority"), name="Princeton Mutual Corp")
     buyer_web = browser(app, "participant", buyer["id"])
     ledger.since()  # the buyer's seeding
-    listed = {"certificate_id": cert_id, "amount": "2,000,000", "ask": "1,800,000"}
+    listed = {"certificate_id": cert_id, "amount": "2,000,000", "per_dollar": "90"}
     assert post_form(owner, "/seller", "/seller/listings", listed).status_code == 302
     market_html = buyer_web.get("/market").get_data(as_text=True)
     listing_id = _found(r'name="listing_id" value="([^"]+)"', market_html)
-    offer = {"listing_id": listing_id, "amount": "2,000,000", "price": "1,760,000"}
+    offer = {"listing_id": listing_id, "amount": "2,000,000", "per_dollar": "88"}
     assert confirm_form(buyer_web, "/market", "/market/offers", offer).status_code == 302
     offer_id = _found(r'/seller/offers/([^"/]+)/accept"', owner.get("/seller").get_data(True))
     accepted = confirm_form(owner, "/seller", f"/seller/offers/{offer_id}/accept", {})
