@@ -71,6 +71,7 @@ def _import_page_modules() -> None:
         statutory_pages,
         user_admin_pages,
         uth_review_pages,
+        verify_pages,
         webhook_pages,
     )
 
