@@ -53,6 +53,14 @@ def issue_event(conn: Connection, cert: dict[str, Any]) -> dict[str, Any] | None
     return {"seq": int(row.seq), "hash": str(row.hash)}
 
 
+def code_of(conn: Connection, number: str) -> str | None:
+    """The verification code of the certificate with that number (what its holder's page
+    and its paper print), or None."""
+    named = repositories(conn).certificates.where(number=number)
+    issued = issue_event(conn, dict(named[0])) if named else None
+    return verification_code(issued["seq"], issued["hash"]) if issued else None
+
+
 def _unknown() -> NotFoundError:
     # One answer for an unknown number, a wrong code and a malformed one: nothing echoed.
     return NotFoundError("No certificate has that number and verification code.", {})
