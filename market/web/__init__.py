@@ -45,6 +45,7 @@ def _import_page_modules() -> None:
         buyer_pages,
         calculator_pages,
         casefile_pages,
+        certificate_links,
         certificate_pages,
         covenant_pages,
         deal_pages,
