@@ -119,10 +119,9 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     var box = document.getElementById("browser-check");
-    var source = document.getElementById("verify-data");
-    if (!box || !source) { return; }
+    if (!box || !box.dataset.proof) { return; }
     var data;
-    try { data = JSON.parse(source.textContent); } catch (e) { data = null; }
+    try { data = JSON.parse(box.dataset.proof); } catch (e) { data = null; }
     if (data && !(window.crypto && crypto.subtle)) {
       show(box, [[null, "This browser offers no WebCrypto on this address (it needs https), so it has not checked the proof: use the files below."]]);
       return;

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -104,7 +105,7 @@ def test_anyone_checks_a_certificate_by_number_and_code_without_signing_in(
         assert secret not in html
     assert cert["id"] not in html
     # The proof on the page recomputes the signed root (as the browser does).
-    data = json.loads(html.split('id="verify-data">', 1)[1].split("</script>", 1)[0])
+    data = json.loads(unescape(html.split('data-proof="', 1)[1].split('"', 1)[0]))
     proof = data["proof"]
     note_root = base64.b64decode(proof["checkpoint"]["note"].split("\n")[2])
     leaf = merkle.leaf_hash(bytes.fromhex(data["event"]["hash"]))

@@ -9,6 +9,7 @@ import json
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from html import escape, unescape
 from pathlib import Path
 from typing import Any
 
@@ -93,9 +94,9 @@ def test_a_tampered_proof_is_said_to_fail(browser: Any, checked: Checked, part: 
 
     def tamper(route: Any) -> None:
         html = route.fetch().text()
-        head, rest = html.split('id="verify-data">', 1)
-        blob, tail = rest.split("</script>", 1)
-        data = json.loads(blob)
+        head, rest = html.split('data-proof="', 1)
+        blob, tail = rest.split('"', 1)
+        data = json.loads(unescape(blob))
         if part == "path":
             first = data["proof"]["path"][0]
             data["proof"]["path"][0] = ("0" if first[0] != "0" else "1") + first[1:]
@@ -106,7 +107,7 @@ def test_a_tampered_proof_is_said_to_fail(browser: Any, checked: Checked, part: 
             sig = data["proof"]["checkpoint"]["signature"]
             data["proof"]["checkpoint"]["signature"] = ("A" if sig[0] != "A" else "B") + sig[1:]
         route.fulfill(
-            body=head + 'id="verify-data">' + json.dumps(data) + "</script>" + tail,
+            body=head + 'data-proof="' + escape(json.dumps(data), quote=True) + '"' + tail,
             content_type="text/html; charset=utf-8",
         )
 
