@@ -97,3 +97,31 @@ def test_the_covenant_monitor_links_the_certificate_each_sale_came_from(
     ]
     number = client.get(f"/api/v1/certificates/{sold_from}", headers=s.auth).json["number"]
     assert html.count(link(number)) == 2  # both sales came from the one certificate
+
+
+def test_the_caps_report_links_the_certificates_waiting_in_the_queue(app: Any, client: Any) -> None:
+    from tests.helpers import create_party, headers_for
+
+    eda = headers_for(client, app.extensions["market.engine"], "authority")
+    studio, other = create_party(client, eda), create_party(client, eda)
+    numbers = {}
+    for holder in (studio, other):  # $6M and $6M against the $5M DM_CBT pool: both wait
+        r = client.post(
+            "/api/v1/certificates",
+            json={
+                "program": "DM_CBT",
+                "holder_party_id": holder["id"],
+                "face_cents": 600_000_000,
+                "fiscal_year": 2014,
+            },
+            headers=eda,
+        )
+        assert r.status_code == 201, r.json
+        numbers[holder["id"]] = r.json["number"]
+    page = "/reports/caps?fiscal_year=2014"
+    auditor = browser(app, "auditor").get(page).get_data(as_text=True)
+    queue = auditor.split('id="queue"', 1)[1]
+    assert link(numbers[studio["id"]]) in queue and link(numbers[other["id"]]) in queue
+    own = browser(app, "participant", studio["id"]).get(page).get_data(as_text=True)
+    queue = own.split('id="queue"', 1)[1]
+    assert link(numbers[studio["id"]]) in queue and numbers[other["id"]] not in queue
