@@ -46,6 +46,8 @@ def _code(client: Any, app: Any, issued: dict[str, Any]) -> str:
     assert "signed out" in client.get("/verify").get_data(as_text=True)  # the flash, read
     match = re.search(r'Verification code <strong class="hash">(\d+-[0-9a-f]{16})</strong>', html)
     assert match, "the certificate page prints its verification code"
+    number = issued["cert"]["number"]
+    assert f'href="/verify?number={number}&amp;code={match.group(1)}"' in html  # and links it
     return match.group(1)
 
 
