@@ -46,6 +46,7 @@ def _import_page_modules() -> None:
         buyer_pages,
         calculator_pages,
         casefile_pages,
+        certificate_links,
         certificate_pages,
         covenant_pages,
         deal_pages,
@@ -78,6 +79,7 @@ def _import_page_modules() -> None:
         todo_pages,
         user_admin_pages,
         uth_review_pages,
+        verify_pages,
         webhook_pages,
     )
 

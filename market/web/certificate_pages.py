@@ -1,8 +1,9 @@
 """A certificate: number, program, holder, balances, waiver, lineage, UTH tranches with
 their annual review, history. On an original UTH award the Authority also sees the annual
-review form (uth_review_pages). Its print view (`/certificates/<id>/print`) is the paper
-copy: the issue date, the Authority's name, a verification code and a QR code of the proof
-bundle's address, the history in words, no raw payloads."""
+review form (uth_review_pages). `/certificates/<key>` takes the certificate's id or the
+number printed on it. Its print view (`/certificates/<key>/print`) is the paper copy: the
+issue date, the Authority's name, the verification code and a QR code of the public
+verification page (verify_pages), the history in words, no raw payloads."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ from market.services.kernel.uow import ReadOnly
 from market.services.parties.parties import load_party
 from market.services.queries import ledger_search
 from market.services.trading import sale_windows
-from market.services.trust import proofs
+from market.services.trust import certificate_check, proofs
 from market.services.trust.checkpoints import TrustSettings
 from market.web.base import actor, bp, engine, roles_required, ruleset
-from market.web.certificate_qr import proof_url, qr_svg
+from market.web.certificate_qr import qr_svg, verify_url
 from market.web.event_sentences import sentence
 from market.web.uth_labels import finding_labels, review_state
 
@@ -34,7 +35,7 @@ def is_original_uth(cert: dict[str, Any]) -> bool:
 def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturnValue:
     who = actor()
     with ReadOnly(engine()) as conn:
-        cert = certificate_views.get_certificate(
+        cert = certificate_views.find_certificate(
             conn,
             who,
             certificate_id,
@@ -77,6 +78,9 @@ def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturn
             sentence=sentence,
             issued=issued,
             users=users,
+            code=certificate_check.verification_code(issued["seq"], issued["hash"])
+            if issued
+            else None,
         ),
         status,
     )
@@ -95,12 +99,13 @@ AUTHORITY_NAME = "New Jersey Economic Development Authority"
 @roles_required("authority", "participant", "auditor")
 def certificate_print(certificate_id: str) -> ResponseReturnValue:
     with ReadOnly(engine()) as conn:
-        cert = certificate_views.get_certificate(conn, actor(), certificate_id)
+        cert = certificate_views.find_certificate(conn, actor(), certificate_id)
         holder = load_party(conn, cert["holder_party_id"])
         original = load_party(conn, cert["original_holder_party_id"])
         names = ledger_search.display_names(conn, cert["history"], {cert["id"]})
         issued = ledger_search.issue_record(conn, cert["history"], cert["id"])
-    url = proof_url(cert["id"])
+    code = certificate_check.verification_code(issued["seq"], issued["hash"]) if issued else None
+    url = verify_url(cert["number"], code) if code else None
     return render_template(
         "certificate_print.html",
         cert=cert,
@@ -109,8 +114,11 @@ def certificate_print(certificate_id: str) -> ResponseReturnValue:
         issued=issued,
         authority=AUTHORITY_NAME,
         window=sale_windows.window_fields(cert, ruleset()),
-        proof_url=url,
-        qr=qr_svg(url, f"QR code of the proof bundle of certificate {cert['number']}: {url}"),
+        code=code,
+        verify_url=url,
+        qr=qr_svg(url, f"QR code of the page that checks certificate {cert['number']}: {url}")
+        if url
+        else None,
         names=names,
         sentence=sentence,
     )

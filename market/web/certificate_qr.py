@@ -1,5 +1,6 @@
-"""The printed certificate's QR code: the absolute URL of the certificate's proof bundle,
-drawn here as inline SVG with segno, so no outside service is asked for an image."""
+"""The printed certificate's QR code: the absolute URL of the public page that checks it
+by number and verification code (verify_pages, no sign-in), drawn here as inline SVG
+with segno, so no outside service is asked for an image."""
 
 from __future__ import annotations
 
@@ -12,13 +13,13 @@ from market.config import DEFAULT_PUBLIC_BASE_URL
 QR_ERROR_LEVEL = "m"  # survives a smudged printout (about 15% of the code unreadable)
 
 
-def proof_url(certificate_id: str) -> str:
-    """`/certificates/{id}/proof` on PUBLIC_BASE_URL when it is configured, else on the host
-    the request came to (the address the reader is using)."""
+def verify_url(number: str, code: str) -> str:
+    """`/verify?number=...&code=...` on PUBLIC_BASE_URL when it is configured, else on the
+    host the request came to (the address the reader is using)."""
     base = current_app.config.get("PUBLIC_BASE_URL") or DEFAULT_PUBLIC_BASE_URL
     if base == DEFAULT_PUBLIC_BASE_URL:
         base = request.host_url
-    path = url_for("pages.certificate_proof_link", certificate_id=certificate_id)
+    path = url_for("pages.verify_certificate", number=number, code=code)
     return base.rstrip("/") + path
 
 

@@ -1,5 +1,6 @@
 """A certificate's proof bundle for signed-in page users (the API's
-GET /api/v1/certificates/{id}/proof, with the session instead of a bearer token)."""
+GET /api/v1/certificates/{id}/proof, with the session instead of a bearer token), by the
+certificate's id or number."""
 
 from __future__ import annotations
 
@@ -14,14 +15,13 @@ from market.web.base import actor, bp, engine, roles_required
 
 
 @bp.get("/certificates/<certificate_id>/proof.json", endpoint="certificate_proof")
-# The printed certificate's QR code points here (certificate_qr.proof_url).
+# Printed certificates before the public check (verify_pages) carry this address.
 @bp.get("/certificates/<certificate_id>/proof", endpoint="certificate_proof_link")
 @roles_required("authority", "participant", "auditor")
 def certificate_proof(certificate_id: str) -> ResponseReturnValue:
-    # The certificate page's own access rule first (a stranger gets its 403).
+    # The certificate page's own access rule first: a stranger's 404 is an unknown one's.
     with ReadOnly(engine()) as conn:
-        holder = certificate_views.load_certificate(conn, certificate_id)["holder_party_id"]
-    actor().require_reader_of(holder)
+        certificate_id = certificate_views.readable_id(conn, actor(), certificate_id)
     settings = TrustSettings.from_config(current_app.config, current_app.instance_path)
     signer = current_app.extensions["market.signer_engine"]  # SIGNER_DATABASE_URL
     bundle = proofs.certificate_bundle(engine(), actor(), settings, certificate_id, None, signer)

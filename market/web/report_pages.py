@@ -37,9 +37,12 @@ def caps_report() -> ResponseReturnValue:
     fy = request.args.get("fiscal_year", fiscal_year(today()), type=int)
     with ReadOnly(engine()) as conn:
         report = certificate_caps.caps_report(conn, fy, ruleset())
+        queued = certificate_caps.queued_certificates(conn, actor())
     rows = report["programs"]
     chart = charts.cap_shares(f"Cap use as a share of each cap, FY {fy}", rows, CAP_NAMES)
-    return render_template("caps.html", report=report, chart=chart, fy=fy, names=CAP_NAMES)
+    return render_template(
+        "caps.html", report=report, chart=chart, fy=fy, names=CAP_NAMES, queued=queued
+    )
 
 
 REPORT_PAGE = 25

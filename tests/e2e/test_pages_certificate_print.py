@@ -1,5 +1,5 @@
 """The printed certificate: issue date, the Authority's name, a verification code, and a QR
-code (inline SVG, drawn here) of the proof bundle's absolute address; no raw payloads."""
+code (inline SVG, drawn here) of the public check's absolute address; no raw payloads."""
 
 from __future__ import annotations
 
@@ -56,26 +56,27 @@ def test_the_print_view_carries_the_issue_date_authority_code_and_qr(
     html = page.get_data(as_text=True)
     assert "by the\n  <strong>New Jersey Economic Development Authority</strong>" in html
     assert re.search(r"Issued on <strong>\d{4}-\d{2}-\d{2}</strong>", html)
-    assert re.search(r'Verification code <strong class="hash">\d+-[0-9a-f]{16}</strong>', html)
-    proof = f"http://localhost/certificates/{cert['id']}/proof"
-    # The QR encodes exactly the proof address: what segno was given, and the same drawing
-    # segno makes of that address on its own.
+    code = re.search(r'Verification code <strong class="hash">(\d+-[0-9a-f]{16})</strong>', html)
+    assert code
+    proof = f"http://localhost/verify?number={cert['number']}&code={code[1]}"
+    # The QR encodes exactly the public check's address: what segno was given, and the
+    # same drawing segno makes of that address on its own.
     assert printed["encoded"] == [proof]
     svg = _svg(html)
     own = segno.make(proof, error="m").svg_inline(scale=3, svgclass="qr", lineclass=None)
     assert re.sub(r"<title>.*?</title>", "", svg).replace(' role="img"', "") == own
     assert (
         'role="img"' in svg
-        and f"<title>QR code of the proof bundle of certificate {cert['number']}" in svg
+        and f"<title>QR code of the page that checks certificate {cert['number']}" in svg
     )
-    assert "http" not in svg.replace(proof, "")  # nothing fetched from elsewhere
-    assert f'href="{proof}"' in html
+    assert "http" not in svg.replace(proof.replace("&", "&amp;"), "")  # nothing fetched
+    assert f'href="{proof.replace("&", "&amp;")}"' in html
     # No raw JSON: no payload disclosure, no serialized event.
     assert "<pre" not in html and '"certificate_id"' not in html and "&#34;" not in html
     assert "Raw event" not in html
     history = html.split("<h2>History</h2>", 1)[1]
     assert f"Certificate {cert['number']} was issued" in history
-    # The address answers with the bundle itself.
+    # The address printed before the public check still answers with the bundle.
     bundle = client.get(f"/certificates/{cert['id']}/proof")
     assert bundle.status_code == 200 and bundle.json["certificate_id"] == cert["id"]
 
@@ -86,7 +87,9 @@ def test_the_qr_uses_the_configured_public_address(
     app.config["PUBLIC_BASE_URL"] = "https://market.example.nj/"
     cert = printed["cert"]
     html = client.get(f"/certificates/{cert['id']}/print").get_data(as_text=True)
-    assert printed["encoded"] == [f"https://market.example.nj/certificates/{cert['id']}/proof"]
+    assert printed["encoded"][0].startswith(
+        f"https://market.example.nj/verify?number={cert['number']}&code="
+    )
     assert "http://localhost" not in html
 
 

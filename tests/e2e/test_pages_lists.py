@@ -12,7 +12,7 @@ K = 1_000_000  # $10,000 in cents
 
 
 def _numbers_in_order(html: str) -> list[str]:
-    return re.findall(r'<td data-label="Certificate"><code>([^<]+)</code>', html)
+    return re.findall(r'<td data-label="Certificate">(?:<a [^>]*>)?([^<]+)<', html)
 
 
 def test_the_market_pages_through_every_listing(app: Any) -> None:

@@ -1,5 +1,6 @@
 """The caps report: each program cap or pool's `cap_usage` row for a fiscal year (the
-buckets, their ids and ceilings are the domain's: market.domain.rules.buckets).
+buckets, their ids and ceilings are the domain's: market.domain.rules.buckets), and the
+certificates waiting in the digital media queue behind its "queued" figures.
 
 Cap usage lives in `cap_usage` rows `f"{bucket}:{fy}"` (fy 0 for the UTH cumulative cap),
 created on first use with the ruleset's cap. For a digital media pool, `queued_cents` is
@@ -12,9 +13,13 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from market.domain.rules import dm_queue
 from market.domain.rules.buckets import BUCKETS, bucket_cap_cents, report_cap_id
 from market.domain.rulesets import Ruleset
+from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.reads import repositories
+
+POOLS = (dm_queue.DM_CBT, dm_queue.DM_GIT_FILM_POOL)
 
 
 def caps_report(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> dict[str, Any]:
@@ -35,3 +40,29 @@ def caps_report(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> dict[st
             }
         )
     return {"fiscal_year": fiscal_year, "programs": programs}
+
+
+def queued_certificates(conn: Connection, actor: Actor) -> list[dict[str, Any]]:
+    """The certificates with cents deferred in a digital media pool (DMQ-3), in queue
+    order per pool: number, holder, the fiscal year deferred from and what still waits.
+    A participant sees its own only (another party's pending credit is not its business)."""
+    found = []
+    for pool in POOLS:
+        for entry in repositories(conn).queue.waiting(pool):
+            cert = repositories(conn).certificates.get(str(entry["id"]))
+            if cert is None:
+                continue
+            own = actor.party_id == cert["holder_party_id"]
+            if actor.role not in (AUTHORITY, AUDITOR) and not own:
+                continue
+            found.append(
+                {
+                    "pool": pool,
+                    "position": int(entry["position"]),
+                    "number": cert["number"],
+                    "holder_party_id": cert["holder_party_id"],
+                    "origin_fiscal_year": int(entry["origin_fiscal_year"]),
+                    "remaining_cents": int(entry["remaining_cents"]),
+                }
+            )
+    return found

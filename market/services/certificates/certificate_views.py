@@ -1,6 +1,6 @@
-"""Reading certificates: one by id, its status, its lineage (ancestors and a page of
-children), its history, its creditable activities (PT-1), its UTH installments, and a
-party's list.
+"""Reading certificates: one by id or by its number, its status, its lineage (ancestors
+and a page of children), its history, its creditable activities (PT-1), its UTH
+installments, and a party's list.
 """
 
 from __future__ import annotations
@@ -31,6 +31,16 @@ _CERT_BY_ID = Query(select(certs_t).where(certs_t.c.id == bindparam("certificate
 
 def load_certificate(source: Source, certificate_id: str) -> dict[str, Any]:
     return reads.certificate(source, certificate_id)
+
+
+def resolve(source: Source, key: str) -> str:
+    """The id of the certificate `key` names: its id, or the number printed on it. A key
+    that names none comes back as it is, so the read that follows answers as for any
+    unknown id."""
+    if repositories(source).certificates.get(key) is not None:
+        return key
+    named = repositories(source).certificates.where(number=key)
+    return str(named[0]["id"]) if named else key
 
 
 def uth_tranches(cert: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -97,6 +107,25 @@ def get_certificate(
         conn, certificate_id, history_after
     )
     return view
+
+
+def readable_id(source: Source, actor: Actor, key: str) -> str:
+    """The id of the certificate `key` (id or number) names, if `actor` may read it. Not
+    found, or another party's, is worded with the key as typed: a number answers a
+    stranger exactly as a number nobody holds."""
+    hidden = not_found("Certificate", "certificate_id", key)
+    row = repositories(source).certificates.get(resolve(source, key))
+    if row is None:
+        raise hidden
+    actor.require_reader_of(row["holder_party_id"], hidden)
+    return str(row["id"])
+
+
+def find_certificate(
+    conn: Connection, actor: Actor, key: str, **pages: int | None
+) -> dict[str, Any]:
+    """`get_certificate` by id or number (`readable_id`)."""
+    return get_certificate(conn, actor, readable_id(conn, actor, key), **pages)
 
 
 def certificate_history(conn: Connection, certificate_id: str) -> list[dict[str, Any]]:

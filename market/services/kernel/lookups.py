@@ -39,6 +39,10 @@ def numbers_of(conn: Connection, certificate_ids: Iterable[str | None]) -> dict[
     return _lookup(conn, certs_t.c.number, certificate_ids)
 
 
+def holders_of(conn: Connection, certificate_ids: Iterable[str | None]) -> dict[str, str]:
+    return _lookup(conn, certs_t.c.holder_party_id, certificate_ids)
+
+
 def programs_of(conn: Connection, certificate_ids: Iterable[str | None]) -> dict[str, str]:
     return _lookup(conn, certs_t.c.program, certificate_ids)
 

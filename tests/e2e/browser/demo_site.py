@@ -18,6 +18,8 @@ from market.adapters.migrate import upgrade
 from market.adapters.tables import Certificate
 from market.domain.rulesets import get_ruleset
 from market.services import demo
+from market.services.trust import certificate_check, signer
+from market.services.trust.checkpoints import TrustSettings
 
 # The logins whose pages differ: the Authority, the auditor, a BRRAG seller, a buyer, a
 # UTH holder, a partnership that passes credit through, an insurer and a TECH seller.
@@ -81,6 +83,7 @@ class DemoSite:
         role = LOGINS[email]
         years = {"fy": self.seeded["fiscal_year"], "tech_fy": self.seeded["tech_allocated_year"]}
         pages = [p.format(**years) for p in PAGES[role]]
+        pages.append(self.public_check())  # public: every role may open it too
         if party_id is not None:
             held = self.certificates.get(party_id, [])[:2]
             pages += [f"/certificates/{c}" for c in held] + [
@@ -99,6 +102,13 @@ class DemoSite:
                             pages.append(f"/certificates/{r.id}/print")
         return pages
 
+    def public_check(self) -> str:
+        """The public check of the first certificate, as its printed QR code opens it."""
+        with self.engine.connect() as conn:
+            number = conn.execute(select(certs_t.c.number).order_by(certs_t.c.issued_seq)).scalar()
+            code = certificate_check.code_of(conn, str(number))
+        return f"/verify?number={number}&code={code}"
+
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
 
@@ -115,6 +125,9 @@ def serve_demo(folder: Path) -> Iterator[DemoSite]:
         for r in conn.execute(select(certs_t.c.id, certs_t.c.holder_party_id)):
             held.setdefault(r.holder_party_id, []).append(r.id)
     app = create_app({"DATABASE_URL": url, "SECRET_KEY": "demo-browser-secret"})
+    # The signing key and checkpoint files of this demo, not of the working tree's instance.
+    app.instance_path = str(folder / "instance")
+    signer.make_checkpoint(engine, TrustSettings.from_config(app.config, app.instance_path))
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -132,6 +132,22 @@ def test_the_sign_in_page_has_no_serious_violation(browser: Any, demo_site: Demo
         context.close()
 
 
+def test_the_public_check_signed_out_passes_axe_and_fits_a_phone(
+    browser: Any, demo_site: DemoSite
+) -> None:
+    """What a printed QR code opens on a phone that never signed in."""
+    context = browser.new_context(bypass_csp=True, viewport=PHONE)
+    page = context.new_page()
+    try:
+        response = page.goto(demo_site.url + demo_site.public_check())
+        assert response is not None and response.status == 200
+        page.wait_for_selector("#browser-check[data-result=pass]")
+        assert _serious(page) == []
+        assert int(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"]
+    finally:
+        context.close()
+
+
 SHOT = {"/market": "market", "/seller": "seller", "/buyer": "buyer", "/authority": "authority"}
 
 
