@@ -51,7 +51,10 @@ def test_a_negotiated_sale_is_followed_to_receipt_in_its_deal_room(app: Any) -> 
     page = buyer.get(room).get_data(as_text=True)
     assert "<h1>Camden Robotics sells credit to Newark Insurance Holdings</h1>" in page
     assert tid not in _text(page)  # words, not the id
-    assert f'href="/certificates/{m.cert["id"]}">{m.cert["number"]}</a>' in page
+    # The seller's certificate by number; the buyer may not open it, so it is not a link.
+    assert m.cert["number"] in page and f'href="/certificates/{m.cert["number"]}"' not in page
+    seller_view = seller.get(room).get_data(as_text=True)
+    assert f'href="/certificates/{m.cert["number"]}">{m.cert["number"]}</a>' in seller_view
     assert "90¢ per $1" in page and "$1,000,000.00" in page
     assert _next(page) == "Newark Insurance Holdings confirms the transfer."
     assert "Waiting since" in page and re.search(r"\d{1,2}:\d\d [ap]m E[SD]T", page)
