@@ -121,3 +121,24 @@ def browser(chromium_path: Path) -> Iterator[Any]:
             yield chromium
         finally:
             chromium.close()
+
+
+def signed_in_pages(
+    browser: Any, site: Site, people: tuple[str, ...], **context: Any
+) -> Iterator[dict[str, Any]]:
+    """One browser context (its own session cookie) per person, signed in at 1280 px;
+    closed when the module is done."""
+    opened: dict[str, Any] = {}
+    for who in people:
+        page = browser.new_context(viewport={"width": 1280, "height": 900}, **context).new_page()
+        page.set_default_timeout(10_000)
+        page.goto(f"{site.url}/login")
+        page.fill("input[name=email]", f"{who}@example.com")
+        page.fill("input[name=password]", PASSWORD)
+        page.click("main button[type=submit]")
+        page.wait_for_load_state()
+        assert "/login" not in page.url, page.content()[:500]
+        opened[who] = page
+    yield opened
+    for page in opened.values():
+        page.context.close()

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.browser.conftest import PASSWORD, Site
+from tests.e2e.browser.conftest import Site, signed_in_pages
 
 # One module, one browser and one site: the second test reads what the first one made,
 # so xdist keeps them together (scripts/test runs with --dist loadgroup).
@@ -19,21 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 @pytest.fixture(scope="module")
 def pages(browser: Any, site: Site) -> Iterator[dict[str, Any]]:
     """One browser context (its own session cookie) per person."""
-    opened: dict[str, Any] = {}
-    for who in ("seller", "buyer", "eda"):
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        page.goto(f"{site.url}/login")
-        page.fill("input[name=email]", f"{who}@example.com")
-        page.fill("input[name=password]", PASSWORD)
-        page.click("main button[type=submit]")
-        page.wait_for_load_state()
-        assert "/login" not in page.url, page.content()[:500]
-        opened[who] = page
-    yield opened
-    for page in opened.values():
-        page.context.close()
+    yield from signed_in_pages(browser, site, ("seller", "buyer", "eda"))
 
 
 def _flash(page: Any) -> str:

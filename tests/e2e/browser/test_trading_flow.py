@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.browser.conftest import PASSWORD, Site
+from tests.e2e.browser.conftest import Site, signed_in_pages
 from tests.e2e.browser.test_accessibility_and_phones import PHONE, _serious
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-trading")]
@@ -18,21 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-trading")]
 
 @pytest.fixture(scope="module")
 def pages(browser: Any, site: Site) -> Iterator[dict[str, Any]]:
-    opened: dict[str, Any] = {}
-    for who in ("seller", "buyer"):
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        page.goto(f"{site.url}/login")
-        page.fill("input[name=email]", f"{who}@example.com")
-        page.fill("input[name=password]", PASSWORD)
-        page.click("main button[type=submit]")
-        page.wait_for_load_state()
-        assert "/login" not in page.url, page.content()[:500]
-        opened[who] = page
-    yield opened
-    for page in opened.values():
-        page.context.close()
+    yield from signed_in_pages(browser, site, ("seller", "buyer"), bypass_csp=True)
 
 
 def _checked(page: Any) -> None:
