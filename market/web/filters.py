@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from flask import Flask
 
+from market.domain.rules.tech_eligibility import REASON_TEXT
 from market.domain.values import format_cents
 from market.services.kernel.clock import NEW_YORK
 from market.web.price_chart import PROGRAM_NAMES
@@ -55,6 +56,17 @@ def ny_time(value: str | datetime | None) -> str:
     return f"{local:%Y-%m-%d} {hour}:{local:%M} {half} {local.tzname()}"
 
 
+# A TECH eligibility code in words, without the figures its message is built with.
+_COUNTS = {
+    "too_many_us_employees": "has too many employees in the United States",
+    "too_few_nj_employees": "has too few full-time employees in New Jersey for its age",
+}
+
+
+def tech_reason(code: str) -> str:
+    return _COUNTS.get(code) or REASON_TEXT.get(code) or code.replace("_", " ")
+
+
 def program_name(program: str | None) -> str:
     return PROGRAM_NAMES.get(program or "", program or "")
 
@@ -65,3 +77,4 @@ def register(app: Flask) -> None:
     app.jinja_env.filters["per_dollar"] = per_dollar
     app.jinja_env.filters["ny_time"] = ny_time
     app.jinja_env.filters["program_name"] = program_name
+    app.jinja_env.filters["tech_reason"] = tech_reason

@@ -111,7 +111,7 @@ def issue_certificate() -> ResponseReturnValue:
                 k: request.form.get(k, "")
                 for k in ("program", "face", "fiscal_year", "credit_year", *BRRAG_FIELDS)
             }
-            | {"holder": holder["id"]},
+            | {"holder": holder["label"]},  # words, as typed: never the id
             button="Confirm: issue the certificate",
             back=url_for("pages.authority") + "#issue",
             warning="Issuing records a CERT_ISSUED event and charges the program's cap; "

@@ -268,3 +268,28 @@ def test_a_refused_form_has_a_summary_linking_each_field(app: Any) -> None:
     assert "face" in links
     for name in links:  # each link lands on its field's message, once on the page
         assert page.count(f'id="problem-{name}"') == 1
+
+
+def test_the_issuing_review_carries_the_holder_in_words_not_its_id(app: Any) -> None:
+    """Issue 28 item 4: a refused confirm came back with the holder field as a raw id."""
+    m = make_market(app)
+    eda = browser(app, "authority")
+    typed = f"Newark Insurance Holdings · {m.buyer['tax_id']}"
+    review = post_form(
+        eda,
+        "/authority",
+        "/authority/certificates",
+        {
+            "program": "BRRAG",
+            "holder": typed,
+            "face": "100,000",
+            "fiscal_year": "2015",
+            "retained_jobs": "100",
+            "nj_operations_since": "1999-05-01",
+            "cannot_use_before_expiry": "yes",
+        },
+    )
+    page = review.get_data(as_text=True)
+    assert review.status_code == 200
+    assert 'name="holder" value="Newark Insurance Holdings · ' in page
+    assert f'name="holder" value="{m.buyer["id"]}"' not in page

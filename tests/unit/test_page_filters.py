@@ -28,3 +28,13 @@ def test_an_instant_reads_in_new_york_time_with_its_zone() -> None:
     assert ny_time("2026-07-01T03:05:00+00:00") == "2026-06-30 11:05 pm EDT"
     assert ny_time("2026-07-01") == "2026-07-01"
     assert ny_time(None) == "—"
+
+
+def test_a_tech_eligibility_code_reads_as_words() -> None:
+    from market.web.filters import tech_reason
+
+    assert tech_reason("no_protected_ip") == (
+        "owns, has filed for or licenses no protected proprietary IP"
+    )
+    assert tech_reason("too_many_us_employees") == "has too many employees in the United States"
+    assert "_" not in tech_reason("something_new")
