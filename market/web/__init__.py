@@ -76,6 +76,7 @@ def _import_page_modules() -> None:
         signin_pages,
         simulator_pages,
         statutory_pages,
+        tech_application_pages,
         todo_pages,
         user_admin_pages,
         uth_review_pages,

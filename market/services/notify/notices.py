@@ -71,7 +71,7 @@ def _proposal_concerns(f: dict[str, Any]) -> list[str | None]:
     return [f.get("buyer_party_id"), AUTHORITY]
 
 
-_OFFER_LINK = "/deals/offers/{offer_id}"
+OFFER_LINK = "/deals/offers/{offer_id}"
 
 NOTICES: dict[str, Notice] = {
     "OFFER_MADE": Notice(
@@ -79,7 +79,7 @@ NOTICES: dict[str, Notice] = {
         "New offer: {price_dollars} for {amount_dollars} of {certificate_number}",
         "{buyer_party} offers {price_dollars} for {amount_dollars} of certificate "
         "{certificate_number}{until}. Accept, counter or decline it on your Selling page.",
-        _OFFER_LINK,
+        OFFER_LINK,
         email=True,
     ),
     "OFFER_ACCEPTED": Notice(
@@ -87,7 +87,7 @@ NOTICES: dict[str, Notice] = {
         "Offer accepted: {amount_dollars} of {certificate_number}",
         "{seller_party} accepted your offer of {price_dollars} for {amount_dollars} of "
         "certificate {certificate_number}. Next: the Authority approves or rejects the transfer.",
-        _OFFER_LINK,
+        OFFER_LINK,
         email=True,
     ),
     "OFFER_DECLINED": Notice(
@@ -95,31 +95,7 @@ NOTICES: dict[str, Notice] = {
         "Offer declined: {amount_dollars} of {certificate_number}",
         "{seller_party} declined your offer of {price_dollars} for {amount_dollars} of "
         "certificate {certificate_number}.",
-        _OFFER_LINK,
-    ),
-    "OFFER_COUNTERED": Notice(
-        keys("buyer_party_id"),
-        "Counter-offer: {price_dollars} for {amount_dollars} of {certificate_number}",
-        "{seller_party} answered your offer on certificate {certificate_number} with "
-        "{price_dollars} for {amount_dollars}{until}. Accept or decline it on your Buying "
-        "page.",
-        _OFFER_LINK,
-        email=True,
-    ),
-    "COUNTER_OFFER_ACCEPTED": Notice(
-        keys("seller_party_id"),
-        "Counter-offer accepted: {counter_amount_dollars} of {certificate_number}",
-        "{buyer_party} accepted your counter-offer of {counter_price_dollars} for "
-        "{counter_amount_dollars} of certificate {certificate_number}. Next: the Authority "
-        "approves or rejects the transfer.",
-        _OFFER_LINK,
-    ),
-    "COUNTER_OFFER_DECLINED": Notice(
-        keys("seller_party_id"),
-        "Counter-offer declined: {counter_amount_dollars} of {certificate_number}",
-        "{buyer_party} declined your counter-offer of {counter_price_dollars} for "
-        "{counter_amount_dollars} of certificate {certificate_number}; the offer is closed.",
-        _OFFER_LINK,
+        OFFER_LINK,
     ),
     "TRANSFER_PROPOSED": Notice(
         _proposal_concerns,
@@ -315,6 +291,8 @@ def words(event_type: str) -> str:
 # The case file's notices (RULES.md section 7) and the closing record's, kept beside.
 from market.services.notify.casefile_notices import CASEFILE_NOTICES  # noqa: E402
 from market.services.notify.closing_notices import CLOSING_NOTICES  # noqa: E402
+from market.services.notify.counter_notices import COUNTER_NOTICES  # noqa: E402
 
 NOTICES.update(CASEFILE_NOTICES)
 NOTICES.update(CLOSING_NOTICES)
+NOTICES.update(COUNTER_NOTICES)
