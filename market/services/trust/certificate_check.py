@@ -68,14 +68,16 @@ def _unknown() -> NotFoundError:
 
 def check(conn: Connection, settings: TrustSettings, number: str, code: str) -> dict[str, Any]:
     """The public facts and the proof, or NotFoundError (the same for every miss)."""
-    match = CODE.match(code.strip().lower())
-    named = repositories(conn).certificates.where(number=number.strip()) if match else []
-    issued = issue_event(conn, dict(named[0])) if named else None
-    expected = verification_code(issued["seq"], issued["hash"]) if issued else "0-"
     typed = code.strip().lower()
-    if issued is None or not hmac.compare_digest(expected.encode(), typed.encode()):
+    named = (
+        repositories(conn).certificates.where(number=number.strip()) if CODE.match(typed) else []
+    )
+    cert = dict(named[0]) if named else None
+    issued = issue_event(conn, cert) if cert else None
+    expected = verification_code(issued["seq"], issued["hash"]) if issued else ""
+    # Compared in constant time, so the answer's timing does not spell the code out.
+    if cert is None or issued is None or not hmac.compare_digest(expected, typed):
         raise _unknown()
-    cert = dict(named[0])
     found = {k: cert[k] for k in FIELDS} | {"halted": halts.is_halted(conn, cert)}
     return found | {"code": expected, "event": issued, "proof": _proof(conn, settings, issued)}
 
