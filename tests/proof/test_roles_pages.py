@@ -33,8 +33,9 @@ PAGES: dict[str, dict[str, int]] = {
     "/reports/statutory/{report}.json": AUDIT,
     "/certificates/{cert}": {**AUDIT, "owner": 200, "other": 404},  # as if it did not exist
     "/certificates/{cert}/print": {**AUDIT, "owner": 200, "other": 404},
-    "/certificates/{cert}/proof.json": {**AUDIT, "owner": 200},
-    "/certificates/{cert}/proof": {**AUDIT, "owner": 200},  # the printed QR's address
+    # A stranger's answer is the unknown certificate's 404 (it was 403: an oracle).
+    "/certificates/{cert}/proof.json": {**AUDIT, "owner": 200, "other": 404},
+    "/certificates/{cert}/proof": {**AUDIT, "owner": 200, "other": 404},
     "/market": SIGNED_IN,
     "/buyer": PARTICIPANTS,
     "/seller": PARTICIPANTS,
@@ -57,6 +58,10 @@ PAGES: dict[str, dict[str, int]] = {
     "/deals/credit-applications/{credit}": statuses(404, anonymous=302),
     "/status": dict.fromkeys(ROLES, 200),
     "/status/{reference}": dict.fromkeys(ROLES, 200),
+    # Issue 28 item 7: anyone checks a certificate; asked for none, the page is the form,
+    # the JSON the same 404 as for a wrong code.
+    "/verify": dict.fromkeys(ROLES, 200),
+    "/verify/proof.json": dict.fromkeys(ROLES, 404),
     "/password/forgot": dict.fromkeys(ROLES, 200),
     "/password/reset/{reset}": dict.fromkeys(ROLES, 400),  # no such link
     # market information and risk (PRODUCT.md 8.3)
