@@ -21,7 +21,7 @@ from market.services.trading.trading import today
 from market.validation import RejectIn
 from market.web import confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
-from market.web.deal_pages import render_transfer_room
+from market.web.deal_pages import from_deal_room, render_transfer_room
 from market.web.fields import Fields
 from market.web.filters import per_dollar
 
@@ -186,7 +186,7 @@ def reject_transfer(transfer_id: str) -> ResponseReturnValue:
     )
     if not ok:
         return _answer_refusal(transfer_id, status)
-    if request.form.get("from") == "deal":
+    if from_deal_room():
         flash("Transfer rejected; the parties can see the reason.", "success")
         return redirect(url_for("pages.deal_transfer", transfer_id=transfer_id))
     return done("Transfer rejected; the parties can see the reason.")
@@ -194,6 +194,6 @@ def reject_transfer(transfer_id: str) -> ResponseReturnValue:
 
 def _answer_refusal(transfer_id: str, status: int) -> ResponseReturnValue:
     """A refused decision answers on the page it was posted from: the deal room or the desk."""
-    if request.form.get("from") == "deal":
+    if from_deal_room():
         return render_transfer_room(transfer_id, status)
     return render_desk(status)

@@ -9,9 +9,7 @@ from typing import Any
 
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from sqlalchemy import select
 
-from market.adapters.tables import Party
 from market.services.kernel.uow import ReadOnly
 from market.services.parties import director_exceptions
 from market.services.queries import pickers
@@ -20,24 +18,11 @@ from market.web import confirm
 from market.web.base import actor, bp, engine, roles_required
 from market.web.fields import Fields
 
-parties_t = Party.__table__  # type: ignore[attr-defined]
-
-
-def holders(conn: Any, limit: int = 100) -> list[dict[str, Any]]:
-    """The parties the Director has excepted, by name."""
-    stmt = (
-        select(parties_t.c.id, parties_t.c.name, parties_t.c.director_exception)
-        .where(parties_t.c.director_exception.is_not(None))
-        .order_by(parties_t.c.name)
-        .limit(limit)
-    )
-    return [dict(r) for r in conn.execute(stmt).mappings()]
-
 
 def render(status: int = 200) -> ResponseReturnValue:
     with ReadOnly(engine()) as conn:
         choices = pickers.party_choices(conn)
-        excepted = holders(conn)
+        excepted = director_exceptions.excepted_parties(conn)
     page = render_template(
         "director_exception.html", parties=choices, excepted=excepted, form=request.form
     )
