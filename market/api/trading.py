@@ -13,6 +13,7 @@ from market.api.casefile_schemas import ChecklistItemOut
 from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import SeqPageArgs, page_of
 from market.api.timeline_schema import timeline_fields
+from market.domain.commands.trading import CreateTransfer
 from market.services.casefiles import checklists
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.queries import deal_views
@@ -226,17 +227,15 @@ def create_transfer(data: dict[str, Any]) -> ResponseReturnValue:
     actor, rules = current_actor(), ruleset()
 
     def run(uow: UnitOfWork) -> dict[str, Any]:
-        return trading.create_transfer(
-            uow,
-            actor,
+        sale = CreateTransfer(
             data["certificate_id"],
             data["buyer_party_id"],
             data["amount_cents"],
             data["consideration_cents"],
             data.get("agreement_ref"),
-            rules,
-            data["use_of_proceeds"],
+            tuple(data["use_of_proceeds"] or ()),
         )
+        return trading.create_transfer(uow, actor, sale, rules)
 
     return command(run, TRANSFER_OUT)
 

@@ -13,6 +13,20 @@ class DomainError(Exception):
         self.details: dict[str, object] = dict(details or {})
 
 
+class ConflictError(DomainError):
+    """The state does not allow the request (409); `code` may name the rule per instance."""
+
+    code = "conflict"
+    status = 409
+
+    def __init__(
+        self, message: str, details: dict[str, object] | None = None, *, code: str | None = None
+    ) -> None:
+        super().__init__(message, details)
+        if code is not None:
+            self.code = code
+
+
 class BelowMinimumConsiderationError(DomainError):
     code = "below_minimum_consideration"
 

@@ -14,6 +14,7 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import DomainError
 from market.services.kernel import runner
 from market.services.kernel.uow import ReadOnly
@@ -158,19 +159,17 @@ def propose() -> ResponseReturnValue:
         return _render(422, {field: c["message"] for field, c in failed.items()})
     if request.form.get("confirm") != "yes":
         return _review(t, checks)
+    sale = CreateTransfer(
+        t["certificate_id"],
+        t["buyer_party_id"],
+        t["amount_cents"],
+        t["consideration_cents"],
+        t.get("agreement_ref"),
+    )
     ok, made, status = forms.attempt(
         lambda: runner.run(
             engine(),
-            lambda uow: trading.create_transfer(
-                uow,
-                who,
-                t["certificate_id"],
-                t["buyer_party_id"],
-                t["amount_cents"],
-                t["consideration_cents"],
-                t.get("agreement_ref"),
-                rules,
-            ),
+            lambda uow: trading.create_transfer(uow, who, sale, rules),
         )
     )
     if not ok:

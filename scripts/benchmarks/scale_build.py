@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from market.adapters.eventstore import event_count
+from market.domain.commands.trading import CreateTransfer
 from market.domain.rulesets import Ruleset
 from market.services.certificates import certificates, returns
 from market.services.identity import identity
@@ -112,7 +113,9 @@ def _sell(
     m: Market, uow: UnitOfWork, cert: str, seller: str, buyer: str, amount: int, approve: bool
 ) -> dict[str, Any]:
     price = amount * m.rng.choice((80, 85, 88, 90, 93)) // 100
-    t = trading.create_transfer(uow, who(seller), cert, buyer, amount, price, None, m.ruleset)
+    t = trading.create_transfer(
+        uow, who(seller), CreateTransfer(cert, buyer, amount, price, None), m.ruleset
+    )
     # A negotiated transfer waits for its buyer's consent before the Authority (PRODUCT.md 8.2).
     t = trading.confirm_transfer(uow, who(buyer), t["id"], m.ruleset)
     if approve:

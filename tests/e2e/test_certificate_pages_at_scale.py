@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import select
 
 from market.adapters.tables import EventRow, Listing, Transfer
+from market.domain.commands.trading import CreateTransfer
 from market.services.kernel.actor import PARTICIPANT, Actor
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.trading import trading
@@ -29,7 +30,7 @@ def _long_lineage(m: Any, n: int) -> None:
     with UnitOfWork(engine) as uow:
         for k in range(n):
             t = trading.create_transfer(
-                uow, seller, m.cert["id"], m.buyer["id"], 1000, 900, None, RULES
+                uow, seller, CreateTransfer(m.cert["id"], m.buyer["id"], 1000, 900, None), RULES
             )
             # The buyer consents first (PRODUCT.md 8.2): pending here is the Authority's.
             t = trading.confirm_transfer(uow, buyer, t["id"], RULES)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from market.domain.commands.trading import CreateTransfer
 from market.domain.rulesets import get_ruleset
 from market.services.kernel.actor import AUTHORITY, PARTICIPANT, Actor
 from market.services.kernel.uow import UnitOfWork
@@ -24,7 +25,10 @@ def _sell(m: Any, n: int) -> None:
         for k in range(n):
             amount = 1000 + 100 * k
             t = trading.create_transfer(
-                uow, seller, m.cert["id"], m.buyer["id"], amount, amount * 9 // 10, None, RULES
+                uow,
+                seller,
+                CreateTransfer(m.cert["id"], m.buyer["id"], amount, amount * 9 // 10, None),
+                RULES,
             )
             t = trading.confirm_transfer(uow, buyer, t["id"], RULES)
             if k % 3:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from market.domain.commands.trading import CreateTransfer
 from market.domain.rulesets import get_ruleset
 from market.services.kernel import lookups
 from market.services.kernel.actor import AUTHORITY, PARTICIPANT, Actor
@@ -31,11 +32,7 @@ def sell_many(
             t = trading.create_transfer(
                 uow,
                 seller,
-                cert_id or m.cert["id"],
-                buyers[k % len(buyers)],
-                1000,
-                900,
-                None,
+                CreateTransfer(cert_id or m.cert["id"], buyers[k % len(buyers)], 1000, 900, None),
                 RULES,
             )
             # A negotiated sale waits for its buyer's consent (PRODUCT.md 8.2); a

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import TrancheNotReviewedError
 from market.domain.rulesets import A1178
 from market.services.certificates.carryforwards import expire_carryforwards
@@ -127,7 +128,10 @@ def test_the_reviewed_only_reading_refuses_to_sell_unreviewed_tranches(client: A
         return run(
             h.engine,
             lambda uow: create_transfer(
-                uow, seller, h.award["id"], h.buyer["id"], amount, amount, None, REVIEWED_ONLY
+                uow,
+                seller,
+                CreateTransfer(h.award["id"], h.buyer["id"], amount, amount, None),
+                REVIEWED_ONLY,
             ),
         )
 

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import Engine, select, text
 
 from market.adapters.tables import CapUsage, Certificate
+from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import DomainError
 from market.domain.rulesets import get_ruleset
 from market.services.certificates import certificates, recaptures
@@ -42,7 +43,9 @@ def _issue(engine: Engine, program: str, holder: str, face: int, fy: int = 2014)
 
 def _negotiated(uow: Any, cert_id: str, buyer: str, amount: int, price: int) -> Any:
     """A negotiated transfer its buyer has confirmed (PRODUCT.md 8.2), in one unit of work."""
-    t = trading.create_transfer(uow, SYSTEM, cert_id, buyer, amount, price, None, RULES)
+    t = trading.create_transfer(
+        uow, SYSTEM, CreateTransfer(cert_id, buyer, amount, price, None), RULES
+    )
     consent = Actor(user_id=f"buyer-{buyer}", role=PARTICIPANT, party_id=buyer)
     return trading.confirm_transfer(uow, consent, t["id"], RULES)
 

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from market.adapters.repositories import Repositories
+from market.domain.commands.trading import CreateTransfer
 from market.domain.rulesets import A1178
 from market.services.certificates import halts
 from market.services.certificates.certificates import NewCertificate, issue_certificate
@@ -61,7 +62,10 @@ def _trade(engine: Engine) -> dict[str, Any]:
         second = make_offer(uow, buyer, ids["sold"], MILLION // 4, MILLION * 3 // 16, RULES)
         accept_offer(uow, seller, second["id"], RULES)  # pending the Authority
         waiting = create_transfer(
-            uow, seller, cert, ids["buyer"], MILLION // 4, MILLION * 3 // 16, None, RULES
+            uow,
+            seller,
+            CreateTransfer(cert, ids["buyer"], MILLION // 4, MILLION * 3 // 16, None),
+            RULES,
         )
         ids["waiting"] = waiting["id"]
         halts.issue_notice(uow, BOSS, ids["certs"][1], "recapture", "Review")

@@ -25,6 +25,7 @@ from sqlalchemy import Engine, select
 
 from market.adapters.db import make_engine
 from market.adapters.tables import CapUsage
+from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import DomainError
 from market.domain.rulesets import get_ruleset
 from market.services.certificates import certificates, returns
@@ -175,7 +176,7 @@ def _machine(url: str, template: Path | None, workdir: Path) -> type[RuleBasedSt
                 lambda: run(
                     self.engine,
                     lambda uow: trading.create_transfer(
-                        uow, SYSTEM, cert_id, buyer, amount, price, None, RULES
+                        uow, SYSTEM, CreateTransfer(cert_id, buyer, amount, price, None), RULES
                     ),
                 ),
             )

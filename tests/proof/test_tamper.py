@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
+from market.domain.commands.trading import CreateTransfer
 from market.domain.rulesets import get_ruleset
 from market.services.certificates import certificates
 from market.services.kernel.actor import PARTICIPANT, SYSTEM, Actor
@@ -50,7 +51,7 @@ def _build_ledger(engine: Engine, target: int) -> None:
         t = run(
             engine,
             lambda uow, c=cert, b=buyer, a=amount: trading.create_transfer(
-                uow, SYSTEM, c["id"], b, a, a, None, RULES
+                uow, SYSTEM, CreateTransfer(c["id"], b, a, a, None), RULES
             ),
         )
         buyer_actor = Actor(user_id=f"tamper-{buyer}", role=PARTICIPANT, party_id=buyer)

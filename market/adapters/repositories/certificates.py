@@ -8,7 +8,9 @@ from sqlalchemy import bindparam, func, select, true
 from market.adapters.projections.store import Row
 from market.adapters.queries import Query
 from market.adapters.repositories.base import Repository, SqlMixin
+from market.adapters.repositories.models import certificate_of
 from market.adapters.tables import CapUsage, Certificate, QueueEntry
+from market.domain import model
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
 caps_t = CapUsage.__table__  # type: ignore[attr-defined]
@@ -45,6 +47,11 @@ _LAST_POSITION = Query(
 
 class CertificateRepository(Repository):
     table = "certificates"
+
+    def load(self, certificate_id: str) -> model.Certificate | None:
+        """The certificate as the rules read it (market.domain.model)."""
+        row = self.get(certificate_id)
+        return None if row is None else certificate_of(row)
 
     def originals_count(self, program: str, fiscal_year: int) -> int:
         """Original certificates of a program and fiscal year (their numbers are counted)."""

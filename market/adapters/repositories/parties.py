@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from market.adapters.projections.store import Row
 from market.adapters.repositories.base import Repository
+from market.adapters.repositories.models import party_of
+from market.domain.model import Party
 
 
 class PartyRepository(Repository):
     table = "parties"
+
+    def load(self, party_id: str) -> Party | None:
+        row = self.get(party_id)
+        return None if row is None else party_of(row)
 
     def by_tax_id(self, tax_id: str) -> Row | None:
         found = self.where(tax_id=tax_id)

@@ -8,7 +8,9 @@ from market.adapters.eventstore import CHUNK
 from market.adapters.projections.store import Row
 from market.adapters.queries import Query
 from market.adapters.repositories.base import Repository, SqlMixin
+from market.adapters.repositories.models import transfer_of
 from market.adapters.tables import Listing, Offer, Transfer
+from market.domain import model
 
 listings_t = Listing.__table__  # type: ignore[attr-defined]
 offers_t = Offer.__table__  # type: ignore[attr-defined]
@@ -79,6 +81,10 @@ class OfferRepository(Repository):
 
 class TransferRepository(Repository):
     table = "transfers"
+
+    def load(self, transfer_id: str) -> model.Transfer | None:
+        row = self.get(transfer_id)
+        return None if row is None else transfer_of(row)
 
     def undecided_by_listing(self, certificate_id: str) -> dict[str | None, int]:
         """The cents of the certificate's transfers still awaiting the buyer or the

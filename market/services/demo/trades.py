@@ -10,6 +10,7 @@ from datetime import date
 from functools import partial
 from typing import Any
 
+from market.domain.commands.trading import CreateTransfer
 from market.services.demo import casefile
 from market.services.demo.context import EDA, THOUSAND, Seeding
 from market.services.demo.credits import Credits
@@ -100,13 +101,15 @@ def trade_all(s: Seeding, c: Credits) -> Sales:
             partial(
                 trading.create_transfer,
                 actor=s.who(seller),
-                certificate_id=cert_id,
-                buyer_party_id=s.ids[buyer],
-                amount_cents=amount,
-                consideration_cents=amount * cents // 100,
-                agreement_ref=ref,
+                command=CreateTransfer(
+                    cert_id,
+                    s.ids[buyer],
+                    amount,
+                    amount * cents // 100,
+                    ref,
+                    tuple(PROCEEDS_USES.get(seller) or ()),
+                ),
                 ruleset=s.ruleset,
-                use_of_proceeds=PROCEEDS_USES.get(seller),
             )
         )
     s.say("left 1 sale awaiting approval, 2 offers unanswered, 2 transfers awaiting the buyer")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from market.domain.errors import ConflictError as ConflictError  # raised here, defined there
 from market.domain.errors import DomainError
 
 
@@ -24,20 +25,6 @@ class ForbiddenError(DomainError):
 class UnauthorizedError(DomainError):
     code = "unauthorized"
     status = 401
-
-
-class ConflictError(DomainError):
-    """The state does not allow the request (409); `code` may name the rule per instance."""
-
-    code = "conflict"
-    status = 409
-
-    def __init__(
-        self, message: str, details: dict[str, object] | None = None, *, code: str | None = None
-    ) -> None:
-        super().__init__(message, details)
-        if code is not None:
-            self.code = code
 
 
 class IdempotencyConflictError(ConflictError):

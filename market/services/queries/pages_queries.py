@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
+from market.adapters.repositories.models import transfer_of
 from market.adapters.tables import (
     Certificate,
     CreditApplication,
@@ -21,13 +22,13 @@ from market.adapters.tables import (
     Transfer,
 )
 from market.domain.programs import TaxType
-from market.domain.rules.affiliation import OwnershipGraph
+from market.domain.rules.transfer_checks import at_exchange, run
 from market.domain.rulesets import Ruleset
 from market.services.certificates.certificate_rules import carryover_window
 from market.services.certificates.certificate_views import load_certificate
 from market.services.kernel.actor import AUTHORITY, Actor
-from market.services.parties.parties import affiliation_view, load_party, ownership_graph
-from market.services.trading.rule_checks import rule_checks
+from market.services.parties.parties import affiliation_view, ownership_graph
+from market.services.trading.rule_checks import facts_of, sale_checks
 from market.services.trading.trade_lists import transfers_page
 from market.services.trading.trading import load_transfer
 
@@ -44,36 +45,12 @@ def preview_checks(
     """Every check approval would make on `on`, passed or failed, plus the ownership
     paths between the two parties; writes nothing."""
     actor.require(AUTHORITY)
-    t = load_transfer(conn, transfer_id)
-    cert = load_certificate(conn, t["certificate_id"])
-    seller = load_party(conn, t["seller_party_id"])
-    buyer = load_party(conn, t["buyer_party_id"])
-    return _preview(conn, t, cert, seller, buyer, ownership_graph(conn), ruleset, on)
-
-
-def _preview(
-    conn: Connection,
-    t: dict[str, Any],
-    cert: dict[str, Any],
-    seller: dict[str, Any],
-    buyer: dict[str, Any],
-    graph: OwnershipGraph,
-    ruleset: Ruleset,
-    on: date,
-) -> dict[str, Any]:
-    checks, _failures = rule_checks(
-        conn,
-        cert,
-        seller,
-        buyer,
-        int(t["amount_cents"]),
-        int(t["consideration_cents"]),
-        ruleset,
-        on,
-        use_of_proceeds=t.get("use_of_proceeds") or [],
-    )
-    affiliation = affiliation_view(graph, seller["id"], buyer["id"], ruleset)
-    return {"checks": checks, "affiliation": affiliation}
+    transfer = transfer_of(load_transfer(conn, transfer_id))
+    cert = load_certificate(conn, transfer.certificate_id)
+    parties = (transfer.seller_party_id, transfer.buyer_party_id)
+    checks = sale_checks(conn, cert, parties, at_exchange(transfer, on), ruleset)
+    affiliation = affiliation_view(ownership_graph(conn), *parties, ruleset)
+    return {"checks": list(checks.rows), "affiliation": affiliation}
 
 
 def approval_queue(
@@ -106,10 +83,16 @@ def with_previews(
     graph = ownership_graph(conn)
     for t in pending:
         cert = certs[t["certificate_id"]]
-        seller, buyer = found[t["seller_party_id"]], found[t["buyer_party_id"]]
-        t["preview"] = _preview(conn, t, cert, seller, buyer, graph, ruleset, on)
+        transfer = transfer_of(t)
+        parties = (transfer.seller_party_id, transfer.buyer_party_id)
+        facts = facts_of(conn, cert, (found[parties[0]], found[parties[1]]), graph, ruleset)
+        checks = run(at_exchange(transfer, on), facts, ruleset)
+        t["preview"] = {
+            "checks": list(checks.rows),
+            "affiliation": affiliation_view(graph, *parties, ruleset),
+        }
         t["certificate"] = cert
-        t["ready"] = all(c["passed"] for c in t["preview"]["checks"])
+        t["ready"] = not checks.failures
     return pending
 
 

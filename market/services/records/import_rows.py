@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
+from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import DomainError
 from market.domain.names import invisible_problem
 from market.domain.programs import Program
@@ -237,17 +238,15 @@ def import_transfer(uow: AbstractUnitOfWork, ctx: RowContext, row: Mapping[str, 
             f"{format_cents(int(cert['balance_cents']))} is left.",
         )
     ruleset = ctx.ruleset(Program(cert["program"]), on)
-    proposed = create_transfer(
-        uow,
-        ctx.actor,
+    sale = CreateTransfer(
         cert["id"],
         buyer["id"],
         amount,
         consideration,
         cell(row, "agreement_ref"),
-        ruleset,
-        get("use_of_proceeds", _list),
+        tuple(get("use_of_proceeds", _list) or ()),
     )
+    proposed = create_transfer(uow, ctx.actor, sale, ruleset)
     buyer_actor = Actor(user_id=ctx.actor.user_id, role=PARTICIPANT, party_id=buyer["id"])
     confirm_transfer(uow, buyer_actor, proposed["id"], ruleset)
     approve_transfer(uow, ctx.actor, proposed["id"], ruleset, on)

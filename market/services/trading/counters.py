@@ -27,10 +27,9 @@ from market.services.kernel.actor import PARTICIPANT, Actor
 from market.services.kernel.errors import ConflictError, ForbiddenError, not_found
 from market.services.kernel.numbering import new_id
 from market.services.kernel.uow import AbstractUnitOfWork
-from market.services.parties.parties import load_party_pair
 from market.services.trading import commitments
 from market.services.trading.listings import open_offer_for_seller
-from market.services.trading.rule_checks import check_balance, refuse_if_failed, rule_checks, today
+from market.services.trading.rule_checks import check_balance, sale_checks, terms, today
 from market.services.trading.trade_views import (
     day,
     load_listing,
@@ -38,7 +37,7 @@ from market.services.trading.trade_views import (
     offer_view,
     sold_from_listing,
 )
-from market.services.trading.transfers import propose_transfer
+from market.services.trading.transfers import Proposal, propose_transfer
 
 
 def _open_listing(uow: AbstractUnitOfWork, listing_id: str) -> dict[str, Any]:
@@ -79,11 +78,8 @@ def counter_offer(
             f"{format_cents(amount_cents)}.",
             {"listing_id": listing["id"], "available_cents": available},
         )
-    seller, buyer = load_party_pair(uow, offer["seller_party_id"], offer["buyer_party_id"])
-    checks, failures = rule_checks(
-        uow, cert, seller, buyer, amount_cents, price_cents, ruleset, None
-    )
-    refuse_if_failed(checks, failures)
+    parties = (offer["seller_party_id"], offer["buyer_party_id"])
+    sale_checks(uow, cert, parties, terms(amount_cents, price_cents), ruleset).refuse_if_failed()
     uow.append(
         f"listing-{listing['id']}",
         OfferCountered(
@@ -131,9 +127,8 @@ def accept_counter(
     cert = reads.certificate(uow, offer["certificate_id"])
     halts.check_not_halted(uow, cert)  # PRODUCT.md 8.3 trading halts
     check_balance(cert, amount)
-    seller, buyer = load_party_pair(uow, offer["seller_party_id"], offer["buyer_party_id"])
-    checks, failures = rule_checks(uow, cert, seller, buyer, amount, price, ruleset, None)
-    refuse_if_failed(checks, failures)
+    parties = (offer["seller_party_id"], offer["buyer_party_id"])
+    sale_checks(uow, cert, parties, terms(amount, price), ruleset).refuse_if_failed()
     commitments.check_new_transfer(uow, cert, listing["id"], amount)
     transfer_id = new_id("trf")
     uow.append(
@@ -141,19 +136,8 @@ def accept_counter(
         CounterOfferAccepted(offer_id=offer_id, listing_id=listing["id"], transfer_id=transfer_id),
         actor.label,
     )
-    propose_transfer(
-        uow,
-        actor,
-        transfer_id,
-        cert,
-        offer["buyer_party_id"],
-        amount,
-        price,
-        offer_id,
-        None,
-        ruleset,
-        [],
-    )
+    proposal = Proposal(transfer_id, offer["buyer_party_id"], amount, price, offer_id=offer_id)
+    propose_transfer(uow, actor, cert, proposal, ruleset)
     return offer_view(uow, offer_id)
 
 

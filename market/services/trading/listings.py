@@ -35,8 +35,8 @@ from market.services.trading.rule_checks import (
     check_balance,
     check_other_party,
     check_resale,
-    refuse_if_failed,
-    rule_checks,
+    sale_checks,
+    terms,
     today,
     unreviewed_in_sale,
 )
@@ -175,11 +175,8 @@ def make_offer(
             f"{format_cents(amount_cents)} was offered for.",
             {"listing_id": listing_id, "available_cents": available, "amount_cents": amount_cents},
         )
-    seller = load_party(uow, cert["holder_party_id"])
-    checks, failures = rule_checks(
-        uow, cert, seller, buyer, amount_cents, price_cents, ruleset, None
-    )
-    refuse_if_failed(checks, failures)
+    parties = (cert["holder_party_id"], buyer["id"])
+    sale_checks(uow, cert, parties, terms(amount_cents, price_cents), ruleset).refuse_if_failed()
     offer_id = new_id("ofr")
     uow.append(
         f"listing-{listing_id}",

@@ -20,7 +20,7 @@ from market.services.kernel.actor import Actor
 from market.services.kernel.errors import not_found
 from market.services.parties.parties import load_party
 from market.services.trading import commitments
-from market.services.trading.rule_checks import check_other_party, rule_checks
+from market.services.trading.rule_checks import check_other_party, sale_checks, terms
 
 
 def usable_through(cert: dict[str, Any]) -> int | None:
@@ -76,10 +76,9 @@ def pretrade_checks(
     price_cents: int,
     ruleset: Ruleset,
 ) -> list[dict[str, Any]]:
-    seller = load_party(conn, cert["holder_party_id"])
-    buyer = load_party(conn, buyer_party_id)
-    checks, _ = rule_checks(conn, cert, seller, buyer, amount_cents, price_cents, ruleset, None)
-    return [*checks, _usable_check(cert), _halt_check(conn, cert)]
+    parties = (cert["holder_party_id"], buyer_party_id)
+    checks = sale_checks(conn, cert, parties, terms(amount_cents, price_cents), ruleset)
+    return [*checks.rows, _usable_check(cert), _halt_check(conn, cert)]
 
 
 def listing_checks(
@@ -127,7 +126,6 @@ def proposal_checks(
     actor.require_party(
         cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
     )
-    seller = load_party(conn, cert["holder_party_id"])
     buyer = load_party(conn, buyer_party_id)
 
     def other() -> str:
@@ -137,12 +135,11 @@ def proposal_checks(
     def promised() -> str:
         return commitments.check_new_transfer(conn, cert, None, amount_cents)
 
-    checks, _ = rule_checks(
-        conn, cert, seller, buyer, amount_cents, consideration_cents, ruleset, None
-    )
+    parties = (cert["holder_party_id"], buyer_party_id)
+    sale = terms(amount_cents, consideration_cents)
     return [
         _refusal_row("other_party", other),
-        *checks,
+        *sale_checks(conn, cert, parties, sale, ruleset).rows,
         _refusal_row("commitments", promised),
         _halt_check(conn, cert),
     ]

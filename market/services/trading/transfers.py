@@ -5,20 +5,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from market.domain.errors import (
-    InvalidRequestError,
-)
-from market.domain.events.trading import (
-    OfferAccepted,
-    TransferConfirmed,
-    TransferDeclined,
-    TransferProposed,
-)
+from market.domain.commands.trading import CreateTransfer
+from market.domain.deciders.transfers import decide_confirmation
+from market.domain.errors import InvalidRequestError
+from market.domain.events.trading import OfferAccepted, TransferDeclined, TransferProposed
+from market.domain.model import Transfer, TransferStatus
 from market.domain.rules import offer_terms, proceeds
+from market.domain.rules.transfer_checks import run
 from market.domain.rulesets import Ruleset
 from market.services.casefiles import gates
 from market.services.certificates import halts
@@ -27,14 +25,14 @@ from market.services.kernel.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
 from market.services.kernel.errors import ConflictError, ForbiddenError, not_found
 from market.services.kernel.numbering import new_id
 from market.services.kernel.uow import AbstractUnitOfWork
-from market.services.parties.parties import load_party_pair
 from market.services.trading import commitments
+from market.services.trading.approval_facts import undecided
 from market.services.trading.listings import open_offer_for_seller
 from market.services.trading.rule_checks import (
     check_balance,
     check_other_party,
-    refuse_if_failed,
-    rule_checks,
+    sale_facts,
+    terms,
     today,
 )
 from market.services.trading.trade_lists import transfers_page
@@ -47,6 +45,20 @@ from market.services.trading.trade_views import (
     offer_view,
     transfer_view,
 )
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A transfer about to be proposed: from an accepted offer (or counter), or negotiated
+    (`offer_id` None: it waits for the buyer, PRODUCT.md 8.2)."""
+
+    transfer_id: str
+    buyer_party_id: str
+    amount_cents: int
+    consideration_cents: int
+    offer_id: str | None = None
+    agreement_ref: str | None = None
+    use_of_proceeds: tuple[str, ...] = ()
 
 
 def accept_offer(
@@ -78,140 +90,92 @@ def accept_offer(
         OfferAccepted(offer_id=offer_id, listing_id=listing["id"], transfer_id=transfer_id),
         actor.label,
     )
-    propose_transfer(
-        uow,
-        actor,
+    proposal = Proposal(
         transfer_id,
-        cert,
         offer["buyer_party_id"],
         int(offer["amount_cents"]),
         int(offer["price_cents"]),
-        offer_id,
-        None,
-        ruleset,
-        uses,
+        offer_id=offer_id,
+        use_of_proceeds=tuple(uses),
     )
+    propose_transfer(uow, actor, cert, proposal, ruleset)
     return offer_view(uow, offer_id)
 
 
 def propose_transfer(
     uow: AbstractUnitOfWork,
     actor: Actor,
-    transfer_id: str,
     cert: dict[str, Any],
-    buyer_party_id: str,
-    amount_cents: int,
-    consideration_cents: int,
-    offer_id: str | None,
-    agreement_ref: str | None,
+    proposal: Proposal,
     ruleset: Ruleset,
-    use_of_proceeds: list[str],
 ) -> None:
+    p = proposal
     uow.append(
-        f"transfer-{transfer_id}",
+        Transfer.stream_of(p.transfer_id),
         TransferProposed(
-            transfer_id=transfer_id,
+            transfer_id=p.transfer_id,
             certificate_id=cert["id"],
             program=cert["program"],
             seller_party_id=cert["holder_party_id"],
-            buyer_party_id=buyer_party_id,
-            amount_cents=amount_cents,
-            consideration_cents=consideration_cents,
-            offer_id=offer_id,
-            agreement_ref=agreement_ref,
+            buyer_party_id=p.buyer_party_id,
+            amount_cents=p.amount_cents,
+            consideration_cents=p.consideration_cents,
+            offer_id=p.offer_id,
+            agreement_ref=p.agreement_ref,
             ruleset=ruleset.name,
             # BR-14 / TB-25: recorded only when attested, so other proposals keep their shape.
-            use_of_proceeds=use_of_proceeds or None,
+            use_of_proceeds=list(p.use_of_proceeds) or None,
             # PRODUCT.md 8.2: a negotiated transfer waits for the buyer; an offer was the buyer's.
-            awaiting_buyer=offer_id is None,
+            awaiting_buyer=p.offer_id is None,
         ),
         actor.label,
         new_stream=True,
     )
-    gates.invoice_transfer_fee(uow, actor, transfer_id, cert, ruleset)  # ADM-3 (UTH)
+    gates.invoice_transfer_fee(uow, actor, p.transfer_id, cert, ruleset)  # ADM-3 (UTH)
 
 
 def create_transfer(
-    uow: AbstractUnitOfWork,
-    actor: Actor,
-    certificate_id: str,
-    buyer_party_id: str,
-    amount_cents: int,
-    consideration_cents: int,
-    agreement_ref: str | None,
-    ruleset: Ruleset,
-    use_of_proceeds: Sequence[str] | None = None,
+    uow: AbstractUnitOfWork, actor: Actor, command: CreateTransfer, ruleset: Ruleset
 ) -> dict[str, Any]:
     """A negotiated transfer (no listing): it waits for the buyer's confirmation
     (`awaiting_buyer`, PRODUCT.md 8.2), then for the Authority's approval; the seller may
     attest the use of the proceeds (BR-14, TB-25)."""
-    uses = proceeds.normalize_uses(use_of_proceeds)
+    c = command
+    uses = proceeds.normalize_uses(c.use_of_proceeds)
     # Locked: what the balance is promised to is decided on it (commitments).
-    cert = reads.certificate(uow, certificate_id)
-    actor.require_party(
-        cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
-    )
+    cert = reads.certificate(uow, c.certificate_id)
+    holder = cert["holder_party_id"]
+    actor.require_party(holder, not_found("Certificate", "certificate_id", c.certificate_id))
     halts.check_not_halted(uow, cert)  # PRODUCT.md 8.3 trading halts
-    seller, buyer = load_party_pair(uow, cert["holder_party_id"], buyer_party_id)
-    check_other_party(cert, buyer_party_id)
-    if amount_cents <= 0:
-        raise InvalidRequestError("amount_cents must be positive.", {"amount_cents": amount_cents})
-    checks, failures = rule_checks(
-        uow, cert, seller, buyer, amount_cents, consideration_cents, ruleset, None
-    )
-    refuse_if_failed(checks, failures)
-    commitments.check_new_transfer(uow, cert, None, amount_cents)
-    transfer_id = new_id("trf")
-    propose_transfer(
-        uow,
-        actor,
-        transfer_id,
-        cert,
-        buyer_party_id,
-        amount_cents,
-        consideration_cents,
-        None,
-        agreement_ref,
-        ruleset,
-        uses,
-    )
-    return held_transfer_view(uow, transfer_id)
-
-
-def undecided_transfer(
-    uow: AbstractUnitOfWork, transfer_id: str, statuses: tuple[str, ...]
-) -> dict[str, Any]:
-    t = load_transfer(uow, transfer_id)
-    if t["status"] == "awaiting_buyer" and "awaiting_buyer" not in statuses:
-        raise ConflictError(
-            f"Transfer {transfer_id} is awaiting the buyer's confirmation; the Authority "
-            "decides on it once the buyer has confirmed (PRODUCT.md 8.2).",
-            {"transfer_id": transfer_id, "status": t["status"]},
-            code="awaiting_buyer",
+    facts = sale_facts(uow, cert, holder, c.buyer_party_id, ruleset)
+    check_other_party(cert, c.buyer_party_id)
+    if c.amount_cents <= 0:
+        raise InvalidRequestError(
+            "amount_cents must be positive.", {"amount_cents": c.amount_cents}
         )
-    if t["status"] not in statuses:
-        raise ConflictError(
-            f"Transfer {transfer_id} is already {t['status']}.",
-            {"transfer_id": transfer_id, "status": t["status"]},
-        )
-    # Until decided, the stream holds TRANSFER_PROPOSED and, once given, TRANSFER_CONFIRMED.
-    uow.note_version(f"transfer-{transfer_id}", 1 if t.get("confirmed_seq") is None else 2)
-    return t
+    run(terms(c.amount_cents, c.consideration_cents), facts, ruleset).refuse_if_failed()
+    commitments.check_new_transfer(uow, cert, None, c.amount_cents)
+    proposal = Proposal(
+        new_id("trf"),
+        c.buyer_party_id,
+        c.amount_cents,
+        c.consideration_cents,
+        agreement_ref=c.agreement_ref,
+        use_of_proceeds=tuple(uses),
+    )
+    propose_transfer(uow, actor, cert, proposal, ruleset)
+    return held_transfer_view(uow, proposal.transfer_id)
 
 
-def pending_transfer(uow: AbstractUnitOfWork, transfer_id: str) -> dict[str, Any]:
-    return undecided_transfer(uow, transfer_id, ("pending_approval",))
-
-
-def _awaiting_this_buyer(uow: AbstractUnitOfWork, actor: Actor, transfer_id: str) -> dict[str, Any]:
+def _awaiting_this_buyer(uow: AbstractUnitOfWork, actor: Actor, transfer_id: str) -> Transfer:
     """The transfer, locked, if the actor is its buyer's user (consent is the buyer's own:
     not even the Authority gives it) and it awaits that buyer."""
     buyer = load_transfer_for(uow, actor, transfer_id)["buyer_party_id"]
     if actor.role != PARTICIPANT or actor.party_id != buyer:
         raise ForbiddenError("Only the buyer may confirm or decline this transfer.", {})
     actor.require_signer()  # the buyer's consent takes an owner (issue 29)
-    t = undecided_transfer(uow, transfer_id, ("awaiting_buyer",))
-    uow.transfers.remember(t)
+    t = undecided(uow, transfer_id, TransferStatus.AWAITING_BUYER)
+    uow.transfers.remember(load_transfer(uow, transfer_id))
     return t
 
 
@@ -221,27 +185,11 @@ def confirm_transfer(
     """The buyer consents to a negotiated transfer (PRODUCT.md 8.2): the rules a proposal
     passes are run again on today's state, then it goes to the Authority."""
     t = _awaiting_this_buyer(uow, actor, transfer_id)
-    cert = reads.certificate(uow, t["certificate_id"])
+    cert = reads.certificate(uow, t.certificate_id)
     halts.check_not_halted(uow, cert)  # PRODUCT.md 8.3 trading halts
-    seller, buyer = load_party_pair(uow, t["seller_party_id"], t["buyer_party_id"])
-    checks, failures = rule_checks(
-        uow,
-        cert,
-        seller,
-        buyer,
-        int(t["amount_cents"]),
-        int(t["consideration_cents"]),
-        ruleset,
-        None,
-    )
-    refuse_if_failed(checks, failures)
-    uow.append(
-        f"transfer-{transfer_id}",
-        TransferConfirmed(
-            transfer_id=transfer_id, buyer_party_id=t["buyer_party_id"], checks=checks
-        ),
-        actor.label,
-    )
+    facts = sale_facts(uow, cert, t.seller_party_id, t.buyer_party_id, ruleset)
+    append = decide_confirmation(t, facts, ruleset, today())
+    uow.append(append.stream, append.event, actor.label)
     return held_transfer_view(uow, transfer_id)
 
 
@@ -251,10 +199,10 @@ def decline_transfer(
     """The buyer refuses a negotiated transfer it has not confirmed (PRODUCT.md 8.2)."""
     t = _awaiting_this_buyer(uow, actor, transfer_id)
     uow.append(
-        f"transfer-{transfer_id}",
+        t.stream,
         TransferDeclined(
             transfer_id=transfer_id,
-            buyer_party_id=t["buyer_party_id"],
+            buyer_party_id=t.buyer_party_id,
             reasons=[reason.strip()] if reason and reason.strip() else [],
         ),
         actor.label,

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import DomainError
 from market.services.certificates.carryforwards import expire_carryforwards
 from market.services.certificates.pass_through_allocations import pass_through_allocate
@@ -35,7 +36,10 @@ def _bought(uow: FakeUnitOfWork, buyer: str, amount: int = FACE) -> tuple[str, s
     cert = world.certificate(uow, seller, face_cents=FACE)
     with uow:
         t = create_transfer(
-            uow, participant(seller), cert, buyer, amount, amount * 3 // 4, None, RULES
+            uow,
+            participant(seller),
+            CreateTransfer(cert, buyer, amount, amount * 3 // 4, None),
+            RULES,
         )
         confirm_transfer(uow, participant(buyer), t["id"], RULES)
         approved = approve_transfer(uow, AUTHORITY_USER, t["id"], RULES)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import (
     AffiliatedPartiesError,
     BelowMinimumConsiderationError,
@@ -47,7 +48,10 @@ def market(uow: FakeUnitOfWork) -> tuple[str, str, str]:
 def _negotiate(uow: FakeUnitOfWork, seller: str, cert: str, buyer: str, amount: int) -> str:
     with uow:
         t = create_transfer(
-            uow, participant(seller), cert, buyer, amount, amount * 3 // 4, None, RULES
+            uow,
+            participant(seller),
+            CreateTransfer(cert, buyer, amount, amount * 3 // 4, None),
+            RULES,
         )
         uow.commit()
     return str(t["id"])
@@ -142,7 +146,10 @@ class TestNegotiatedTransfer:
         amount = 400_000 * DOLLARS
         with uow, pytest.raises(BelowMinimumConsiderationError):
             create_transfer(
-                uow, participant(seller), cert, buyer, amount, amount * 3 // 4 - 1, None, RULES
+                uow,
+                participant(seller),
+                CreateTransfer(cert, buyer, amount, amount * 3 // 4 - 1, None),
+                RULES,
             )
         assert _negotiate(uow, seller, cert, buyer, amount)
 
@@ -151,7 +158,9 @@ class TestNegotiatedTransfer:
     ) -> None:
         seller, buyer, cert = market
         with uow, pytest.raises(InsufficientBalanceError):
-            create_transfer(uow, participant(seller), cert, buyer, FACE + 1, FACE, None, RULES)
+            create_transfer(
+                uow, participant(seller), CreateTransfer(cert, buyer, FACE + 1, FACE, None), RULES
+            )
 
     def test_affiliated_tech_parties_cannot_transfer(self, uow: FakeUnitOfWork) -> None:
         seller, buyer = world.party(uow, "Seller"), world.party(uow, "Buyer")
@@ -161,11 +170,7 @@ class TestNegotiatedTransfer:
             create_transfer(
                 uow,
                 participant(seller),
-                cert,
-                buyer,
-                217_400 * DOLLARS,
-                173_920 * DOLLARS,
-                None,
+                CreateTransfer(cert, buyer, 217_400 * DOLLARS, 173_920 * DOLLARS, None),
                 RULES,
             )
         assert any(not c["passed"] for c in refused.value.details["checks"])
@@ -179,7 +184,12 @@ class TestDoubleSpend:
         other = world.party(uow, "Other buyer")
         _negotiate(uow, seller, cert, buyer, FACE)
         with uow, pytest.raises(InsufficientBalanceError):
-            create_transfer(uow, participant(seller), cert, other, FACE, FACE * 3 // 4, None, RULES)
+            create_transfer(
+                uow,
+                participant(seller),
+                CreateTransfer(cert, other, FACE, FACE * 3 // 4, None),
+                RULES,
+            )
 
     def test_once_approved_the_cents_are_gone_from_the_seller(
         self, uow: FakeUnitOfWork, market: tuple[str, str, str]
@@ -192,7 +202,9 @@ class TestDoubleSpend:
         assert sold is not None
         assert (sold["balance_cents"], sold["status"]) == (0, "exhausted")
         with uow, pytest.raises(InsufficientBalanceError):
-            create_transfer(uow, participant(seller), cert, buyer, 1, 1, None, RULES)
+            create_transfer(
+                uow, participant(seller), CreateTransfer(cert, buyer, 1, 1, None), RULES
+            )
 
 
 class TestApproval:

@@ -1,0 +1,65 @@
+"""Projection rows read as the domain's frozen aggregates (market.domain.model): the one
+place a row's columns become typed fields."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from market.adapters.projections.store import Row
+from market.domain.model import Certificate, Party, Transfer, TransferStatus
+from market.domain.programs import Program
+
+
+def certificate_of(row: Row) -> Certificate:
+    return Certificate(
+        id=str(row["id"]),
+        number=str(row["number"]),
+        program=Program(row["program"]),
+        holder_party_id=str(row["holder_party_id"]),
+        original_holder_party_id=str(row["original_holder_party_id"]),
+        root_id=str(row["root_id"]),
+        origin=str(row["origin"]),
+        fiscal_year=int(row["fiscal_year"]),
+        allowed_cents=int(row["allowed_cents"]),
+        balance_cents=int(row["balance_cents"]),
+        queued_cents=int(row["queued_cents"] or 0),
+        children_count=int(row["children_count"] or 0),
+        tax_types=tuple(row["tax_types"] or ()),
+        tax_periods=tuple(row["tax_periods"] or ()),
+        credit_year=row["credit_year"],
+        carryover_last_year=row["carryover_last_year"],
+        waiver_statement=str(row["waiver_statement"] or ""),
+        attributes=dict(row["attributes"] or {}),
+    )
+
+
+def party_of(row: Row) -> Party:
+    formed = row.get("formed_on")
+    income = row.get("operating_income_cents_by_year") or {}
+    return Party(
+        id=str(row["id"]),
+        name=str(row["name"]),
+        entity_type=str(row["entity_type"]),
+        tax_types=frozenset(row["tax_types"] or ()),
+        director_exception=row.get("director_exception"),
+        us_employees=row.get("us_employees"),
+        nj_full_time_employees=row.get("nj_full_time_employees"),
+        formed_on=None if formed is None else date.fromisoformat(str(formed)),
+        operating_income_cents_by_year={int(k): int(v) for k, v in income.items()},
+    )
+
+
+def transfer_of(row: Row) -> Transfer:
+    uses = row.get("use_of_proceeds")
+    return Transfer(
+        id=str(row["id"]),
+        certificate_id=str(row["certificate_id"]),
+        seller_party_id=str(row["seller_party_id"]),
+        buyer_party_id=str(row["buyer_party_id"]),
+        amount_cents=int(row["amount_cents"]),
+        consideration_cents=int(row["consideration_cents"]),
+        status=TransferStatus(row["status"]),
+        offer_id=row.get("offer_id"),
+        use_of_proceeds=None if uses is None else tuple(uses),
+        confirmed=row.get("confirmed_seq") is not None,
+    )

@@ -1,0 +1,8 @@
+"""The aggregates the rules decide on, as frozen typed values: what a repository returns
+and a decider takes. Each knows its ledger stream's name and guards its own states."""
+
+from market.domain.model.certificate import Certificate
+from market.domain.model.party import Party
+from market.domain.model.transfer import Transfer, TransferStatus
+
+__all__ = ["Certificate", "Party", "Transfer", "TransferStatus"]
