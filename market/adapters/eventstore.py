@@ -260,6 +260,12 @@ def page_events(conn: Connection, after: int, limit: int, stream: str | None = N
     return [event_from_row(r) for r in rows]
 
 
+def stream_events(conn: Connection, stream: str) -> list[Event]:
+    """Every event of one stream, oldest first."""
+    stmt = select(events_t).where(events_t.c.stream == stream).order_by(events_t.c.seq)
+    return [event_from_row(r) for r in conn.execute(stmt).all()]
+
+
 def event_count(conn: Connection) -> int:
     return int(conn.execute(select(func.count()).select_from(events_t)).scalar() or 0)
 

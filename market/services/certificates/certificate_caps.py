@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy.engine import Connection
-
 from market.domain.rules import dm_queue
 from market.domain.rules.buckets import BUCKETS, bucket_cap_cents, report_cap_id
 from market.domain.rulesets import Ruleset
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
-from market.services.kernel.reads import repositories
+from market.services.kernel.reads import Connection, repositories
 
 POOLS = (dm_queue.DM_CBT, dm_queue.DM_GIT_FILM_POOL)
 

@@ -16,16 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import and_, or_, select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import EventRow, Listing, Transfer
+from market.adapters.reads import certificates as rows_of
 from market.services.kernel.paging import split_page
-from market.services.kernel.reads import Source, repositories
-
-transfers_t = Transfer.__table__  # type: ignore[attr-defined]
-listings_t = Listing.__table__  # type: ignore[attr-defined]
-events_t = EventRow.__table__  # type: ignore[attr-defined]
+from market.services.kernel.reads import Connection, Source, repositories
 
 PAGE = 50
 
@@ -49,57 +42,15 @@ def children_page(
     return [brief(r) for r in kept], nxt
 
 
-def _transfer_streams(conn: Connection, certificate_id: str, after: int, limit: int) -> list[str]:
-    t = transfers_t
-    proposed = (
-        select(t.c.id)
-        .where(t.c.certificate_id == certificate_id, t.c.created_seq > after)
-        .order_by(t.c.created_seq)
-        .limit(limit)
-    )
-    decided = (
-        select(t.c.id)
-        .where(t.c.certificate_id == certificate_id, t.c.decided_seq > after)
-        .order_by(t.c.decided_seq)
-        .limit(limit)
-    )
-    # The transfer that created this certificate (as the buyer's), whatever its seq.
-    bought = select(t.c.id).where(
-        t.c.buyer_certificate_id == certificate_id,
-        or_(t.c.created_seq > after, and_(t.c.decided_seq.is_not(None), t.c.decided_seq > after)),
-    )
-    ids: list[str] = []
-    for stmt in (proposed, decided, bought):
-        ids += [r.id for r in conn.execute(stmt)]
-    return [f"transfer-{i}" for i in dict.fromkeys(ids)]
-
-
 def history_page(
     conn: Connection, certificate_id: str, after: int | None = None, limit: int = PAGE
 ) -> tuple[list[dict[str, Any]], int | None]:
     """The certificate's history after seq `after`, oldest first; the cursor is a seq."""
     start = after or 0
-    listing_ids = [
-        r.id
-        for r in conn.execute(
-            select(listings_t.c.id).where(listings_t.c.certificate_id == certificate_id)
-        )
-    ]
+    transfers = rows_of.transfer_ids_after(conn, certificate_id, start, limit + 1)
     streams = [f"certificate-{certificate_id}"]
-    streams += _transfer_streams(conn, certificate_id, start, limit + 1)
-    streams += [f"listing-{lid}" for lid in listing_ids]
-    rows = conn.execute(
-        select(
-            events_t.c.seq,
-            events_t.c.type,
-            events_t.c.recorded_at,
-            events_t.c.actor,
-            events_t.c.payload,
-        )
-        .where(events_t.c.stream.in_(streams), events_t.c.seq > start)
-        .order_by(events_t.c.seq)
-        .limit(limit + 1)
-    ).mappings()
+    streams += [f"transfer-{i}" for i in transfers]
+    streams += [f"listing-{i}" for i in rows_of.listing_ids_of(conn, certificate_id)]
     items = [
         {
             "seq": int(r["seq"]),
@@ -108,7 +59,7 @@ def history_page(
             "actor": r["actor"],
             "payload": r["payload"],
         }
-        for r in rows
+        for r in rows_of.events_of(conn, streams, start, limit + 1)
     ]
     return split_page(items, limit, lambda e: int(e["seq"]))
 

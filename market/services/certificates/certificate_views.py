@@ -7,11 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, select
-from sqlalchemy.engine import Connection
-
-from market.adapters.queries import Query
-from market.adapters.tables import Certificate
+from market.adapters.reads import certificates as certificate_rows
 from market.domain.events.certificates import ACTIVITY_KEY
 from market.domain.programs import Program
 from market.services.certificates import certificate_reads, halts
@@ -19,14 +15,8 @@ from market.services.kernel import reads
 from market.services.kernel.actor import Actor
 from market.services.kernel.errors import not_found
 from market.services.kernel.paging import split_page
-from market.services.kernel.reads import Source, repositories
+from market.services.kernel.reads import Connection, Source, repositories
 from market.services.parties.parties import load_party
-
-certs_t = Certificate.__table__  # type: ignore[attr-defined]
-
-
-# Built once (market.adapters.queries): read on every trade.
-_CERT_BY_ID = Query(select(certs_t).where(certs_t.c.id == bindparam("certificate_id")))
 
 
 def load_certificate(source: Source, certificate_id: str) -> dict[str, Any]:
@@ -138,15 +128,7 @@ def list_party_certificates(
 ) -> tuple[list[dict[str, Any]], int | None]:
     load_party(conn, party_id)
     actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
-    stmt = (
-        select(certs_t)
-        .where(certs_t.c.holder_party_id == party_id)
-        .order_by(certs_t.c.issued_seq)
-        .limit(limit + 1)
-    )
-    if after is not None:
-        stmt = stmt.where(certs_t.c.issued_seq > after)
-    rows = [dict(r) for r in conn.execute(stmt).mappings()]
+    rows = certificate_rows.held_by(conn, party_id, after, limit + 1)
     halted = halts.halted_among(conn, rows)  # PRODUCT.md 8.3
     for row in rows:
         row[ACTIVITY_KEY] = activity_ids_of(conn, row)

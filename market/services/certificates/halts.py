@@ -16,10 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import CertificateNotice
+from market.adapters.reads import certificates as rows_of
 from market.domain.errors import InvalidRequestError
 from market.domain.events.halts import CertificateNoticeIssued, CertificateNoticeLifted
 from market.domain.rules import halts
@@ -27,10 +24,8 @@ from market.services.kernel import reads
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.errors import ConflictError, NotFoundError
 from market.services.kernel.numbering import new_id
-from market.services.kernel.reads import Source
+from market.services.kernel.reads import Connection, Source
 from market.services.kernel.uow import AbstractUnitOfWork
-
-notices_t = CertificateNotice.__table__  # type: ignore[attr-defined]
 
 MAX_REASON = 500
 
@@ -58,12 +53,8 @@ def halted_among(conn: Connection, certs: list[dict[str, Any]]) -> set[str]:
     if not roots:
         return set()
     active: dict[str, list[tuple[str, str]]] = {}
-    for r in conn.execute(
-        select(notices_t.c.id, notices_t.c.certificate_id, notices_t.c.root_id).where(
-            notices_t.c.root_id.in_(roots), notices_t.c.status == "active"
-        )
-    ):
-        active.setdefault(r.root_id, []).append((r.id, r.certificate_id))
+    for r in rows_of.active_notices_on(conn, roots):
+        active.setdefault(r["root_id"], []).append((r["id"], r["certificate_id"]))
     lineages = reads.repositories(conn).certificates
     return {
         str(c["id"])
@@ -189,9 +180,4 @@ def list_notices(conn: Connection, actor: Actor, certificate_id: str) -> list[di
     cert = _cert(conn, certificate_id)
     parents = reads.repositories(conn).certificates.ancestry(cert["id"])
     line = halts.ancestors_or_self(cert["id"], parents)
-    rows = conn.execute(
-        select(notices_t.c.id)
-        .where(notices_t.c.certificate_id.in_(line))
-        .order_by(notices_t.c.issued_seq)
-    )
-    return [notice_view(conn, r.id) for r in rows]
+    return [notice_view(conn, i) for i in rows_of.notice_ids_on(conn, line)]

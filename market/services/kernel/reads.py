@@ -15,6 +15,7 @@ from market.adapters.repositories import Repositories
 from market.services.kernel.errors import NotFoundError
 
 Source = Repositories | Connection
+__all__ = ["Connection", "Source", "repositories"]  # Connection: the read handle contexts take
 
 
 def repositories(source: Source) -> Repositories:

@@ -5,30 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import Party
+from market.adapters.reads import parties as reads
 from market.domain.errors import InvalidRequestError
 from market.domain.events.parties import DirectorExceptionRecorded
 from market.domain.rules.individuals import INDIVIDUALS
 from market.services.kernel import clock
 from market.services.kernel.actor import AUTHORITY, Actor
+from market.services.kernel.reads import Connection
 from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.parties.parties import load_party
-
-parties_t = Party.__table__  # type: ignore[attr-defined]
 
 
 def excepted_parties(conn: Connection, limit: int = 100) -> list[dict[str, Any]]:
     """The parties the Director has excepted, by name (the exception page's list)."""
-    stmt = (
-        select(parties_t.c.id, parties_t.c.name, parties_t.c.director_exception)
-        .where(parties_t.c.director_exception.is_not(None))
-        .order_by(parties_t.c.name)
-        .limit(limit)
-    )
-    return [dict(r) for r in conn.execute(stmt).mappings()]
+    return reads.excepted_parties(conn, limit)
 
 
 def record_exception(

@@ -7,27 +7,18 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import OwnersAgreement, Ownership, Party
-
-owners_t = Ownership.__table__  # type: ignore[attr-defined]
-agreements_t = OwnersAgreement.__table__  # type: ignore[attr-defined]
-parties_t = Party.__table__  # type: ignore[attr-defined]
+from market.adapters.reads import parties as reads
+from market.services.kernel.reads import Connection
 
 MAX_DEPTH = 8  # a chain deeper than this is cut short on the page (the table has it all)
 
 
 def ownership_edges(conn: Connection) -> list[dict[str, Any]]:
-    rows = conn.execute(
-        select(owners_t).order_by(owners_t.c.owned_party_id, owners_t.c.owner_party_id)
-    ).mappings()
-    return [dict(r) for r in rows]
+    return reads.ownership_edges(conn)
 
 
 def agreements_in_force(conn: Connection) -> dict[str, dict[str, Any]]:
-    return {r["party_id"]: dict(r) for r in conn.execute(select(agreements_t)).mappings()}
+    return reads.agreements_in_force(conn)
 
 
 def owner_trees(edges: list[dict[str, Any]]) -> list[dict[str, Any]]:

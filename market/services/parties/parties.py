@@ -6,10 +6,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import Ownership, Party
+from market.adapters.reads import parties as party_reads
 from market.domain.errors import InvalidRequestError
 from market.domain.events.parties import (
     OwnersAgreementFiled,
@@ -23,11 +20,8 @@ from market.services.kernel import reads
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.errors import ConflictError, not_found
 from market.services.kernel.paging import split_page
-from market.services.kernel.reads import Source, repositories
+from market.services.kernel.reads import Connection, Source, repositories
 from market.services.kernel.uow import AbstractUnitOfWork
-
-parties_t = Party.__table__  # type: ignore[attr-defined]
-owners_t = Ownership.__table__  # type: ignore[attr-defined]
 
 ENTITY_TYPES = (
     "c_corporation",
@@ -208,31 +202,15 @@ def load_party_pair(source: Source, a: str, b: str) -> tuple[dict[str, Any], dic
 def get_party(conn: Connection, actor: Actor, party_id: str) -> dict[str, Any]:
     party = load_party(conn, party_id)
     actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
-    party["owners"] = [
-        dict(r)
-        for r in conn.execute(
-            select(
-                owners_t.c.owner_party_id,
-                owners_t.c.voting_bps,
-                owners_t.c.value_bps,
-                owners_t.c.income_share_bps,
-            )
-            .where(owners_t.c.owned_party_id == party_id)
-            .order_by(owners_t.c.owner_party_id)
-        ).mappings()
-    ]
+    party["owners"] = party_reads.owners_of(conn, party_id)
     return party
 
 
 def list_parties(
     conn: Connection, actor: Actor, after: str | None, limit: int
 ) -> tuple[list[dict[str, Any]], str | None]:
-    stmt = select(parties_t).order_by(parties_t.c.id).limit(limit + 1)
-    if actor.role not in (AUTHORITY, AUDITOR):
-        stmt = stmt.where(parties_t.c.id == (actor.party_id or ""))
-    if after:
-        stmt = stmt.where(parties_t.c.id > after)
-    rows = [dict(r) for r in conn.execute(stmt).mappings()]
+    only = None if actor.role in (AUTHORITY, AUDITOR) else (actor.party_id or "")
+    rows = party_reads.party_rows(conn, only, after, limit + 1)
     return split_page(rows, limit, lambda r: str(r["id"]))
 
 

@@ -8,18 +8,13 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import Party, Transfer
+from market.adapters.reads import tech as tech_rows
 from market.domain.rules import covenants
 from market.domain.rules.recapture import hq_window_end
 from market.domain.rulesets import Ruleset
 from market.services.kernel import clock
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
-
-transfers_t = Transfer.__table__  # type: ignore[attr-defined]
-parties_t = Party.__table__  # type: ignore[attr-defined]
+from market.services.kernel.reads import Connection
 
 
 def _line(t: Any, today: date, ruleset: Ruleset) -> dict[str, Any]:
@@ -53,27 +48,7 @@ def _line(t: Any, today: date, ruleset: Ruleset) -> dict[str, Any]:
 def covenant_monitor(conn: Connection, actor: Actor, ruleset: Ruleset) -> dict[str, Any]:
     actor.require(AUTHORITY, AUDITOR)
     today = clock.today()
-    rows = conn.execute(
-        select(
-            transfers_t.c.id,
-            transfers_t.c.certificate_id,
-            transfers_t.c.seller_party_id,
-            transfers_t.c.buyer_party_id,
-            transfers_t.c.amount_cents,
-            transfers_t.c.consideration_cents,
-            transfers_t.c.exchange_date,
-            transfers_t.c.hq_window_end,
-            transfers_t.c.use_of_proceeds,
-            parties_t.c.name,
-        )
-        .select_from(transfers_t.join(parties_t, parties_t.c.id == transfers_t.c.seller_party_id))
-        .where(
-            transfers_t.c.program == "TECH",
-            transfers_t.c.status == "approved",
-            transfers_t.c.exchange_date.is_not(None),
-        )
-        .order_by(transfers_t.c.seller_party_id, transfers_t.c.exchange_date, transfers_t.c.id)
-    ).all()
+    rows = tech_rows.approved_tech_sales(conn)
     sellers: dict[str, dict[str, Any]] = {}
     for t in rows:
         seller = sellers.setdefault(

@@ -20,44 +20,22 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import EventRow, LedgerHead, TechAllocation, TechApplication
+from market.adapters.reads import tech as tech_rows
 from market.domain.events.tech import FyAllocationRun
 from market.domain.rules import tech_caps
 from market.domain.rulesets import Ruleset
 from market.services.kernel import clock
 from market.services.kernel.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
+from market.services.kernel.reads import Connection
 from market.services.tech import simulator_plan, tech
-
-events_t = EventRow.__table__  # type: ignore[attr-defined]
-apps_t = TechApplication.__table__  # type: ignore[attr-defined]
-allocs_t = TechAllocation.__table__  # type: ignore[attr-defined]
-head_t = LedgerHead.__table__  # type: ignore[attr-defined]
 
 
 def _committed_rows(conn: Connection, fiscal_year: int) -> tuple[list[dict[str, Any]], bool, int]:
     """The committed allocation as FY_ALLOCATION_RUN recorded it (with each T_i), joined to
     the applications for their receipt date and zone."""
-    stored = conn.execute(
-        select(events_t.c.payload).where(
-            events_t.c.stream == f"tech-fy-{fiscal_year}",
-            events_t.c.type == FyAllocationRun.TYPE,
-        )
-    ).scalar_one()
+    stored = tech_rows.committed_run_payload(conn, fiscal_year, FyAllocationRun.TYPE)
     run = FyAllocationRun.read(stored)
-    apps = {
-        r.id: r
-        for r in conn.execute(
-            select(
-                apps_t.c.id,
-                apps_t.c.received_on,
-                apps_t.c.in_innovation_zone,
-                apps_t.c.requested_cents,
-            ).where(apps_t.c.fiscal_year == fiscal_year)
-        )
-    }
+    apps = tech_rows.applications_by_id(conn, fiscal_year)
     rows = []
     for a in run.allocations:
         app = apps[a["application_id"]]
@@ -111,14 +89,11 @@ def clear_cache() -> None:
 
 
 def _head_hash(conn: Connection) -> str:
-    return str(conn.execute(select(head_t.c.hash).where(head_t.c.id == 1)).scalar_one())
+    return tech_rows.head_hash(conn)
 
 
 def _compute(conn: Connection, fiscal_year: int, ruleset: Ruleset, today: date) -> _Simulation:
-    committed = (
-        conn.execute(select(allocs_t.c.id).where(allocs_t.c.id == str(fiscal_year))).first()
-        is not None
-    )
+    committed = tech_rows.is_committed(conn, fiscal_year)
     cap = ruleset.tech_lifetime_cap_cents
     if committed:
         rows, triggered, total = _committed_rows(conn, fiscal_year)

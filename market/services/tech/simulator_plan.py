@@ -13,15 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.engine import Connection
-
-from market.adapters.tables import TechApplication
+from market.adapters.reads import tech as tech_rows
 from market.domain.rules import tech_plan
 from market.domain.rulesets import Ruleset
+from market.services.kernel.reads import Connection
 from market.services.tech.tech_allocation_views import allocated_ids
-
-apps_t = TechApplication.__table__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -33,31 +29,8 @@ class FreshPlan:
 
 
 def _applications(conn: Connection, fiscal_year: int) -> Sequence[Any]:
-    """The FY's applications in receipt order, each with whether it is eligible and what
-    its party was allocated before (NULL: nothing), as one statement."""
-    used = (
-        select(apps_t.c.party_id, func.sum(apps_t.c.allocated_cents).label("used"))
-        .where(apps_t.c.allocated_cents.is_not(None))
-        .group_by(apps_t.c.party_id)
-        .subquery()
-    )
-    return conn.execute(
-        select(
-            # `tech_plan.plan_columns`'s row first, then what the answer adds.
-            apps_t.c.id,
-            apps_t.c.party_id,
-            apps_t.c.requested_cents,
-            apps_t.c.benefit_cents,
-            apps_t.c.in_innovation_zone,
-            apps_t.c.received_at,
-            apps_t.c.received_on,
-            used.c.used,
-            apps_t.c.eligible,
-        )
-        .select_from(apps_t.outerjoin(used, used.c.party_id == apps_t.c.party_id))
-        .where(apps_t.c.fiscal_year == fiscal_year)
-        .order_by(apps_t.c.received_seq)
-    ).all()
+    """The FY's applications in receipt order with their party's earlier allocations."""
+    return tech_rows.intake(conn, fiscal_year)
 
 
 def plan(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> FreshPlan:

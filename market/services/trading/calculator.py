@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy.engine import Connection
-
 from market.domain.errors import InvalidRequestError
 from market.domain.programs import Program, TaxType
 from market.domain.rules import buyer_value
@@ -19,7 +17,7 @@ from market.services.certificates.certificate_views import load_certificate
 from market.services.kernel import clock
 from market.services.kernel.actor import PARTICIPANT, Actor
 from market.services.kernel.errors import not_found
-from market.services.kernel.reads import repositories
+from market.services.kernel.reads import Connection, repositories
 from market.services.trading import pretrade
 from market.services.trading.trade_views import load_listing
 

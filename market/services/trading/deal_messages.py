@@ -7,15 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
-from market.adapters.eventstore import event_from_row, events_t
+from market.adapters.eventstore import stream_events
 from market.domain.errors import InvalidRequestError
 from market.domain.events.deals import DealMessagePosted
 from market.domain.names import INVISIBLE
 from market.services.kernel.actor import PARTICIPANT, Actor
 from market.services.kernel.errors import ForbiddenError
+from market.services.kernel.reads import Connection
 from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.trading.trade_views import load_transfer_for
 
@@ -59,12 +57,8 @@ def post_message(
 
 def messages(conn: Connection, transfer_id: str) -> list[dict[str, Any]]:
     """The deal's messages, oldest first (the caller has checked who may read them)."""
-    rows = conn.execute(
-        select(events_t).where(events_t.c.stream == stream_of(transfer_id)).order_by("seq")
-    )
     out = []
-    for row in rows:
-        e = event_from_row(row)
+    for e in stream_events(conn, stream_of(transfer_id)):
         facts = e.facts()
         out.append(
             {

@@ -11,8 +11,6 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from sqlalchemy.engine import Connection
-
 from market.domain.errors import InvalidRequestError
 from market.domain.events.funding import (
     TransferPaymentRecorded,
@@ -24,7 +22,7 @@ from market.domain.values import format_cents
 from market.services.kernel import clock
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.errors import ConflictError, RuleRefusedError, not_found
-from market.services.kernel.reads import Source, repositories
+from market.services.kernel.reads import Connection, Source, repositories
 from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.trading.trade_views import load_transfer, load_transfer_for
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from sqlalchemy.engine import Connection
-
 from market.domain.errors import (
     BelowMinimumConsiderationError,
     InsufficientBalanceError,
@@ -27,7 +25,7 @@ from market.services.kernel import reads
 from market.services.kernel.actor import PARTICIPANT, Actor
 from market.services.kernel.errors import ConflictError, ForbiddenError, not_found
 from market.services.kernel.numbering import new_id
-from market.services.kernel.reads import Source
+from market.services.kernel.reads import Connection, Source
 from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.parties.parties import load_party
 from market.services.trading import commitments, sale_windows

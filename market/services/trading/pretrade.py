@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy.engine import Connection
-
 from market.domain.errors import DomainError
 from market.domain.rulesets import Ruleset
 from market.services.certificates import halts
@@ -18,6 +16,7 @@ from market.services.certificates.certificate_views import load_certificate, uth
 from market.services.kernel import clock
 from market.services.kernel.actor import Actor
 from market.services.kernel.errors import not_found
+from market.services.kernel.reads import Connection
 from market.services.parties.parties import load_party
 from market.services.trading import commitments
 from market.services.trading.rule_checks import check_other_party, sale_checks, terms

@@ -9,46 +9,22 @@ from collections import defaultdict
 from datetime import date
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-from sqlalchemy.orm import aliased
-
-from market.adapters.tables import Certificate, Transfer
+from market.adapters.reads import trading as reads
 from market.domain.rules import price_tape
 from market.services.kernel import clock
-
-transfers_t = Transfer.__table__  # type: ignore[attr-defined]
-certs_t = Certificate.__table__  # type: ignore[attr-defined]
+from market.services.kernel.reads import Connection
 
 Key = tuple[str, int, str]
 
 
 def _trades(conn: Connection, program: str | None) -> dict[Key, list[price_tape.Trade]]:
-    seller_cert = aliased(certs_t)
-    root = aliased(certs_t)
-    stmt = (
-        select(
-            transfers_t.c.program,
-            root.c.fiscal_year.label("vintage"),
-            transfers_t.c.exchange_date,
-            transfers_t.c.seller_party_id,
-            transfers_t.c.amount_cents,
-            transfers_t.c.consideration_cents,
-        )
-        .select_from(
-            transfers_t.join(seller_cert, seller_cert.c.id == transfers_t.c.certificate_id).join(
-                root, root.c.id == seller_cert.c.root_id
-            )
-        )
-        .where(transfers_t.c.status == "approved", transfers_t.c.exchange_date.is_not(None))
-    )
-    if program:
-        stmt = stmt.where(transfers_t.c.program == program)
     buckets: dict[Key, list[price_tape.Trade]] = defaultdict(list)
-    for r in conn.execute(stmt):
-        quarter = price_tape.quarter_of(date.fromisoformat(r.exchange_date))
-        buckets[(r.program, int(r.vintage), quarter)].append(
-            price_tape.Trade(r.seller_party_id, int(r.amount_cents), int(r.consideration_cents))
+    for r in reads.approved_trades(conn, program):
+        quarter = price_tape.quarter_of(date.fromisoformat(r["exchange_date"]))
+        buckets[(r["program"], int(r["vintage"]), quarter)].append(
+            price_tape.Trade(
+                r["seller_party_id"], int(r["amount_cents"]), int(r["consideration_cents"])
+            )
         )
     return buckets
 

@@ -8,8 +8,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.engine import Connection
-
 from market.domain.commands.trading import CreateTransfer
 from market.domain.deciders.transfers import decide_confirmation
 from market.domain.errors import InvalidRequestError
@@ -24,6 +22,7 @@ from market.services.kernel import reads
 from market.services.kernel.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
 from market.services.kernel.errors import ConflictError, ForbiddenError, not_found
 from market.services.kernel.numbering import new_id
+from market.services.kernel.reads import Connection
 from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.trading import commitments
 from market.services.trading.approval_facts import undecided
