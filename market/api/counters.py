@@ -11,6 +11,7 @@ from flask.typing import ResponseReturnValue
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, ruleset
 from market.api.trading import OFFER_OUT, OfferOut
+from market.domain.commands.trading import CounterOffer
 from market.services.kernel.uow import UnitOfWork
 from market.services.trading import trading
 from market.validation import CounterIn
@@ -30,11 +31,8 @@ def counter_offer(data: dict[str, Any], offer_id: str) -> ResponseReturnValue:
         return trading.counter_offer(
             uow,
             actor,
-            offer_id,
-            data["amount_cents"],
-            data["price_cents"],
+            CounterOffer(offer_id, data["amount_cents"], data["price_cents"], data["expires_on"]),
             rules,
-            data["expires_on"],
         )
 
     return command(run, OFFER_OUT, 200)

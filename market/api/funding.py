@@ -10,6 +10,7 @@ from marshmallow import Schema, fields
 
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine
+from market.domain.commands.trading import RecordPayment
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.trading import funding
 from market.validation import PaymentIn
@@ -48,7 +49,9 @@ def record_payment(data: dict[str, Any], transfer_id: str) -> ResponseReturnValu
 
     def run(uow: UnitOfWork) -> dict[str, Any]:
         return funding.record_payment(
-            uow, actor, transfer_id, data["reference"], data["amount_cents"], data["paid_on"]
+            uow,
+            actor,
+            RecordPayment(transfer_id, data["reference"], data["amount_cents"], data["paid_on"]),
         )
 
     return command(run, FundingOut())

@@ -13,8 +13,9 @@ from market.api.casefile_schemas import ChecklistItemOut
 from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import SeqPageArgs, page_of
 from market.api.timeline_schema import timeline_fields
-from market.domain.commands.trading import CreateTransfer
+from market.domain.commands.trading import CreateListing, CreateTransfer, MakeOffer
 from market.services.casefiles import checklists
+from market.services.kernel.paging import Page
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.queries import deal_views
 from market.services.trading import trading
@@ -152,7 +153,10 @@ def create_listing(data: dict[str, Any]) -> ResponseReturnValue:
 
     def run(uow: UnitOfWork) -> dict[str, Any]:
         return trading.create_listing(
-            uow, actor, data["certificate_id"], data["amount_cents"], data["ask_cents"], rules
+            uow,
+            actor,
+            CreateListing(data["certificate_id"], data["amount_cents"], data["ask_cents"]),
+            rules,
         )
 
     return command(run, LISTING_OUT)
@@ -163,10 +167,10 @@ def create_listing(data: dict[str, Any]) -> ResponseReturnValue:
 @blp.alt_response(200, schema=page_of(ListingOut, "ListingPage"))
 def list_listings(args: dict[str, Any]) -> ResponseReturnValue:
     """Open listings with price per dollar and the program's floor."""
-    actor = current_actor()
+    current_actor()  # any signed-in user may browse the market (401 otherwise)
     with ReadOnly(engine()) as conn:
         items, nxt = trading.list_listings(
-            conn, actor, args["program"], args["after"], args["limit"], ruleset()
+            conn, args["program"], Page(args["after"], args["limit"]), ruleset()
         )
     return page(items, LISTING_OUT, nxt)
 
@@ -192,11 +196,8 @@ def make_offer(data: dict[str, Any], listing_id: str) -> ResponseReturnValue:
         return trading.make_offer(
             uow,
             actor,
-            listing_id,
-            data["amount_cents"],
-            data["price_cents"],
+            MakeOffer(listing_id, data["amount_cents"], data["price_cents"], data["expires_on"]),
             rules,
-            data["expires_on"],
         )
 
     return command(run, OFFER_OUT)

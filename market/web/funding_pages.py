@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.domain.commands.trading import RecordPayment
 from market.services.kernel import lookups, runner
 from market.services.kernel.uow import ReadOnly
 from market.services.trading import funding, trading
@@ -70,10 +71,9 @@ def record_payment(transfer_id: str) -> ResponseReturnValue:
             lambda uow: funding.record_payment(
                 uow,
                 who,
-                transfer_id,
-                payment["reference"],
-                payment["amount_cents"],
-                payment["paid_on"],
+                RecordPayment(
+                    transfer_id, payment["reference"], payment["amount_cents"], payment["paid_on"]
+                ),
             ),
         )
     )

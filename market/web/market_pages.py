@@ -7,6 +7,7 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.domain.commands.trading import MakeOffer
 from market.domain.programs import Program
 from market.services.kernel.uow import ReadOnly
 from market.services.queries import list_search
@@ -118,11 +119,8 @@ def make_offer() -> ResponseReturnValue:
         lambda uow: trading.make_offer(
             uow,
             who,
-            listing_id,
-            offer_in["amount_cents"],
-            offer_in["price_cents"],
+            MakeOffer(listing_id, offer_in["amount_cents"], offer_in["price_cents"], expires_on),
             rules,
-            expires_on,
         ),
         refused=_render,
         review_of=review_of,

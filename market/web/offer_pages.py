@@ -12,6 +12,7 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.domain.commands.trading import CounterOffer
 from market.services.kernel import lookups, runner
 from market.services.kernel.uow import ReadOnly
 from market.services.trading import trading
@@ -103,11 +104,8 @@ def counter_offer(offer_id: str) -> ResponseReturnValue:
             lambda uow: trading.counter_offer(
                 uow,
                 who,
-                offer_id,
-                loaded["amount_cents"],
-                loaded["price_cents"],
+                CounterOffer(offer_id, loaded["amount_cents"], loaded["price_cents"], expires_on),
                 rules,
-                expires_on,
             ),
         ),
         lambda x: "Counter-offer sent: "

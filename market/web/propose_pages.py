@@ -145,10 +145,12 @@ def propose() -> ResponseReturnValue:
             checks = proposal_checks(
                 conn,
                 who,
-                t["certificate_id"],
-                t["buyer_party_id"],
-                t["amount_cents"],
-                t["consideration_cents"],
+                CreateTransfer(
+                    t["certificate_id"],
+                    t["buyer_party_id"],
+                    t["amount_cents"],
+                    t["consideration_cents"],
+                ),
                 rules,
             )
     except DomainError as e:  # not the seller's certificate (told as if unknown)

@@ -8,10 +8,12 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.domain.commands.trading import CreateListing
 from market.domain.programs import Program
 from market.domain.rules import proceeds
 from market.services.certificates import certificate_views
 from market.services.kernel import lookups, runner
+from market.services.kernel.paging import Page
 from market.services.kernel.uow import ReadOnly
 from market.services.parties import parties
 from market.services.queries import desk_queries
@@ -54,14 +56,14 @@ def _render(status: int = 200) -> ResponseReturnValue:
             conn, who, me, args.get("certs_after", type=int), 50
         )
         usable = desk_queries.usable_certificates(conn, me)
-        listings, _ = trading.list_listings(conn, who, None, None, 50, ruleset(), me)
+        listings, _ = trading.list_listings(conn, None, Page(None, 50), ruleset(), me)
         offers = [
             trade_views.offer_state(o, today())
             for o in desk_queries.offers_page(conn, me, "seller")[0]
         ]
         applications = tech.list_applications(conn, who, None, me)
         paid, paid_next = trade_lists.transfers_page(
-            conn, "approved", args.get("paid_after", type=int), 50, seller=me
+            conn, "approved", Page(args.get("paid_after", type=int), 50), seller=me
         )
         paid_total, paid_count = desk_queries.paid_summary(conn, me)
         proposed = desk_queries.proposed_transfers(conn, me)
@@ -148,9 +150,9 @@ def create_listing() -> ResponseReturnValue:
             lambda uow: trading.create_listing(
                 uow,
                 who,
-                listing["certificate_id"],
-                listing["amount_cents"],
-                listing["ask_cents"],
+                CreateListing(
+                    listing["certificate_id"], listing["amount_cents"], listing["ask_cents"]
+                ),
                 rules,
             ),
         ),

@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from market.adapters.db import make_engine  # noqa: E402
 from market.adapters.migrate import upgrade  # noqa: E402
+from market.domain.commands.trading import CreateListing  # noqa: E402
 from market.domain.rulesets import get_ruleset  # noqa: E402
 from market.services.certificates import certificates  # noqa: E402
 from market.services.identity import identity  # noqa: E402
@@ -108,7 +109,10 @@ def setup(engine: Any) -> tuple[Actor, str, Actor]:
 
 
 def write(engine: Any, seller: Actor, cert_id: str) -> None:
-    run(engine, lambda uow: listings.create_listing(uow, seller, cert_id, 100, 100, RULES))
+    run(
+        engine,
+        lambda uow: listings.create_listing(uow, seller, CreateListing(cert_id, 100, 100), RULES),
+    )
 
 
 def start_worker(url: str, poll: float) -> subprocess.Popen[bytes]:

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from market.adapters.eventstore import event_count
-from market.domain.commands.trading import CreateTransfer
+from market.domain.commands.trading import CreateListing, CreateTransfer, MakeOffer
 from market.domain.rulesets import Ruleset
 from market.services.certificates import certificates, returns
 from market.services.identity import identity
@@ -137,9 +137,13 @@ def one_round(m: Market, uow: UnitOfWork) -> None:
     for k in range(3):
         buyer = rng.choice(m.buyers[1:])
         _sell(m, uow, cert, seller, buyer, 500_000 + 10_000 * k, approve=k != 2)
-    listing = trading.create_listing(uow, who(seller), cert, 1_000_000, 920_000, m.ruleset)
+    listing = trading.create_listing(
+        uow, who(seller), CreateListing(cert, 1_000_000, 920_000), m.ruleset
+    )
     buyer = rng.choice(m.buyers[1:])
-    offer = trading.make_offer(uow, who(buyer), listing["id"], 400_000, 360_000, m.ruleset)
+    offer = trading.make_offer(
+        uow, who(buyer), MakeOffer(listing["id"], 400_000, 360_000), m.ruleset
+    )
     accepted = trading.accept_offer(uow, who(seller), offer["id"], m.ruleset)
     if m.rounds % 2:
         transfer = accepted.get("transfer", accepted)

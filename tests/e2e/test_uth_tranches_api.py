@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from market.domain.commands.trading import CreateTransfer
+from market.domain.commands.trading import CreateListing, CreateTransfer
 from market.domain.errors import TrancheNotReviewedError
 from market.domain.rulesets import A1178
 from market.services.certificates.carryforwards import expire_carryforwards
@@ -145,7 +145,7 @@ def test_the_reviewed_only_reading_refuses_to_sell_unreviewed_tranches(client: A
         run(
             h.engine,
             lambda uow: create_listing(
-                uow, seller, h.award["id"], 2 * TRANCHE, 2 * TRANCHE, REVIEWED_ONLY
+                uow, seller, CreateListing(h.award["id"], 2 * TRANCHE, 2 * TRANCHE), REVIEWED_ONLY
             ),
         )
     assert events(h.engine) == before

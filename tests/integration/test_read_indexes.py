@@ -14,6 +14,7 @@ from sqlalchemy import Engine, event
 from market.services.certificates import certificate_reads
 from market.services.kernel import numbering
 from market.services.kernel.actor import PARTICIPANT, Actor
+from market.services.kernel.paging import Page
 from market.services.kernel.uow import ReadOnly
 from market.services.queries import deals, desk_queries
 from market.services.trading import commitments, trade_lists
@@ -66,7 +67,7 @@ READS: dict[str, tuple[Callable[[Any], object], str]] = {
         "ix_certificates_parent_seq",
     ),
     "the approval queue walks the pending transfers in order": (
-        lambda conn: trade_lists.transfers_page(conn, "pending_approval", None, 25),
+        lambda conn: trade_lists.transfers_page(conn, "pending_approval", Page(None, 25)),
         "ix_transfers_status_seq",
     ),
     "a new transfer's balance check finds the certificate's open listings": (

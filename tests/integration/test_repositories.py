@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from market.adapters.repositories import Repositories
-from market.domain.commands.trading import CreateTransfer
+from market.domain.commands.trading import CreateListing, CreateTransfer, MakeOffer
 from market.domain.rulesets import A1178
 from market.services.certificates import halts
 from market.services.certificates.certificates import NewCertificate, issue_certificate
@@ -54,12 +54,20 @@ def _trade(engine: Engine) -> dict[str, Any]:
     seller, buyer = _as(ids["seller"]), _as(ids["buyer"])
     cert = ids["certs"][0]
     with UnitOfWork(engine) as uow:
-        ids["sold"] = create_listing(uow, seller, cert, MILLION, MILLION * 3 // 4, RULES)["id"]
-        ids["open"] = create_listing(uow, seller, cert, MILLION // 2, MILLION * 3 // 8, RULES)["id"]
-        offer = make_offer(uow, buyer, ids["sold"], MILLION // 2, MILLION * 3 // 8, RULES)
+        ids["sold"] = create_listing(
+            uow, seller, CreateListing(cert, MILLION, MILLION * 3 // 4), RULES
+        )["id"]
+        ids["open"] = create_listing(
+            uow, seller, CreateListing(cert, MILLION // 2, MILLION * 3 // 8), RULES
+        )["id"]
+        offer = make_offer(
+            uow, buyer, MakeOffer(ids["sold"], MILLION // 2, MILLION * 3 // 8), RULES
+        )
         transfer = accept_offer(uow, seller, offer["id"], RULES)["transfer"]
         approve_transfer(uow, BOSS, transfer["id"], RULES)
-        second = make_offer(uow, buyer, ids["sold"], MILLION // 4, MILLION * 3 // 16, RULES)
+        second = make_offer(
+            uow, buyer, MakeOffer(ids["sold"], MILLION // 4, MILLION * 3 // 16), RULES
+        )
         accept_offer(uow, seller, second["id"], RULES)  # pending the Authority
         waiting = create_transfer(
             uow,

@@ -34,3 +34,42 @@ class ApproveTransfer:
 
     transfer_id: str
     exchange_on: date | None = None
+
+
+@dataclass(frozen=True)
+class CreateListing:
+    """The holder lists part of a certificate at an ask (the price for the whole amount)."""
+
+    certificate_id: str
+    amount_cents: int
+    ask_cents: int
+
+
+@dataclass(frozen=True)
+class MakeOffer:
+    """A buyer offers on a listing, standing through `expires_on` when given."""
+
+    listing_id: str
+    amount_cents: int
+    price_cents: int
+    expires_on: date | None = None
+
+
+@dataclass(frozen=True)
+class CounterOffer:
+    """The seller answers an open offer with its own terms (issue 28 item 3)."""
+
+    offer_id: str
+    amount_cents: int
+    price_cents: int
+    expires_on: date | None = None
+
+
+@dataclass(frozen=True)
+class RecordPayment:
+    """The buyer records paying the consideration (PRODUCT.md 8.3, the closing record)."""
+
+    transfer_id: str
+    reference: str
+    amount_cents: int
+    paid_on: date

@@ -10,7 +10,7 @@ from datetime import date
 from functools import partial
 from typing import Any
 
-from market.domain.commands.trading import CreateTransfer
+from market.domain.commands.trading import CreateListing, CreateTransfer, MakeOffer
 from market.services.demo import casefile
 from market.services.demo.context import EDA, THOUSAND, Seeding
 from market.services.demo.credits import Credits
@@ -37,14 +37,16 @@ def trade_all(s: Seeding, c: Credits) -> Sales:
     def listing(key: str, cert_id: str, amount: int, cents_per_dollar: int) -> dict[str, Any]:
         price = amount * cents_per_dollar // 100
         return s.do(
-            lambda uow: trading.create_listing(uow, s.who(key), cert_id, amount, price, s.ruleset)
+            lambda uow: trading.create_listing(
+                uow, s.who(key), CreateListing(cert_id, amount, price), s.ruleset
+            )
         )
 
     def offer(buyer: str, listed: dict[str, Any], amount: int, cents: int) -> dict[str, Any]:
         price = amount * cents // 100
         return s.do(
             lambda uow: trading.make_offer(
-                uow, s.who(buyer), listed["id"], amount, price, s.ruleset
+                uow, s.who(buyer), MakeOffer(listed["id"], amount, price), s.ruleset
             )
         )
 

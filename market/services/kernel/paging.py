@@ -5,6 +5,7 @@ the one page asked for (clamped to the pages there are), both in SQL."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy import Select, func, select
@@ -12,6 +13,14 @@ from sqlalchemy.engine import Connection
 
 T = TypeVar("T")
 C = TypeVar("C")
+
+
+@dataclass(frozen=True)
+class Page:
+    """A keyset page asked for: the rows after cursor `after`, `limit` of them."""
+
+    after: int | None
+    limit: int
 
 
 def split_page(rows: Sequence[T], limit: int, cursor: Callable[[T], C]) -> tuple[list[T], C | None]:

@@ -27,6 +27,7 @@ from market.domain.rulesets import Ruleset
 from market.services.certificates.certificate_rules import carryover_window
 from market.services.certificates.certificate_views import load_certificate
 from market.services.kernel.actor import AUTHORITY, Actor
+from market.services.kernel.paging import Page
 from market.services.parties.parties import affiliation_view, ownership_graph
 from market.services.trading.rule_checks import facts_of, sale_checks
 from market.services.trading.trade_lists import transfers_page
@@ -58,7 +59,7 @@ def approval_queue(
 ) -> tuple[list[dict[str, Any]], int | None]:
     """A page of pending transfers, oldest first, each with its certificate and preview."""
     actor.require(AUTHORITY)
-    pending, nxt = transfers_page(conn, "pending_approval", after, limit)
+    pending, nxt = transfers_page(conn, "pending_approval", Page(after, limit))
     return with_previews(conn, pending, ruleset, on), nxt
 
 

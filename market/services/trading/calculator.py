@@ -19,6 +19,7 @@ from market.services.kernel.actor import PARTICIPANT, Actor
 from market.services.kernel.errors import not_found
 from market.services.kernel.reads import Connection, repositories
 from market.services.trading import pretrade
+from market.services.trading.rule_checks import terms
 from market.services.trading.trade_views import load_listing
 
 
@@ -120,7 +121,9 @@ def tech_value(conn: Connection, actor: Actor, p: TechPurchase, ruleset: Ruleset
     checks = None
     if cert is not None and buyer is not None:
         actor.require_reader_of(buyer)
-        checks = pretrade.pretrade_checks(conn, cert, buyer, p.amount_cents, p.price_cents, ruleset)
+        checks = pretrade.pretrade_checks(
+            conn, cert, buyer, terms(p.amount_cents, p.price_cents), ruleset
+        )
     return {
         "amount_cents": p.amount_cents,
         "price_cents": p.price_cents,

@@ -9,9 +9,9 @@ expired, the listing still open, the balance not promised elsewhere)."""
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
+from market.domain.commands.trading import CounterOffer
 from market.domain.errors import InsufficientBalanceError, InvalidRequestError
 from market.domain.events.trading import (
     CounterOfferAccepted,
@@ -51,15 +51,15 @@ def _open_listing(uow: AbstractUnitOfWork, listing_id: str) -> dict[str, Any]:
 
 
 def counter_offer(
-    uow: AbstractUnitOfWork,
-    actor: Actor,
-    offer_id: str,
-    amount_cents: int,
-    price_cents: int,
-    ruleset: Ruleset,
-    expires_on: date | None = None,
+    uow: AbstractUnitOfWork, actor: Actor, command: CounterOffer, ruleset: Ruleset
 ) -> dict[str, Any]:
     """The seller's counter to an open, unexpired offer."""
+    offer_id, amount_cents, price_cents, expires_on = (
+        command.offer_id,
+        command.amount_cents,
+        command.price_cents,
+        command.expires_on,
+    )
     offer = open_offer_for_seller(uow, actor, offer_id)
     offer_terms.check_not_expired("offer", day(offer["expires_on"]), today())
     offer_terms.check_expiry_ahead(expires_on, today())

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from market.domain.commands.trading import RecordPayment
 from market.domain.errors import InvalidRequestError
 from market.domain.events.funding import (
     TransferPaymentRecorded,
@@ -71,17 +72,11 @@ def _parties(t: dict[str, Any]) -> dict[str, str]:
     return {"buyer_party_id": t["buyer_party_id"], "seller_party_id": t["seller_party_id"]}
 
 
-def record_payment(
-    uow: AbstractUnitOfWork,
-    actor: Actor,
-    transfer_id: str,
-    reference: str,
-    amount_cents: int,
-    paid_on: date,
-) -> dict[str, Any]:
+def record_payment(uow: AbstractUnitOfWork, actor: Actor, command: RecordPayment) -> dict[str, Any]:
+    transfer_id, amount_cents, paid_on = command.transfer_id, command.amount_cents, command.paid_on
     t = load_transfer_for(uow, actor, transfer_id)
     actor.require_party(t["buyer_party_id"])
-    ref = (reference or "").strip()
+    ref = (command.reference or "").strip()
     if not ref or len(ref) > MAX_REFERENCE or amount_cents <= 0:
         raise InvalidRequestError(
             f"A payment needs a reference of 1 to {MAX_REFERENCE} characters and a positive "

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
+from market.domain.commands.trading import CreateListing, MakeOffer
 from market.domain.errors import (
     BelowMinimumConsiderationError,
     InsufficientBalanceError,
@@ -25,6 +25,7 @@ from market.services.kernel import reads
 from market.services.kernel.actor import PARTICIPANT, Actor
 from market.services.kernel.errors import ConflictError, ForbiddenError, not_found
 from market.services.kernel.numbering import new_id
+from market.services.kernel.paging import Page
 from market.services.kernel.reads import Connection, Source
 from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.parties.parties import load_party
@@ -69,13 +70,13 @@ def _check_ask(cert: dict[str, Any], amount_cents: int, ask_cents: int, ruleset:
 
 
 def create_listing(
-    uow: AbstractUnitOfWork,
-    actor: Actor,
-    certificate_id: str,
-    amount_cents: int,
-    ask_cents: int,
-    ruleset: Ruleset,
+    uow: AbstractUnitOfWork, actor: Actor, command: CreateListing, ruleset: Ruleset
 ) -> dict[str, Any]:
+    certificate_id, amount_cents, ask_cents = (
+        command.certificate_id,
+        command.amount_cents,
+        command.ask_cents,
+    )
     cert = reads.certificate(uow, certificate_id)
     actor.require_party(
         cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
@@ -125,31 +126,29 @@ def withdraw_listing(
 
 def list_listings(
     conn: Connection,
-    actor: Actor,
     program: str | None,
-    after: int | None,
-    limit: int,
+    page: Page,
     ruleset: Ruleset,
     seller_party_id: str | None = None,
 ) -> tuple[list[dict[str, Any]], int | None]:
     """Open listings, oldest first; any signed-in user may browse the market.
     `seller_party_id` keeps one seller's (its desk)."""
-    return listings_page(conn, program, after, limit, ruleset, seller_party_id)
+    return listings_page(conn, program, page, ruleset, seller_party_id)
 
 
 # ---- offers --------------------------------------------------------------------------
 
 
 def make_offer(
-    uow: AbstractUnitOfWork,
-    actor: Actor,
-    listing_id: str,
-    amount_cents: int,
-    price_cents: int,
-    ruleset: Ruleset,
-    expires_on: date | None = None,
+    uow: AbstractUnitOfWork, actor: Actor, command: MakeOffer, ruleset: Ruleset
 ) -> dict[str, Any]:
     """A buyer's offer, standing through `expires_on` when given (issue 28 item 3)."""
+    listing_id, amount_cents, price_cents, expires_on = (
+        command.listing_id,
+        command.amount_cents,
+        command.price_cents,
+        command.expires_on,
+    )
     listing = load_listing(uow, listing_id)
     actor.require(PARTICIPANT)
     if actor.party_id is None:

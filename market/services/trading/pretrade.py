@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import DomainError
+from market.domain.rules.transfer_checks import Sale
 from market.domain.rulesets import Ruleset
 from market.services.certificates import halts
 from market.services.certificates.certificate_views import load_certificate, uth_tranches
@@ -71,12 +73,12 @@ def pretrade_checks(
     conn: Connection,
     cert: dict[str, Any],
     buyer_party_id: str,
-    amount_cents: int,
-    price_cents: int,
+    sale: Sale,
     ruleset: Ruleset,
 ) -> list[dict[str, Any]]:
+    """The checks of `sale` to this buyer, with how long it is usable and any halt."""
     parties = (cert["holder_party_id"], buyer_party_id)
-    checks = sale_checks(conn, cert, parties, terms(amount_cents, price_cents), ruleset)
+    checks = sale_checks(conn, cert, parties, sale, ruleset)
     return [*checks.rows, _usable_check(cert), _halt_check(conn, cert)]
 
 
@@ -93,8 +95,8 @@ def listing_checks(
             conn,
             cert,
             buyer_party_id,
-            int(listing["available_cents"]),
-            int(listing["available_ask_cents"]),  # the ask for what is left (rounded up)
+            # the ask for what is left (rounded up)
+            terms(int(listing["available_cents"]), int(listing["available_ask_cents"])),
             ruleset,
         )
     return found
@@ -109,18 +111,14 @@ def _refusal_row(rule: str, run: Any) -> dict[str, Any]:
 
 
 def proposal_checks(
-    conn: Connection,
-    actor: Actor,
-    certificate_id: str,
-    buyer_party_id: str,
-    amount_cents: int,
-    consideration_cents: int,
-    ruleset: Ruleset,
+    conn: Connection, actor: Actor, command: CreateTransfer, ruleset: Ruleset
 ) -> list[dict[str, Any]]:
     """What `transfers.create_transfer` will check for this negotiated transfer, each in
     words, on the state as it stands (a review before the seller confirms, issue 28 item
     3): the certificate's holder, the buyer being another party, every rule check, what the
     balance is already promised to, and any trading halt. Writes nothing."""
+    certificate_id, buyer_party_id = command.certificate_id, command.buyer_party_id
+    amount_cents = command.amount_cents
     cert = load_certificate(conn, certificate_id)
     actor.require_party(
         cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
@@ -135,7 +133,7 @@ def proposal_checks(
         return commitments.check_new_transfer(conn, cert, None, amount_cents)
 
     parties = (cert["holder_party_id"], buyer_party_id)
-    sale = terms(amount_cents, consideration_cents)
+    sale = terms(amount_cents, command.consideration_cents)
     return [
         _refusal_row("other_party", other),
         *sale_checks(conn, cert, parties, sale, ruleset).rows,

@@ -11,7 +11,7 @@ from market.adapters.reads import trading as reads
 from market.domain.programs import Program
 from market.domain.rulesets import Ruleset
 from market.domain.values import ceil_int
-from market.services.kernel.paging import split_page
+from market.services.kernel.paging import Page, split_page
 from market.services.kernel.reads import Connection
 from market.services.trading.rule_checks import unreviewed_in_sale
 from market.services.trading.trade_views import view_of_transfer
@@ -20,8 +20,7 @@ from market.services.trading.trade_views import view_of_transfer
 def transfers_page(
     conn: Connection,
     status: str | None,
-    after: int | None,
-    limit: int,
+    page: Page,
     *,
     party: str | None = None,
     seller: str | None = None,
@@ -33,8 +32,8 @@ def transfers_page(
         side = ("party", party)
     elif seller is not None:
         side = ("seller", seller)
-    rows = reads.transfer_rows(conn, status, after, limit + 1, side)
-    kept, nxt = split_page(rows, limit, lambda r: int(r["created_seq"]))
+    rows = reads.transfer_rows(conn, status, page.after, page.limit + 1, side)
+    kept, nxt = split_page(rows, page.limit, lambda r: int(r["created_seq"]))
     return [view_of_transfer(r) for r in kept], nxt
 
 
@@ -71,15 +70,14 @@ def view_of_listing(
 def listings_page(
     conn: Connection,
     program: str | None,
-    after: int | None,
-    limit: int,
+    page: Page,
     ruleset: Ruleset,
     seller_party_id: str | None = None,
 ) -> tuple[list[dict[str, Any]], int | None]:
     """Open listings oldest first after `after` (a `created_seq`): the page, its
     certificates and what was sold from each, three queries whatever the page's size."""
-    rows = reads.open_listing_rows(conn, program, after, limit + 1, seller_party_id)
-    kept, nxt = split_page(rows, limit, lambda r: int(r["created_seq"]))
+    rows = reads.open_listing_rows(conn, program, page.after, page.limit + 1, seller_party_id)
+    kept, nxt = split_page(rows, page.limit, lambda r: int(r["created_seq"]))
     cert_ids = sorted({r["certificate_id"] for r in kept})
     certs = reads.certificates_by_id(conn, cert_ids)
     sold = reads.sold_from_listings(conn, [r["id"] for r in kept])

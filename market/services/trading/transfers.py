@@ -22,6 +22,7 @@ from market.services.kernel import reads
 from market.services.kernel.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
 from market.services.kernel.errors import ConflictError, ForbiddenError, not_found
 from market.services.kernel.numbering import new_id
+from market.services.kernel.paging import Page
 from market.services.kernel.reads import Connection
 from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.trading import commitments
@@ -224,4 +225,4 @@ def list_transfers(
 ) -> tuple[list[dict[str, Any]], int | None]:
     """Transfers oldest first, a participant's own only; one joined query per page."""
     party = None if actor.role in (AUTHORITY, AUDITOR) else (actor.party_id or "")
-    return transfers_page(conn, status, after, limit, party=party)
+    return transfers_page(conn, status, Page(after, limit), party=party)

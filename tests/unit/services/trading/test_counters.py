@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from market.domain.commands.trading import CounterOffer, CreateListing, MakeOffer
 from market.domain.errors import (
     BelowMinimumConsiderationError,
     InvalidRequestError,
@@ -43,12 +44,15 @@ def offered(uow: FakeUnitOfWork, expires_on: date | None = None) -> tuple[str, s
     seller, buyer = world.party(uow, "Seller"), world.party(uow, "Buyer")
     cert = world.certificate(uow, seller)
     listing = run(
-        uow, lambda: create_listing(uow, participant(seller), cert, K, 9 * K // 10, RULES)
+        uow,
+        lambda: create_listing(
+            uow, participant(seller), CreateListing(cert, K, 9 * K // 10), RULES
+        ),
     )
     offer = run(
         uow,
         lambda: make_offer(
-            uow, participant(buyer), listing["id"], K, 8 * K // 10, RULES, expires_on
+            uow, participant(buyer), MakeOffer(listing["id"], K, 8 * K // 10, expires_on), RULES
         ),
     )
     return seller, buyer, str(offer["id"])
@@ -60,7 +64,10 @@ class TestCounter:
     ) -> None:
         seller, buyer, offer = offered(uow)
         countered = run(
-            uow, lambda: counter_offer(uow, participant(seller), offer, K, 85 * K // 100, RULES)
+            uow,
+            lambda: counter_offer(
+                uow, participant(seller), CounterOffer(offer, K, 85 * K // 100), RULES
+            ),
         )
         assert countered["status"] == "countered" and countered["price_cents"] == 8 * K // 10
         accepted = run(uow, lambda: accept_counter(uow, participant(buyer), offer, RULES))
@@ -74,12 +81,17 @@ class TestCounter:
         seller, _, offer = offered(uow)
         before = len(uow.events)
         with uow, pytest.raises(BelowMinimumConsiderationError):
-            counter_offer(uow, participant(seller), offer, K, 74 * K // 100, RULES)
+            counter_offer(uow, participant(seller), CounterOffer(offer, K, 74 * K // 100), RULES)
         assert len(uow.events) == before
 
     def test_only_the_buyer_answers_a_counter_and_only_once(self, uow: FakeUnitOfWork) -> None:
         seller, buyer, offer = offered(uow)
-        run(uow, lambda: counter_offer(uow, participant(seller), offer, K, 9 * K // 10, RULES))
+        run(
+            uow,
+            lambda: counter_offer(
+                uow, participant(seller), CounterOffer(offer, K, 9 * K // 10), RULES
+            ),
+        )
         with uow, pytest.raises(ForbiddenError):
             accept_counter(uow, participant(seller), offer, RULES)
         run(uow, lambda: decline_counter(uow, participant(buyer), offer))
@@ -90,7 +102,12 @@ class TestCounter:
         self, uow: FakeUnitOfWork
     ) -> None:
         seller, _, offer = offered(uow)
-        run(uow, lambda: counter_offer(uow, participant(seller), offer, K, 9 * K // 10, RULES))
+        run(
+            uow,
+            lambda: counter_offer(
+                uow, participant(seller), CounterOffer(offer, K, 9 * K // 10), RULES
+            ),
+        )
         with uow, pytest.raises(ConflictError):
             accept_offer(uow, participant(seller), offer, RULES)
 
@@ -104,7 +121,7 @@ class TestExpiry:
         with uow, pytest.raises(OfferExpiredError):
             accept_offer(uow, participant(seller), offer, RULES)
         with uow, pytest.raises(OfferExpiredError):
-            counter_offer(uow, participant(seller), offer, K, 9 * K // 10, RULES)
+            counter_offer(uow, participant(seller), CounterOffer(offer, K, 9 * K // 10), RULES)
 
     def test_a_counter_past_its_last_day_is_refused_at_acceptance(
         self, uow: FakeUnitOfWork, market_today: Any
@@ -113,7 +130,9 @@ class TestExpiry:
         last = date(2014, 9, 5)
         run(
             uow,
-            lambda: counter_offer(uow, participant(seller), offer, K, 9 * K // 10, RULES, last),
+            lambda: counter_offer(
+                uow, participant(seller), CounterOffer(offer, K, 9 * K // 10, last), RULES
+            ),
         )
         market_today("2014-09-06")
         with uow, pytest.raises(OfferExpiredError):
@@ -122,4 +141,9 @@ class TestExpiry:
     def test_terms_may_not_be_made_already_expired(self, uow: FakeUnitOfWork) -> None:
         seller, _, offer = offered(uow)
         with uow, pytest.raises(InvalidRequestError):
-            counter_offer(uow, participant(seller), offer, K, 9 * K // 10, RULES, date(2014, 8, 31))
+            counter_offer(
+                uow,
+                participant(seller),
+                CounterOffer(offer, K, 9 * K // 10, date(2014, 8, 31)),
+                RULES,
+            )

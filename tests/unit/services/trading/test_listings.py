@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from market.domain.commands.trading import CreateListing, MakeOffer
 from market.domain.errors import (
     AffiliatedPartiesError,
     BelowMinimumConsiderationError,
@@ -29,7 +30,7 @@ def uow() -> FakeUnitOfWork:
 
 def _listing(uow: FakeUnitOfWork, seller: str, cert: str, amount: int, ask: int) -> str:
     with uow:
-        found = create_listing(uow, participant(seller), cert, amount, ask, RULES)
+        found = create_listing(uow, participant(seller), CreateListing(cert, amount, ask), RULES)
         uow.commit()
     return str(found["id"])
 
@@ -42,7 +43,10 @@ class TestCreateListing:
         cert = world.certificate(uow, seller)
         with uow:
             listing = create_listing(
-                uow, participant(seller), cert, 400_000 * DOLLARS, 300_000 * DOLLARS, RULES
+                uow,
+                participant(seller),
+                CreateListing(cert, 400_000 * DOLLARS, 300_000 * DOLLARS),
+                RULES,
             )
             uow.commit()
         assert listing["status"] == "open"
@@ -57,7 +61,10 @@ class TestCreateListing:
         before = len(uow.events)
         with uow, pytest.raises(BelowMinimumConsiderationError):
             create_listing(
-                uow, participant(seller), cert, 400_000 * DOLLARS, 299_999 * DOLLARS, RULES
+                uow,
+                participant(seller),
+                CreateListing(cert, 400_000 * DOLLARS, 299_999 * DOLLARS),
+                RULES,
             )
         assert len(uow.events) == before
 
@@ -66,7 +73,10 @@ class TestCreateListing:
         cert = world.certificate(uow, seller, face_cents=1_000_000 * DOLLARS)
         with uow, pytest.raises(InsufficientBalanceError) as refused:
             create_listing(
-                uow, participant(seller), cert, 1_000_001 * DOLLARS, 800_000 * DOLLARS, RULES
+                uow,
+                participant(seller),
+                CreateListing(cert, 1_000_001 * DOLLARS, 800_000 * DOLLARS),
+                RULES,
             )
         assert refused.value.details["balance_cents"] == 1_000_000 * DOLLARS
 
@@ -76,7 +86,10 @@ class TestCreateListing:
         _listing(uow, seller, cert, 700_000 * DOLLARS, 600_000 * DOLLARS)
         with uow, pytest.raises(InsufficientBalanceError):
             create_listing(
-                uow, participant(seller), cert, 400_000 * DOLLARS, 300_000 * DOLLARS, RULES
+                uow,
+                participant(seller),
+                CreateListing(cert, 400_000 * DOLLARS, 300_000 * DOLLARS),
+                RULES,
             )
         # Once the first listing is withdrawn, its cents are free again.
         first = uow.listings.open_of_certificate(cert)[0]["id"]
@@ -92,7 +105,9 @@ class TestCreateListing:
             halts.issue_notice(uow, world.AUTHORITY_USER, cert, "recapture", "Recapture review")
             uow.commit()
         with uow, pytest.raises(DomainError) as refused:
-            create_listing(uow, participant(seller), cert, 100 * DOLLARS, 75 * DOLLARS, RULES)
+            create_listing(
+                uow, participant(seller), CreateListing(cert, 100 * DOLLARS, 75 * DOLLARS), RULES
+            )
         assert refused.value.code == "trading_halted"
 
 
@@ -106,13 +121,19 @@ class TestMakeOffer:
         listing = _listing(uow, seller, cert, 400_000 * DOLLARS, 300_000 * DOLLARS)
         with uow, pytest.raises(BelowMinimumConsiderationError) as refused:
             make_offer(
-                uow, participant(buyer), listing, 400_000 * DOLLARS, 299_999 * DOLLARS, RULES
+                uow,
+                participant(buyer),
+                MakeOffer(listing, 400_000 * DOLLARS, 299_999 * DOLLARS),
+                RULES,
             )
         failed = [c["rule"] for c in refused.value.details["checks"] if not c["passed"]]
         assert failed == ["minimum_consideration"]
         with uow:
             offer = make_offer(
-                uow, participant(buyer), listing, 400_000 * DOLLARS, 300_000 * DOLLARS, RULES
+                uow,
+                participant(buyer),
+                MakeOffer(listing, 400_000 * DOLLARS, 300_000 * DOLLARS),
+                RULES,
             )
             uow.commit()
         assert offer["status"] == "open"
@@ -124,7 +145,10 @@ class TestMakeOffer:
         listing = _listing(uow, seller, cert, 400_000 * DOLLARS, 300_000 * DOLLARS)
         with uow, pytest.raises(InsufficientBalanceError) as refused:
             make_offer(
-                uow, participant(buyer), listing, 400_001 * DOLLARS, 300_001 * DOLLARS, RULES
+                uow,
+                participant(buyer),
+                MakeOffer(listing, 400_001 * DOLLARS, 300_001 * DOLLARS),
+                RULES,
             )
         assert refused.value.details["available_cents"] == 400_000 * DOLLARS
 
@@ -139,7 +163,10 @@ class TestMakeOffer:
         listing = _listing(uow, seller, cert, 217_400 * DOLLARS, 173_920 * DOLLARS)
         with uow, pytest.raises(AffiliatedPartiesError) as refused:
             make_offer(
-                uow, participant(buyer), listing, 217_400 * DOLLARS, 173_920 * DOLLARS, RULES
+                uow,
+                participant(buyer),
+                MakeOffer(listing, 217_400 * DOLLARS, 173_920 * DOLLARS),
+                RULES,
             )
         assert refused.value.code == "affiliated_parties"
         assert refused.value.details["reasons"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from market.domain.commands.trading import CreateTransfer
+from market.domain.commands.trading import CreateListing, CreateTransfer, MakeOffer
 from market.domain.errors import (
     AffiliatedPartiesError,
     BelowMinimumConsiderationError,
@@ -76,8 +76,12 @@ class TestAcceptOffer:
     ) -> None:
         seller, buyer, cert = market
         with uow:
-            listing = create_listing(uow, participant(seller), cert, FACE, FACE * 3 // 4, RULES)
-            offer = make_offer(uow, participant(buyer), listing["id"], FACE, FACE * 3 // 4, RULES)
+            listing = create_listing(
+                uow, participant(seller), CreateListing(cert, FACE, FACE * 3 // 4), RULES
+            )
+            offer = make_offer(
+                uow, participant(buyer), MakeOffer(listing["id"], FACE, FACE * 3 // 4), RULES
+            )
             accepted = accept_offer(uow, participant(seller), offer["id"], RULES)
             uow.commit()
         assert accepted["status"] == "accepted"
@@ -90,8 +94,12 @@ class TestAcceptOffer:
     ) -> None:
         seller, buyer, cert = market
         with uow:
-            listing = create_listing(uow, participant(seller), cert, FACE, FACE * 3 // 4, RULES)
-            offer = make_offer(uow, participant(buyer), listing["id"], FACE, FACE * 3 // 4, RULES)
+            listing = create_listing(
+                uow, participant(seller), CreateListing(cert, FACE, FACE * 3 // 4), RULES
+            )
+            offer = make_offer(
+                uow, participant(buyer), MakeOffer(listing["id"], FACE, FACE * 3 // 4), RULES
+            )
             uow.commit()
         with uow, pytest.raises(DomainError) as refused:
             accept_offer(uow, participant(buyer), offer["id"], RULES)
