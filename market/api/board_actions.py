@@ -11,6 +11,7 @@ from marshmallow import Schema, fields, validate
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, ruleset
 from market.api.schemas import page_of
+from market.domain.commands.casefiles import RecordGovernorDecision
 from market.services.casefiles import board_actions
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 
@@ -74,7 +75,10 @@ def governor(data: dict[str, Any], action_id: str) -> ResponseReturnValue:
 
     def run(uow: UnitOfWork) -> dict[str, Any]:
         return board_actions.record_governor_decision(
-            uow, actor, rules, action_id, data["decision"], data["decided_on"]
+            uow,
+            actor,
+            rules,
+            RecordGovernorDecision(action_id, data["decision"], data["decided_on"]),
         )
 
     return command(run, BoardActionOut(), 200)

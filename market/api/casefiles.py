@@ -16,6 +16,7 @@ from market.api.casefile_schemas import ClearanceOut, DocumentOut, FeeOut
 from market.api.context import command, current_actor, engine, ruleset
 from market.api.schemas import page_of
 from market.api.tech import TechApplicationOut
+from market.domain.commands.casefiles import RecordClearance, RecordFeePayment, RecordTaxCertificate
 from market.domain.errors import InvalidRequestError
 from market.services.casefiles import (
     checklists,
@@ -201,11 +202,9 @@ def record_fee_payment(data: dict[str, Any], fee_id: str) -> ResponseReturnValue
         return fees.record_payment(
             uow,
             actor,
-            fee_id,
-            data["amount_cents"],
-            data["method"],
-            data["reference"],
-            data["received_on"],
+            RecordFeePayment(
+                fee_id, data["amount_cents"], data["method"], data["reference"], data["received_on"]
+            ),
         )
 
     return command(run, FeeOut())
@@ -223,11 +222,13 @@ def record_clearance(data: dict[str, Any], party_id: str) -> ResponseReturnValue
             uow,
             actor,
             rules,
-            party_id,
-            data["certificate_number"],
-            data["issued_on"],
-            data["program"],
-            data["renews"],
+            RecordClearance(
+                party_id,
+                data["certificate_number"],
+                data["issued_on"],
+                data["program"],
+                data["renews"],
+            ),
         )
 
     return command(run, ClearanceOut())
@@ -288,9 +289,8 @@ def tax_certificate(data: dict[str, Any], application_id: str) -> ResponseReturn
         lambda uow: tech_steps.tax_certificate(
             uow,
             actor,
-            application_id,
-            data["benefit_cents"],
-            data["certificate_number"],
-            data["issued_on"],
+            RecordTaxCertificate(
+                application_id, data["benefit_cents"], data["certificate_number"], data["issued_on"]
+            ),
         )
     )

@@ -11,6 +11,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import MAX_CURSOR, SeqPageArgs, cents, page_of, text
+from market.domain.commands.certificates import RecordUthReview
 from market.domain.rules.activities import MAX_ACTIVITIES, MAX_ACTIVITY_ID_LENGTH
 from market.domain.rules.uth_review import FINDINGS
 from market.services.casefiles import uth_fees
@@ -229,7 +230,7 @@ def record_review(data: dict[str, Any], certificate_id: str) -> ResponseReturnVa
 
     def run(uow: UnitOfWork) -> dict[str, Any]:
         return uth_fees.record_review(
-            uow, actor, certificate_id, data["tax_period"], data["finding"], rules
+            uow, actor, RecordUthReview(certificate_id, data["tax_period"], data["finding"]), rules
         )
 
     return command(run, CertificateOut())

@@ -11,6 +11,7 @@ from marshmallow import Schema, fields
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import EntityFacts, PageArgs, page_of
+from market.domain.commands.parties import RecordOwnership
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.parties import parties
 from market.services.records import party_facts
@@ -147,7 +148,7 @@ def add_owner(data: dict[str, Any], party_id: str) -> ResponseReturnValue:
     actor = current_actor()
 
     def run(uow: UnitOfWork) -> dict[str, Any]:
-        return parties.record_ownership(uow, actor, party_id, **data)
+        return parties.record_ownership(uow, actor, RecordOwnership(party_id, **data))
 
     return command(run, OwnershipOut())
 

@@ -13,6 +13,7 @@ from flask import Response, abort, flash, redirect, render_template, request, ur
 from flask.typing import ResponseReturnValue
 
 from market import document_uploads
+from market.domain.commands.casefiles import RecordTaxCertificate
 from market.domain.errors import DomainError
 from market.services.casefiles import checklists, documents, tech_steps
 from market.services.kernel import runner
@@ -132,7 +133,9 @@ def _run(step: str, application_id: str) -> Any:
     except ValueError:
         raise forms.FormError("Issued on must be a date.", "issued_on") from None
     number = form.get("certificate_number") or ""
-    return lambda uow: tech_steps.tax_certificate(uow, who, application_id, benefit, number, issued)
+    return lambda uow: tech_steps.tax_certificate(
+        uow, who, RecordTaxCertificate(application_id, benefit, number, issued)
+    )
 
 
 @bp.post("/casefiles/tech/<application_id>/<step>", endpoint="casefile_step")

@@ -10,6 +10,7 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.domain.commands.casefiles import RecordClearance, RecordFeePayment
 from market.services.casefiles import clearances, fees
 from market.services.kernel import runner
 from market.services.kernel.uow import ReadOnly
@@ -83,7 +84,7 @@ def record_fee_payment(fee_id: str) -> ResponseReturnValue:
         received = _day("received_on", "Received on")
         method, reference = form.get("method") or "", form.get("reference") or ""
         return lambda uow: fees.record_payment(
-            uow, who, fee_id, amount, method, reference, received
+            uow, who, RecordFeePayment(fee_id, amount, method, reference, received)
         )
 
     lines = [
@@ -106,7 +107,7 @@ def record_tax_clearance() -> ResponseReturnValue:
         party_id, number = form.get("party_id") or "", form.get("certificate_number") or ""
         program, renews = form.get("program") or "", form.get("renews") or None
         return lambda uow: clearances.record_clearance(
-            uow, who, rules, party_id, number, issued, program, renews
+            uow, who, rules, RecordClearance(party_id, number, issued, program, renews)
         )
 
     lines = [

@@ -10,6 +10,7 @@ from typing import Any
 from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
+from market.domain.commands.parties import RecordOwnership
 from market.services.kernel import lookups, runner
 from market.services.kernel.uow import ReadOnly
 from market.services.parties import ownership_views, parties
@@ -125,7 +126,8 @@ def record_ownership() -> ResponseReturnValue:
         return render_parties(f.refuse())
     return _finish(
         lambda: runner.run(
-            engine(), lambda uow: parties.record_ownership(uow, who, owned["id"], **loaded)
+            engine(),
+            lambda uow: parties.record_ownership(uow, who, RecordOwnership(owned["id"], **loaded)),
         ),
         lambda o: f"Recorded: {owner['name']} owns {form.get('voting')}% of the votes and "
         f"{form.get('value')}% of the value of {owned['name']}.",

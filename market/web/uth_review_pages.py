@@ -9,6 +9,7 @@ from typing import Any
 from flask import flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.domain.commands.certificates import RecordUthReview
 from market.services.casefiles import uth_fees
 from market.web import confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
@@ -55,7 +56,9 @@ def record_uth_review(certificate_id: str) -> ResponseReturnValue:
 
     return confirm.rehearsed(
         engine(),
-        lambda uow: uth_fees.record_review(uow, who, certificate_id, period, finding, rules),
+        lambda uow: uth_fees.record_review(
+            uow, who, RecordUthReview(certificate_id, period, finding), rules
+        ),
         refused=lambda code: render_certificate(certificate_id, code),
         review_of=review_of,
         done=done,

@@ -21,6 +21,7 @@ from report import emit
 
 from market.adapters.db import make_engine
 from market.adapters.migrate import upgrade
+from market.domain.commands.parties import RecordOwnership
 from market.services.kernel.actor import SYSTEM
 from market.services.kernel.uow import UnitOfWork
 from market.services.parties.parties import NewParty, record_ownership, register_party
@@ -103,7 +104,9 @@ def build_ledger(url: str, events: int, parties: int = 200) -> None:
         with UnitOfWork(engine) as uow:
             for k in range(min(batch, events - done)):
                 j = (done + k) % (parties - 1)
-                record_ownership(uow, SYSTEM, ids[j + 1], ids[j], (done + k) % 5000, 100)
+                record_ownership(
+                    uow, SYSTEM, RecordOwnership(ids[j + 1], ids[j], (done + k) % 5000, 100)
+                )
             uow.commit()
         done += batch
         print(f"  built {min(done, events)}/{events} events", file=sys.stderr, end="\r")

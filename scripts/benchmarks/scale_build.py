@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from market.adapters.eventstore import event_count
+from market.domain.commands.parties import RecordOwnership
 from market.domain.commands.trading import CreateListing, CreateTransfer, MakeOffer
 from market.domain.rulesets import Ruleset
 from market.services.certificates import certificates, returns
@@ -95,7 +96,9 @@ def start(engine: Engine, ruleset: Ruleset) -> Market:
             m.party(uow, "buyer")
         m.hot_seller, m.hot_buyer = m.sellers[0], m.buyers[0]
         for owned, owner in zip(m.buyers[1:], m.buyers[2:], strict=False):
-            record_ownership(uow, EDA, owned, owner, 300, 300)  # 3%: not affiliated
+            record_ownership(
+                uow, EDA, RecordOwnership(owned, owner, 300, 300)
+            )  # 3%: not affiliated
         uow.commit()
     with UnitOfWork(engine) as uow:
         m.fiscal_year = FIRST_FY

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from market.domain.commands.certificates import RecordUthReview
 from market.domain.rulesets import A1178
 from market.services.certificates.uth_reviews import record_review
 from market.services.kernel.actor import SYSTEM
@@ -192,7 +193,9 @@ def test_buyer_protected_flags_the_tranche_but_freezes_nothing(client: Any) -> N
     protected = replace(A1178, uth_transferred_tranche_effect="buyer_protected")
     result = run(
         h.engine,
-        lambda uow: record_review(uow, SYSTEM, h.award["id"], 2013, "facility_sold", protected),
+        lambda uow: record_review(
+            uow, SYSTEM, RecordUthReview(h.award["id"], 2013, "facility_sold"), protected
+        ),
     )
     assert result["review"]["transferred_tranche_effect"] == "buyer_protected"
     # The seller-owner forfeits 2013 (sold already) and every later unsold tranche.

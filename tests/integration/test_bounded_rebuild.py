@@ -14,6 +14,7 @@ from sqlalchemy import Engine, text
 from market.adapters import rebuild
 from market.adapters.eventstore import iter_events
 from market.adapters.spill_store import SpillStore
+from market.domain.commands.parties import RecordOwnership
 from market.services.kernel.actor import SYSTEM
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.parties.parties import NewParty, record_ownership, register_party
@@ -33,7 +34,7 @@ def _market(engine: Engine, parties: int = 12) -> list[str]:
             ids.append(register_party(uow, SYSTEM, new)["id"])
         for k in range(60):
             j = k % (parties - 1)
-            record_ownership(uow, SYSTEM, ids[j + 1], ids[j], 100 + k, 100)
+            record_ownership(uow, SYSTEM, RecordOwnership(ids[j + 1], ids[j], 100 + k, 100))
         uow.commit()
     return ids
 

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import Engine, select, text
 
 from market.adapters.tables import CapUsage, Certificate
+from market.domain.commands.parties import RecordOwnership
 from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import DomainError
 from market.domain.rulesets import get_ruleset
@@ -241,7 +242,8 @@ def test_a_tech_approval_never_follows_the_ownership_edge_that_affiliates_its_pa
                     lambda uow: trading.approve_transfer(uow, SYSTEM, t, RULES, exchange),
                 ),
                 lambda b=buyer: run(
-                    engine, lambda uow: record_ownership(uow, SYSTEM, seller, b, 600, 0)
+                    engine,
+                    lambda uow: record_ownership(uow, SYSTEM, RecordOwnership(seller, b, 600, 0)),
                 ),
             ],
         )

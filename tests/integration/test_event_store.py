@@ -11,6 +11,7 @@ from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
 from market.adapters.eventstore import GENESIS_HASH, compute_hash, iter_events
+from market.domain.commands.parties import RecordOwnership
 from market.services.kernel.actor import SYSTEM
 from market.services.kernel.runner import run
 from market.services.kernel.uow import UnitOfWork
@@ -26,7 +27,7 @@ def _register(engine: Engine, name: str, tax_id: str) -> str:
 def test_appended_events_form_a_gap_free_hash_chain(engine: Engine) -> None:
     a = _register(engine, "A", "1")
     b = _register(engine, "B", "2")
-    run(engine, lambda uow: record_ownership(uow, SYSTEM, b, a, 700, 100))
+    run(engine, lambda uow: record_ownership(uow, SYSTEM, RecordOwnership(b, a, 700, 100)))
     with engine.connect() as conn:
         evs = list(iter_events(conn))
     assert [e.seq for e in evs] == [1, 2, 3]
@@ -90,8 +91,8 @@ def test_a_unit_of_work_that_fails_to_start_gives_back_its_connection_and_lock(
 def test_replay_rebuilds_projections_equal_to_the_live_ones(engine: Engine) -> None:
     a = _register(engine, "A", "1")
     b = _register(engine, "B", "2")
-    run(engine, lambda uow: record_ownership(uow, SYSTEM, b, a, 700, 100))
-    run(engine, lambda uow: record_ownership(uow, SYSTEM, b, a, 800, 200, 5000))
+    run(engine, lambda uow: record_ownership(uow, SYSTEM, RecordOwnership(b, a, 700, 100)))
+    run(engine, lambda uow: record_ownership(uow, SYSTEM, RecordOwnership(b, a, 800, 200, 5000)))
     with engine.connect() as conn:
         before = [dict(r) for r in conn.execute(text("select * from ownerships")).mappings()]
         parties_before = conn.execute(text("select id, name from parties order by id")).all()

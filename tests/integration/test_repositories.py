@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from market.adapters.repositories import Repositories
+from market.domain.commands.parties import RecordOwnership
 from market.domain.commands.trading import CreateListing, CreateTransfer, MakeOffer
 from market.domain.rulesets import A1178
 from market.services.certificates import halts
@@ -42,7 +43,7 @@ def _trade(engine: Engine) -> dict[str, Any]:
         for n, name in enumerate(("seller", "buyer", "owner")):
             new = NewParty(name, f"TX-{n}", "c_corporation", ["CBT", "GIT"])
             ids[name] = register_party(uow, BOSS, new)["id"]
-        record_ownership(uow, BOSS, ids["seller"], ids["owner"], 2500, 2500)
+        record_ownership(uow, BOSS, RecordOwnership(ids["seller"], ids["owner"], 2500, 2500))
         certs = [
             issue_certificate(
                 uow, BOSS, NewCertificate("DM_CBT", ids["seller"], f, 2014, credit_year=2013), RULES

@@ -9,6 +9,7 @@ from datetime import date
 from typing import Any
 
 from market.domain.casefile_errors import StepOutOfOrderError
+from market.domain.commands.casefiles import RecordBoardAction, RecordGovernorDecision
 from market.domain.errors import InvalidRequestError
 from market.domain.events.casefiles import BoardActionRecorded, GovernorDecisionRecorded
 from market.domain.rulesets import Ruleset
@@ -47,17 +48,11 @@ def view(row: dict[str, Any], ruleset: Ruleset, on: date | None = None) -> dict[
 
 
 def record_board_action(
-    uow: AbstractUnitOfWork,
-    actor: Actor,
-    ruleset: Ruleset,
-    party_id: str,
-    decision: str,
-    amount_cents: int,
-    submitted_on: date,
-    board_met_on: date,
-    governor_received_on: date,
-    conditions: list[str],
+    uow: AbstractUnitOfWork, actor: Actor, ruleset: Ruleset, command: RecordBoardAction
 ) -> dict[str, Any]:
+    party_id, decision, amount_cents = command.party_id, command.decision, command.amount_cents
+    submitted_on, board_met_on = command.submitted_on, command.board_met_on
+    governor_received_on, conditions = command.governor_received_on, command.conditions
     actor.require(AUTHORITY)
     load_party(uow, party_id)
     if decision not in DECISIONS:
@@ -97,14 +92,14 @@ def record_board_action(
 
 
 def record_governor_decision(
-    uow: AbstractUnitOfWork,
-    actor: Actor,
-    ruleset: Ruleset,
-    action_id: str,
-    decision: str,
-    decided_on: date,
+    uow: AbstractUnitOfWork, actor: Actor, ruleset: Ruleset, command: RecordGovernorDecision
 ) -> dict[str, Any]:
     """The Governor's early approval or veto, within the period only."""
+    action_id, decision, decided_on = (
+        command.action_id,
+        command.decision,
+        command.decided_on,
+    )
     actor.require(AUTHORITY)
     row = uow.board_actions.get(action_id)
     if row is None:

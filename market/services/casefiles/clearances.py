@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from market.domain.casefile_errors import TaxClearanceExpiredError, TaxClearanceMissingError
+from market.domain.commands.casefiles import RecordClearance
 from market.domain.errors import InvalidRequestError
 from market.domain.events.casefiles import TaxClearanceRecorded
 from market.domain.programs import Program
@@ -39,15 +40,15 @@ def _chain(source: Source, renews: str | None) -> list[dict[str, Any]]:
 
 
 def record_clearance(
-    uow: AbstractUnitOfWork,
-    actor: Actor,
-    ruleset: Ruleset,
-    party_id: str,
-    certificate_number: str,
-    issued_on: date,
-    program: str,
-    renews: str | None = None,
+    uow: AbstractUnitOfWork, actor: Actor, ruleset: Ruleset, command: RecordClearance
 ) -> dict[str, Any]:
+    party_id, certificate_number, issued_on, program, renews = (
+        command.party_id,
+        command.certificate_number,
+        command.issued_on,
+        command.program,
+        command.renews,
+    )
     actor.require(AUTHORITY)
     load_party(uow, party_id)
     if program not in PROGRAMS:

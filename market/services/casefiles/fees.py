@@ -5,10 +5,10 @@ refused (`fees_unpaid`) until it is."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
 from typing import Any
 
 from market.domain.casefile_errors import FeesUnpaidError, OverpaymentError
+from market.domain.commands.casefiles import RecordFeePayment
 from market.domain.errors import InvalidRequestError
 from market.domain.events.casefiles import FeeInvoiced, FeePaymentRecorded
 from market.domain.rules import adm_fees
@@ -65,14 +65,15 @@ def invoice(
 
 
 def record_payment(
-    uow: AbstractUnitOfWork,
-    actor: Actor,
-    fee_id: str,
-    amount_cents: int,
-    method: str,
-    reference: str,
-    received_on: date,
+    uow: AbstractUnitOfWork, actor: Actor, command: RecordFeePayment
 ) -> dict[str, Any]:
+    fee_id, amount_cents, method, reference, received_on = (
+        command.fee_id,
+        command.amount_cents,
+        command.method,
+        command.reference,
+        command.received_on,
+    )
     actor.require(AUTHORITY)
     row = uow.fees.get(fee_id)
     if row is None:

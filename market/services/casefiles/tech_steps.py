@@ -6,10 +6,10 @@ the ADM rules are in force on the business date its gates hold too: the package
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from market.domain.casefile_errors import StepOutOfOrderError
+from market.domain.commands.casefiles import RecordTaxCertificate
 from market.domain.errors import InvalidRequestError
 from market.domain.events.casefiles import (
     TechApplicationSubmitted,
@@ -132,14 +132,15 @@ def forward(uow: AbstractUnitOfWork, actor: Actor, application_id: str) -> dict[
 
 
 def tax_certificate(
-    uow: AbstractUnitOfWork,
-    actor: Actor,
-    application_id: str,
-    benefit_cents: int,
-    certificate_number: str,
-    issued_on: date,
+    uow: AbstractUnitOfWork, actor: Actor, command: RecordTaxCertificate
 ) -> dict[str, Any]:
     """ADM-8: Taxation's valuation; ADM-2's approval fee is invoiced on it."""
+    application_id, benefit_cents, certificate_number, issued_on = (
+        command.application_id,
+        command.benefit_cents,
+        command.certificate_number,
+        command.issued_on,
+    )
     actor.require(AUTHORITY)
     app = _load(uow, actor, application_id)
     case = _case(uow, application_id, "forwarded_on", "Taxation's tax certificate")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from market.domain.commands.certificates import RecordUthReview
 from market.domain.programs import Program
 from market.domain.rules import adm_fees
 from market.domain.rulesets import Ruleset
@@ -41,14 +42,10 @@ def issue_certificate(
 
 
 def record_review(
-    uow: AbstractUnitOfWork,
-    actor: Actor,
-    certificate_id: str,
-    tax_period: int,
-    finding: str,
-    ruleset: Ruleset,
+    uow: AbstractUnitOfWork, actor: Actor, command: RecordUthReview, ruleset: Ruleset
 ) -> dict[str, Any]:
-    reviewed = uth_reviews.record_review(uow, actor, certificate_id, tax_period, finding, ruleset)
+    reviewed = uth_reviews.record_review(uow, actor, command, ruleset)
+    certificate_id, tax_period = command.certificate_id, command.tax_period
     if ruleset.adm_in_force(today()):
         bill = adm_fees.uth_flat_fee(adm_fees.UTH_ANNUAL_REVIEW, ruleset)
         holder = str(reviewed["original_holder_party_id"])

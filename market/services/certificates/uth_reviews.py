@@ -51,6 +51,7 @@ from __future__ import annotations
 from typing import Any
 
 from market.adapters.repositories import Repositories
+from market.domain.commands.certificates import RecordUthReview
 from market.domain.errors import InvalidRequestError
 from market.domain.events.uth import UthReviewRecorded
 from market.domain.programs import Program
@@ -182,14 +183,14 @@ def _buyer_effects(
 
 
 def record_review(
-    uow: AbstractUnitOfWork,
-    actor: Actor,
-    certificate_id: str,
-    tax_period: int,
-    finding: str,
-    ruleset: Ruleset,
+    uow: AbstractUnitOfWork, actor: Actor, command: RecordUthReview, ruleset: Ruleset
 ) -> dict[str, Any]:
     """UTH_REVIEW_RECORDED on the award's stream; answers with the reviewed certificate."""
+    certificate_id, tax_period, finding = (
+        command.certificate_id,
+        command.tax_period,
+        command.finding,
+    )
     actor.require(AUTHORITY)
     cert = _original_uth(uow, certificate_id)
     try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from market.domain.commands.certificates import RecordUthReview
 from market.services.certificates import pass_through_allocations, recaptures, returns, uth_reviews
 from market.services.demo.context import EDA, THOUSAND, Seeding
 from market.services.demo.credits import Credits
@@ -88,9 +89,7 @@ def review_uth(s: Seeding, c: Credits) -> tuple[list[int], int]:
             partial(
                 uth_reviews.record_review,
                 actor=EDA,
-                certificate_id=c.uth["id"],
-                tax_period=period,
-                finding=finding,
+                command=RecordUthReview(c.uth["id"], period, finding),
                 ruleset=s.ruleset,
             )
         )

@@ -11,6 +11,12 @@ from functools import partial
 from typing import Any
 
 from market.adapters.document_store import DocumentStore
+from market.domain.commands.casefiles import (
+    RecordBoardAction,
+    RecordClearance,
+    RecordFeePayment,
+    RecordTaxCertificate,
+)
 from market.domain.errors import DomainError
 from market.domain.rules import adm_checklist
 from market.services.casefiles import (
@@ -50,7 +56,9 @@ def _cleared(s: Seeding, party_id: str, program: str, on: date | None = None) ->
         found = clearances.latest(uow, party_id, program)
         if found is None or str(found["issued_on"]) < issued.isoformat():
             number = f"DEMO-TCC-{program}-{party_id[-6:]}-{issued.isoformat()}"
-            clearances.record_clearance(uow, EDA, s.ruleset, party_id, number, issued, program)
+            clearances.record_clearance(
+                uow, EDA, s.ruleset, RecordClearance(party_id, number, issued, program)
+            )
 
     s.do(run)
 
@@ -72,7 +80,7 @@ def _pay_all(s: Seeding, subject_id: str, on: date | None = None) -> None:
 def _pay(uow: UnitOfWork, s: Seeding, fee: dict[str, Any], day: date) -> dict[str, Any]:
     reference = f"DEMO-{str(fee['id'])[-6:]}"
     return fees.record_payment(
-        uow, EDA, str(fee["id"]), int(fee["due_cents"]), "check", reference, day
+        uow, EDA, RecordFeePayment(str(fee["id"]), int(fee["due_cents"]), "check", reference, day)
     )
 
 
@@ -94,13 +102,15 @@ def _board_approval(s: Seeding, party_id: str, amount: int, received: date) -> N
             uow,
             EDA,
             s.ruleset,
-            party_id,
-            "approve",
-            amount,
-            received - timedelta(days=40),
-            received - timedelta(days=2),
-            received,
-            ["A statement dated the day of closing"],
+            RecordBoardAction(
+                party_id,
+                "approve",
+                amount,
+                received - timedelta(days=40),
+                received - timedelta(days=2),
+                received,
+                ["A statement dated the day of closing"],
+            ),
         )
     )
 
@@ -157,7 +167,11 @@ def _through_valuation(s: Seeding, app_id: str, party_id: str, on: date) -> None
     with ReadOnly(s.engine) as conn:
         benefit = int(tech.load_application(conn, app_id)["benefit_cents"])
     number = f"DEMO-TAX-{app_id[-6:]}"
-    s.do(lambda uow: tech_steps.tax_certificate(uow, EDA, app_id, benefit, number, on))
+    s.do(
+        lambda uow: tech_steps.tax_certificate(
+            uow, EDA, RecordTaxCertificate(app_id, benefit, number, on)
+        )
+    )
 
 
 def _missing(s: Seeding, app_id: str, stage: str) -> list[str]:
@@ -187,7 +201,9 @@ def showcase(s: Seeding) -> None:
         s.do(lambda uow: tech_steps.forward(uow, EDA, app_id))
         benefit, number = int(done["benefit_cents"]), f"DEMO-TAX-{app_id[-6:]}"
         s.do(
-            lambda uow: tech_steps.tax_certificate(uow, EDA, app_id, benefit, number, s.dates.today)
+            lambda uow: tech_steps.tax_certificate(
+                uow, EDA, RecordTaxCertificate(app_id, benefit, number, s.dates.today)
+            )
         )
         _file(s, "tech_application", str(waiting["id"]), "business_plan")
         s.say("TECH case files: one valued by Taxation, one at intake with its business plan")

@@ -7,6 +7,7 @@ from datetime import date
 from functools import partial
 from typing import Any
 
+from market.domain.commands.parties import RecordOwnership
 from market.services.demo.context import EDA, Seeding
 from market.services.identity import identity
 from market.services.kernel.actor import AUTHORITY, PARTICIPANT
@@ -98,4 +99,4 @@ def _register(uow: UnitOfWork, new: NewParty) -> dict[str, Any]:
 def _own(
     uow: UnitOfWork, party: str, owner: str, shares: tuple[int, int, int | None]
 ) -> dict[str, Any]:
-    return record_ownership(uow, EDA, party, owner, *shares)
+    return record_ownership(uow, EDA, RecordOwnership(party, owner, *shares))

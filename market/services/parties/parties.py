@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from market.adapters.reads import parties as party_reads
+from market.domain.commands.parties import RecordOwnership
 from market.domain.errors import InvalidRequestError
 from market.domain.events.parties import (
     OwnersAgreementFiled,
@@ -79,14 +80,15 @@ def register_party(uow: AbstractUnitOfWork, actor: Actor, new: NewParty) -> dict
 
 
 def record_ownership(
-    uow: AbstractUnitOfWork,
-    actor: Actor,
-    party_id: str,
-    owner_party_id: str,
-    voting_bps: int,
-    value_bps: int,
-    income_share_bps: int | None = None,
+    uow: AbstractUnitOfWork, actor: Actor, command: RecordOwnership
 ) -> dict[str, Any]:
+    party_id, owner_party_id, voting_bps, value_bps, income_share_bps = (
+        command.party_id,
+        command.owner_party_id,
+        command.voting_bps,
+        command.value_bps,
+        command.income_share_bps,
+    )
     actor.require(AUTHORITY)
     load_party(uow, party_id)
     load_party(uow, owner_party_id)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
+from market.domain.commands.parties import RecordOwnership
 from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import DomainError
 from market.domain.names import invisible_problem
@@ -173,10 +174,12 @@ def import_party(uow: AbstractUnitOfWork, ctx: RowContext, row: Mapping[str, str
         record_ownership(
             uow,
             ctx.actor,
-            party["id"],
-            owner["id"],
-            get("owner_voting_bps", _integer("owner_voting_bps")) or 0,
-            get("owner_value_bps", _integer("owner_value_bps")) or 0,
+            RecordOwnership(
+                party["id"],
+                owner["id"],
+                get("owner_voting_bps", _integer("owner_voting_bps")) or 0,
+                get("owner_value_bps", _integer("owner_value_bps")) or 0,
+            ),
         )
     return str(party["id"])
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from market.domain.commands.parties import RecordOwnership
 from market.domain.events.certificates import certificate_issued
 from market.domain.programs import Program, buyer_tax_types
 from market.domain.rulesets import A1178
@@ -48,7 +49,7 @@ def owns(
 ) -> None:
     """`owner` holds `bps` of `owned`'s votes and value (and `income_bps` of its income)."""
     with uow:
-        record_ownership(uow, AUTHORITY_USER, owned, owner, bps, bps, income_bps)
+        record_ownership(uow, AUTHORITY_USER, RecordOwnership(owned, owner, bps, bps, income_bps))
         uow.commit()
 
 

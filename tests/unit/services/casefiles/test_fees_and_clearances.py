@@ -12,6 +12,7 @@ from market.domain.casefile_errors import (
     TaxClearanceExpiredError,
     TaxClearanceMissingError,
 )
+from market.domain.commands.casefiles import RecordClearance, RecordFeePayment
 from market.domain.errors import InvalidRequestError
 from market.services.casefiles import clearances, fees, gates
 from market.services.kernel import clock
@@ -43,17 +44,25 @@ def test_a_uth_transfer_is_invoiced_2500_and_blocks_until_paid(uow: FakeUnitOfWo
         fees.require_paid(uow, ["trf_u"], "Final approval")
     assert e.value.details["due_cents"] == 250_000
     with uow, pytest.raises(ForbiddenError):
-        fees.record_payment(uow, participant(seller), fee["id"], 1, "check", "x", date(2025, 3, 3))
+        fees.record_payment(
+            uow, participant(seller), RecordFeePayment(fee["id"], 1, "check", "x", date(2025, 3, 3))
+        )
     with uow, pytest.raises(OverpaymentError):
-        fees.record_payment(uow, AUTHORITY_USER, fee["id"], 250_001, "wire", "W", date(2025, 3, 3))
+        fees.record_payment(
+            uow, AUTHORITY_USER, RecordFeePayment(fee["id"], 250_001, "wire", "W", date(2025, 3, 3))
+        )
     with uow, pytest.raises(InvalidRequestError):
-        fees.record_payment(uow, AUTHORITY_USER, fee["id"], 100, "wire", "W", date(2025, 3, 4))
+        fees.record_payment(
+            uow, AUTHORITY_USER, RecordFeePayment(fee["id"], 100, "wire", "W", date(2025, 3, 4))
+        )
     with uow:
         part = fees.record_payment(
-            uow, AUTHORITY_USER, fee["id"], 50_000, "ach", "A1", date(2025, 3, 1)
+            uow, AUTHORITY_USER, RecordFeePayment(fee["id"], 50_000, "ach", "A1", date(2025, 3, 1))
         )
         assert (part["status"], part["due_cents"]) == ("partly_paid", 200_000)
-        fees.record_payment(uow, AUTHORITY_USER, fee["id"], 200_000, "ach", "A2", date(2025, 3, 2))
+        fees.record_payment(
+            uow, AUTHORITY_USER, RecordFeePayment(fee["id"], 200_000, "ach", "A2", date(2025, 3, 2))
+        )
         uow.commit()
     fees.require_paid(uow, ["trf_u"], "Final approval")
     assert len(uow.fees.payments(fee["id"])) == 2
@@ -81,7 +90,7 @@ def test_clearance_states_and_renewal_rules(uow: FakeUnitOfWork) -> None:
         clearances.require_valid(uow, seller, "TECH", on, RULES)
     with uow:
         first = clearances.record_clearance(
-            uow, AUTHORITY_USER, RULES, seller, "C-1", date(2024, 10, 1), "TECH"
+            uow, AUTHORITY_USER, RULES, RecordClearance(seller, "C-1", date(2024, 10, 1), "TECH")
         )
         uow.commit()
     with pytest.raises(TaxClearanceExpiredError):
@@ -93,18 +102,22 @@ def test_clearance_states_and_renewal_rules(uow: FakeUnitOfWork) -> None:
     for n, day in enumerate((date(2024, 12, 1), date(2025, 1, 15), date(2025, 2, 20)), start=2):
         with uow:
             row = clearances.record_clearance(
-                uow, AUTHORITY_USER, RULES, seller, f"C-{n}", day, "TECH", previous
+                uow, AUTHORITY_USER, RULES, RecordClearance(seller, f"C-{n}", day, "TECH", previous)
             )
             uow.commit()
         previous = row["id"]
     assert row["renewals_left"] == 0
     clearances.require_valid(uow, seller, "TECH", on, RULES)
     with uow, pytest.raises(InvalidRequestError, match="at most 3"):
-        clearances.record_clearance(uow, AUTHORITY_USER, RULES, seller, "C-9", on, "TECH", previous)
+        clearances.record_clearance(
+            uow, AUTHORITY_USER, RULES, RecordClearance(seller, "C-9", on, "TECH", previous)
+        )
     with uow, pytest.raises(ConflictError):
         clearances.record_clearance(
-            uow, AUTHORITY_USER, RULES, seller, "C-8", on, "TECH", first["id"]
+            uow, AUTHORITY_USER, RULES, RecordClearance(seller, "C-8", on, "TECH", first["id"])
         )  # already renewed
     with uow, pytest.raises(ForbiddenError):
-        clearances.record_clearance(uow, participant(seller), RULES, seller, "C-7", on, "TECH")
+        clearances.record_clearance(
+            uow, participant(seller), RULES, RecordClearance(seller, "C-7", on, "TECH")
+        )
     assert len(uow.tax_clearances.of_party(seller)) == 4
