@@ -12,6 +12,7 @@ from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import EntityFacts, PageArgs, page_of
 from market.domain.commands.parties import RecordOwnership
+from market.domain.commands.records import HeadcountFacts, RecordPartyFacts
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.parties import parties
 from market.services.records import party_facts
@@ -93,7 +94,9 @@ def create_party(data: dict[str, Any]) -> ResponseReturnValue:
     def run(uow: UnitOfWork) -> dict[str, Any]:
         party = parties.register_party(uow, actor, new)
         if naics_code is not None or employees is not None:
-            party_facts.record_party_facts(uow, actor, party["id"], naics_code, employees)
+            party_facts.record_party_facts(
+                uow, actor, RecordPartyFacts(party["id"], naics_code, employees)
+            )
         return party_facts.with_facts(uow, party)
 
     return command(run, PartyOut())
@@ -107,12 +110,11 @@ def update_party_facts(data: dict[str, Any], party_id: str) -> ResponseReturnVal
     actor = current_actor()
 
     def run(uow: UnitOfWork) -> dict[str, Any]:
-        tech = party_facts.TechFacts(
+        tech = HeadcountFacts(
             data["us_employees"], data["nj_full_time_employees"], data["formed_on"]
         )
-        party_facts.record_party_facts(
-            uow, actor, party_id, data["naics_code"], data["employees"], tech
-        )
+        facts = RecordPartyFacts(party_id, data["naics_code"], data["employees"], tech)
+        party_facts.record_party_facts(uow, actor, facts)
         return party_facts.with_facts(uow, parties.load_party(uow, party_id))
 
     return command(run, PartyOut(), status=200)

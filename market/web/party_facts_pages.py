@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import request
 from flask.typing import ResponseReturnValue
 
+from market.domain.commands.records import HeadcountFacts, RecordPartyFacts
 from market.domain.rules.records import parse_employees
 from market.services.kernel import runner
 from market.services.kernel.uow import ReadOnly
@@ -38,19 +39,14 @@ def record_party_facts() -> ResponseReturnValue:
     loaded = f.load(PartyFactsIn(), data, names)
     if not f.ok or party is None or loaded is None:
         return render_parties(f.refuse())
+    headcount = HeadcountFacts(
+        loaded["us_employees"], loaded["nj_full_time_employees"], loaded["formed_on"]
+    )
+    command = RecordPartyFacts(party["id"], loaded["naics_code"], loaded["employees"], headcount)
     return forms.finish(
         lambda: runner.run(
             engine(),
-            lambda uow: party_facts.record_party_facts(
-                uow,
-                who,
-                party["id"],
-                loaded["naics_code"],
-                loaded["employees"],
-                party_facts.TechFacts(
-                    loaded["us_employees"], loaded["nj_full_time_employees"], loaded["formed_on"]
-                ),
-            ),
+            lambda uow: party_facts.record_party_facts(uow, who, command),
         ),
         lambda facts: f"Recorded for {party['name']}: NAICS {facts['naics_code'] or 'none'}.",
         render_parties,

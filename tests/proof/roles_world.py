@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from market.domain.commands.casefiles import InvoiceFee
 from market.domain.rules import adm_fees
 from market.domain.rulesets import get_ruleset
 from market.services.casefiles import fees
@@ -161,9 +162,8 @@ class Matrix:
             rules = get_ruleset(self.client.application.config["RULESET"])
             with UnitOfWork(self.engine) as uow:
                 bill = adm_fees.tech_application_fee(rules)
-                made = fees.invoice(
-                    uow, SYSTEM, self.owner["id"], self.application["id"], bill, rules
-                )
+                fee = InvoiceFee(self.owner["id"], self.application["id"], bill)
+                made = fees.invoice(uow, SYSTEM, fee, rules)
                 uow.commit()
             self.fee = made["id"]
         return str(self.fee)

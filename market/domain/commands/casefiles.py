@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
+from market.domain.rules.adm_fees import Invoice
+
 
 @dataclass(frozen=True)
 class RecordBoardAction:
@@ -58,3 +60,13 @@ class RecordTaxCertificate:
     benefit_cents: int
     certificate_number: str
     issued_on: date
+
+
+@dataclass(frozen=True)
+class InvoiceFee:
+    """ADM-2, ADM-3, ADM-4: a step's fee billed to `party_id` for `subject_id` (the
+    application, award or transfer), once per kind."""
+
+    party_id: str
+    subject_id: str
+    bill: Invoice

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from market.domain.casefile_errors import FeesUnpaidError, OverpaymentError
-from market.domain.commands.casefiles import RecordFeePayment
+from market.domain.commands.casefiles import InvoiceFee, RecordFeePayment
 from market.domain.errors import InvalidRequestError
 from market.domain.events.casefiles import FeeInvoiced, FeePaymentRecorded
 from market.domain.rules import adm_fees
@@ -32,14 +32,10 @@ def view(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def invoice(
-    uow: AbstractUnitOfWork,
-    actor: Actor,
-    party_id: str,
-    subject_id: str,
-    bill: adm_fees.Invoice,
-    ruleset: Ruleset,
+    uow: AbstractUnitOfWork, actor: Actor, command: InvoiceFee, ruleset: Ruleset
 ) -> dict[str, Any]:
     """Invoice the step once: a fee of this kind already made for the subject stands."""
+    party_id, subject_id, bill = command.party_id, command.subject_id, command.bill
     for row in uow.fees.of_subject(subject_id):
         if row["kind"] == bill.kind:
             return view(row)

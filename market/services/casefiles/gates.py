@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 
 from market.domain.casefile_errors import StepOutOfOrderError
+from market.domain.commands.casefiles import InvoiceFee
 from market.domain.rules import adm_board, adm_checklist, adm_fees
 from market.domain.rulesets import Ruleset
 from market.services.casefiles import board_actions, checklists, clearances, fees
@@ -93,4 +94,6 @@ def invoice_transfer_fee(
     to the seller when the transfer is proposed; its final approval waits until paid."""
     if cert["program"] == "UTH" and ruleset.adm_in_force(today()):
         bill = adm_fees.uth_flat_fee(adm_fees.UTH_TRANSFER, ruleset)
-        fees.invoice(uow, actor, str(cert["holder_party_id"]), transfer_id, bill, ruleset)
+        fees.invoice(
+            uow, actor, InvoiceFee(str(cert["holder_party_id"]), transfer_id, bill), ruleset
+        )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from market.domain.casefile_errors import StepOutOfOrderError
-from market.domain.commands.casefiles import RecordTaxCertificate
+from market.domain.commands.casefiles import InvoiceFee, RecordTaxCertificate
 from market.domain.errors import InvalidRequestError
 from market.domain.events.casefiles import (
     TechApplicationSubmitted,
@@ -56,7 +56,7 @@ def invoice_application_fee(
     """ADM-1, at intake, where the ADM rules are in force."""
     if ruleset.adm_in_force(today()):
         bill = adm_fees.tech_application_fee(ruleset)
-        fees.invoice(uow, actor, str(app["party_id"]), str(app["id"]), bill, ruleset)
+        fees.invoice(uow, actor, InvoiceFee(str(app["party_id"]), str(app["id"]), bill), ruleset)
 
 
 def submit(uow: AbstractUnitOfWork, actor: Actor, application_id: str) -> dict[str, Any]:
@@ -170,5 +170,7 @@ def tax_certificate(
         paid = fees.paid_cents(uow, application_id, adm_fees.TECH_APPLICATION)
         bill = adm_fees.tech_approval_fee(benefit_cents, paid, ruleset)
         if bill is not None:
-            fees.invoice(uow, actor, str(app["party_id"]), application_id, bill, ruleset)
+            fees.invoice(
+                uow, actor, InvoiceFee(str(app["party_id"]), application_id, bill), ruleset
+            )
     return app

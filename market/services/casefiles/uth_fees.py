@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from market.domain.commands.casefiles import InvoiceFee
 from market.domain.commands.certificates import RecordUthReview
 from market.domain.programs import Program
 from market.domain.rules import adm_fees
@@ -37,7 +38,7 @@ def issue_certificate(
         face, holder = int(cert["face_cents"]), str(cert["holder_party_id"])
         for kind in (adm_fees.UTH_APPROVAL, adm_fees.UTH_CERTIFICATE):
             bill = adm_fees.uth_percentage_fee(kind, face, ruleset)
-            fees.invoice(uow, actor, holder, str(cert["id"]), bill, ruleset)
+            fees.invoice(uow, actor, InvoiceFee(holder, str(cert["id"]), bill), ruleset)
     return cert
 
 
@@ -49,5 +50,7 @@ def record_review(
     if ruleset.adm_in_force(today()):
         bill = adm_fees.uth_flat_fee(adm_fees.UTH_ANNUAL_REVIEW, ruleset)
         holder = str(reviewed["original_holder_party_id"])
-        fees.invoice(uow, actor, holder, f"{certificate_id}:{tax_period}", bill, ruleset)
+        fees.invoice(
+            uow, actor, InvoiceFee(holder, f"{certificate_id}:{tax_period}", bill), ruleset
+        )
     return reviewed

@@ -27,10 +27,8 @@ from market.domain.rulesets import Ruleset
 from market.services.certificates.certificate_rules import carryover_window
 from market.services.certificates.certificate_views import load_certificate
 from market.services.kernel.actor import AUTHORITY, Actor
-from market.services.kernel.paging import Page
 from market.services.parties.parties import affiliation_view, ownership_graph
 from market.services.trading.rule_checks import facts_of, sale_checks
-from market.services.trading.trade_lists import transfers_page
 from market.services.trading.trading import load_transfer
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
@@ -52,15 +50,6 @@ def preview_checks(
     checks = sale_checks(conn, cert, parties, at_exchange(transfer, on), ruleset)
     affiliation = affiliation_view(ownership_graph(conn), *parties, ruleset)
     return {"checks": list(checks.rows), "affiliation": affiliation}
-
-
-def approval_queue(
-    conn: Connection, actor: Actor, ruleset: Ruleset, on: date, after: int | None, limit: int
-) -> tuple[list[dict[str, Any]], int | None]:
-    """A page of pending transfers, oldest first, each with its certificate and preview."""
-    actor.require(AUTHORITY)
-    pending, nxt = transfers_page(conn, "pending_approval", Page(after, limit))
-    return with_previews(conn, pending, ruleset, on), nxt
 
 
 def with_previews(

@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any
 
 from market.domain.commands.parties import RecordOwnership
+from market.domain.commands.records import RecordPartyFacts
 from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import DomainError
 from market.domain.names import invisible_problem
@@ -169,7 +170,7 @@ def import_party(uow: AbstractUnitOfWork, ctx: RowContext, row: Mapping[str, str
     )
     party = register_party(uow, ctx.actor, new)
     if naics is not None or employees is not None:
-        record_party_facts(uow, ctx.actor, party["id"], naics, employees)
+        record_party_facts(uow, ctx.actor, RecordPartyFacts(party["id"], naics, employees))
     if owner is not None:
         record_ownership(
             uow,

@@ -4,15 +4,14 @@ party's stream; the latest recording stands."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from datetime import date
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import PartyFacts
+from market.domain.commands.records import RecordPartyFacts
 from market.domain.events.records import PartyFactsRecorded
 from market.domain.rules.records import check_employees, check_naics
 from market.services.kernel.actor import AUTHORITY, Actor
@@ -23,29 +22,16 @@ from market.services.parties.parties import load_party
 facts_t = PartyFacts.__table__  # type: ignore[attr-defined]
 
 
-@dataclass(frozen=True)
-class TechFacts:
-    """The party record's TECH eligibility facts (TB-1), read again at the exchange
-    (AMB-50); None keeps the recorded value."""
-
-    us_employees: int | None = None
-    nj_full_time_employees: int | None = None
-    formed_on: date | None = None
-
-
 NO_FACTS: dict[str, Any] = {"naics_code": None, "employees": {}}
 
 
 def record_party_facts(
-    uow: AbstractUnitOfWork,
-    actor: Actor,
-    party_id: str,
-    naics_code: str | None,
-    employees: Mapping[str, int] | None,
-    tech: TechFacts | None = None,
+    uow: AbstractUnitOfWork, actor: Actor, command: RecordPartyFacts
 ) -> dict[str, Any]:
     """Record (or replace) the party's industry and employees, and its TECH eligibility
     facts (TB-1) if given; a field left out (None) keeps what was recorded before."""
+    party_id, naics_code, employees = command.party_id, command.naics_code, command.employees
+    tech = command.tech
     actor.require(AUTHORITY)
     load_party(uow, party_id)
     before = facts_of(uow, party_id)

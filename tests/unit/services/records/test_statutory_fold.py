@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from market.domain.commands.records import RecordPartyFacts
 from market.domain.events import upcast
 from market.domain.rules.records import RecordValueError
 from market.domain.rules.statutory_ledger import fold
@@ -56,7 +57,9 @@ def test_granted_credit_by_size_uses_the_years_employees() -> None:
     uow = FakeUnitOfWork()
     firm = world.party(uow, "Firm")
     with uow:
-        record_party_facts(uow, AUTHORITY_USER, firm, "541715", {"2012": 8, "2013": 140})
+        record_party_facts(
+            uow, AUTHORITY_USER, RecordPartyFacts(firm, "541715", {"2012": 8, "2013": 140})
+        )
         uow.commit()
     _apply(uow, firm, 2 * MILLION)
     _commit(uow)
@@ -69,12 +72,12 @@ def test_party_facts_keep_what_a_change_leaves_out_and_refuse_no_sector() -> Non
     uow = FakeUnitOfWork()
     firm = world.party(uow, "Firm")
     with uow:
-        record_party_facts(uow, AUTHORITY_USER, firm, "3254", {"2025": 12})
-        record_party_facts(uow, AUTHORITY_USER, firm, None, {"2025": 14})
+        record_party_facts(uow, AUTHORITY_USER, RecordPartyFacts(firm, "3254", {"2025": 12}))
+        record_party_facts(uow, AUTHORITY_USER, RecordPartyFacts(firm, None, {"2025": 14}))
         uow.commit()
     assert facts_of(uow, firm) == {"naics_code": "3254", "employees": {"2025": 14}}
     count = len(uow.events)
     with uow, pytest.raises(RecordValueError) as refused:
-        record_party_facts(uow, AUTHORITY_USER, firm, "99", None)
+        record_party_facts(uow, AUTHORITY_USER, RecordPartyFacts(firm, "99", None))
     assert refused.value.code == "invalid_naics"
     assert len(uow.events) == count
