@@ -108,6 +108,10 @@ def _answers(repos: Repositories, ids: dict[str, Any]) -> dict[str, Any]:
         "stakes": repos.parties.stakes(),
         "owners": repos.parties.owners_of(ids["seller"]),
         "by_tax_id": repos.parties.by_tax_id("TX-1"),
+        "pair": [
+            repos.parties.load_pair(ids["seller"], ids["buyer"]),
+            repos.parties.load_pair(ids["buyer"], "p_unknown"),
+        ],
         "notices": [r["id"] for r in repos.notices.active_on_root(ids["certs"][1])],
         "waiting": repos.transfers.get(ids["waiting"]),
         "issued_to": [repos.certificates.has_original_of(ids[p]) for p in ("seller", "buyer")],
@@ -131,3 +135,5 @@ def test_sql_and_memory_repositories_agree_on_the_same_events(engine: Engine) ->
     assert live["children"] and not live["children_after"]
     assert live["issued_to"] == [True, False] and len(live["held"]) == 1
     assert live["applied"] == MILLION // 10 and len(live["uses"]) == 1
+    seller, buyer = live["pair"][0]
+    assert (seller.id, buyer.id) == (ids["seller"], ids["buyer"]) and live["pair"][1][1] is None

@@ -25,6 +25,7 @@ from market.adapters.repositories.parties import (
     FundingRepository,
     NoticeRepository,
     PartyRepository,
+    SqlPartyRepository,
 )
 from market.adapters.repositories.returns import (
     CreditApplicationRepository,
@@ -75,7 +76,7 @@ class Repositories:
         self.listings = (SqlListingRepository if sql else ListingRepository)(store)
         self.offers = OfferRepository(store)
         self.transfers = (SqlTransferRepository if sql else TransferRepository)(store)
-        self.parties = PartyRepository(store)
+        self.parties = (SqlPartyRepository if sql else PartyRepository)(store)
         self.notices = NoticeRepository(store)
         self.fundings = FundingRepository(store)
         self.tech_applications = (

@@ -3,10 +3,15 @@ transfer's closing record."""
 
 from __future__ import annotations
 
-from market.adapters.projections.store import Row
-from market.adapters.repositories.base import Repository
+from sqlalchemy import select
+
+from market.adapters.projections.store import DbStore, Row
+from market.adapters.repositories.base import Repository, SqlMixin
 from market.adapters.repositories.models import party_of
+from market.adapters.tables import Party as PartyRow
 from market.domain.model import Party
+
+parties_t = PartyRow.__table__  # type: ignore[attr-defined]
 
 
 class PartyRepository(Repository):
@@ -15,6 +20,10 @@ class PartyRepository(Repository):
     def load(self, party_id: str) -> Party | None:
         row = self.get(party_id)
         return None if row is None else party_of(row)
+
+    def load_pair(self, a: str, b: str) -> tuple[Party | None, Party | None]:
+        """Two parties (a seller and a buyer), in the order asked."""
+        return self.load(a), self.load(b)
 
     def by_tax_id(self, tax_id: str) -> Row | None:
         found = self.where(tax_id=tax_id)
@@ -47,3 +56,23 @@ class FundingRepository(Repository):
     """A transfer's closing record, by the transfer's id."""
 
     table = "transfer_fundings"
+
+
+class SqlPartyRepository(SqlMixin, PartyRepository):
+    def load_pair(self, a: str, b: str) -> tuple[Party | None, Party | None]:
+        """One statement for both (none for one the unit of work holds already)."""
+        store = self.store
+        assert isinstance(store, DbStore)
+        rows = {key: store.held(self.table, key) for key in (a, b)}
+        missing = [key for key, row in rows.items() if row is None]
+        if missing:
+            stmt = select(parties_t).where(parties_t.c.id.in_(missing))
+            for found in self.conn.execute(stmt).mappings():
+                rows[found["id"]] = dict(found)
+                if store.holds_lock:
+                    store.remember(self.table, dict(found))
+        first, second = rows[a], rows[b]
+        return (
+            None if first is None else party_of(first),
+            None if second is None else party_of(second),
+        )

@@ -30,13 +30,6 @@ today = clock.today  # the business date (PRODUCT.md 8.4; CMN-1: New York dates)
 _NO_OWNERS = OwnershipGraph.from_stakes([])
 
 
-def _party(source: Source, party_id: str) -> Party:
-    found = repositories(source).parties.load(party_id)
-    if found is None:
-        raise not_found("Party", "party_id", party_id)
-    return found
-
-
 def _filed_on(source: Source, cert: dict[str, Any]) -> date:
     """The TECH application date behind a certificate, for the June 30 test date."""
     if cert["program"] != Program.TECH.value:
@@ -54,7 +47,10 @@ def sale_facts(
 ) -> SaleFacts:
     """What the checks of a sale of `cert` from `seller_id` to `buyer_id` read. The
     ownership graph is read for TECH only, the one program with an affiliation bar."""
-    parties = (_party(source, seller_id), _party(source, buyer_id))
+    seller, buyer = repositories(source).parties.load_pair(seller_id, buyer_id)
+    if seller is None or buyer is None:
+        raise not_found("Party", "party_id", seller_id if seller is None else buyer_id)
+    parties = (seller, buyer)
     tech = cert["program"] == Program.TECH.value
     owners = ownership_graph(source) if tech else _NO_OWNERS
     return _facts(source, cert, parties, owners, ruleset)
