@@ -11,7 +11,7 @@ from marshmallow import Schema, fields, validate
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, ruleset
 from market.api.schemas import page_of
-from market.domain.commands.casefiles import RecordGovernorDecision
+from market.domain.commands.casefiles import RecordBoardAction, RecordGovernorDecision
 from market.services.casefiles import board_actions
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 
@@ -61,7 +61,7 @@ def record(data: dict[str, Any]) -> ResponseReturnValue:
     actor, rules = current_actor(), ruleset()
 
     def run(uow: UnitOfWork) -> dict[str, Any]:
-        return board_actions.record_board_action(uow, actor, rules, **data)
+        return board_actions.record_board_action(uow, actor, rules, RecordBoardAction(**data))
 
     return command(run, BoardActionOut())
 

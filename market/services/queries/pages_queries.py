@@ -27,8 +27,8 @@ from market.domain.rulesets import Ruleset
 from market.services.certificates.certificate_rules import carryover_window
 from market.services.certificates.certificate_views import load_certificate
 from market.services.kernel.actor import AUTHORITY, Actor
-from market.services.parties.parties import affiliation_view, ownership_graph
-from market.services.trading.rule_checks import facts_of, sale_checks
+from market.services.parties.parties import affiliation_view, load_party, ownership_graph
+from market.services.trading.rule_checks import facts_of
 from market.services.trading.trading import load_transfer
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
@@ -47,9 +47,10 @@ def preview_checks(
     transfer = transfer_of(load_transfer(conn, transfer_id))
     cert = load_certificate(conn, transfer.certificate_id)
     parties = (transfer.seller_party_id, transfer.buyer_party_id)
-    checks = sale_checks(conn, cert, parties, at_exchange(transfer, on), ruleset)
-    affiliation = affiliation_view(ownership_graph(conn), *parties, ruleset)
-    return {"checks": list(checks.rows), "affiliation": affiliation}
+    rows = (load_party(conn, parties[0]), load_party(conn, parties[1]))
+    graph = ownership_graph(conn)  # read once: the checks' (TB-20) and the page's paths
+    checks = run(at_exchange(transfer, on), facts_of(conn, cert, rows, graph, ruleset), ruleset)
+    return {"checks": list(checks.rows), "affiliation": affiliation_view(graph, *parties, ruleset)}
 
 
 def with_previews(
