@@ -157,8 +157,9 @@ def test_within_the_cap_every_request_is_paid_in_full(uow: FakeUnitOfWork) -> No
 def test_the_allocation_runs_once_after_the_intake_closes(uow: FakeUnitOfWork) -> None:
     firm = world.party(uow, "Firm")
     _apply(uow, firm, MILLION)
-    with uow, pytest.raises(RuleRefusedError, match="TB-14"):
+    with uow, pytest.raises(RuleRefusedError, match="TB-14") as early:
         commit_allocation(uow, AUTHORITY_USER, 2013, RULES, date(2013, 6, 30))
+    assert (early.value.code, early.value.status) == ("intake_still_open", 422)
     _commit(uow)
     with uow, pytest.raises(ConflictError, match="already been committed"):
         commit_allocation(uow, AUTHORITY_USER, 2013, RULES, AFTER_FY2013)
