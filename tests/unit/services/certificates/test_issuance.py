@@ -153,17 +153,25 @@ class TestUth:
         assert cert["tax_periods"][0]["fiscal_year"] == 2015
         assert uow.caps.used_cents("UTH:2015") == MILLION
 
-    def test_an_award_over_the_uth_fiscal_year_cap_is_refused_writing_nothing(
-        self, uow: FakeUnitOfWork
+    @pytest.mark.parametrize(
+        ("fiscal_year", "periods", "cap"),
+        [
+            # $148M of a $1.48B award in FY 2014: over the $150M cap with $2.4M there.
+            (2014, [2014], "UTH"),
+            # The same award starting in 2029 fits every FY but not the $1.5B in all.
+            (2030, None, "UTH_CUMULATIVE"),
+        ],
+    )
+    def test_an_award_over_a_uth_cap_is_refused_writing_nothing(
+        self, uow: FakeUnitOfWork, fiscal_year: int, periods: list[int] | None, cap: str
     ) -> None:
-        # A $1.48B award puts $148M in FY 2014, over the $150M cap with $2.4M there.
         holder = world.party(uow, "Holder")
         _issue(uow, NewCertificate("UTH", holder, 24 * MILLION, 2014, tax_periods=[2014]))
         before = list(uow.events)
-        new = NewCertificate("UTH", holder, 1_480 * MILLION, 2014, tax_periods=[2014])
+        new = NewCertificate("UTH", holder, 1_480 * MILLION, fiscal_year, tax_periods=periods)
         with uow, pytest.raises(CapExceededError) as refused:
             issue_certificate(uow, AUTHORITY_USER, new, RULES)
-        assert refused.value.details["cap"] == "UTH"
+        assert refused.value.details["cap"] == cap
         assert uow.events == before
 
 

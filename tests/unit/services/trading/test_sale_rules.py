@@ -349,6 +349,26 @@ class TestBalance:
             uow.commit()
         assert accepted["transfer"]["status"] == "pending_approval"
 
+    def test_the_buyers_confirmation_checks_the_balance_again_after_a_recapture(
+        self, uow: FakeUnitOfWork
+    ) -> None:
+        seller, buyer = world.party(uow, "Seller"), world.party(uow, "Buyer")
+        cert = _brrag(uow, seller, 2 * MILLION)
+        first = _negotiate(uow, seller, cert, buyer, MILLION, MILLION)
+        second = _negotiate(uow, seller, cert, buyer, MILLION, MILLION)
+        with uow:
+            confirm_transfer(uow, participant(buyer), first, RULES)
+            approve_transfer(uow, AUTHORITY_USER, first, RULES)
+            assess_recapture(uow, AUTHORITY_USER, NewRecapture(seller, MILLION // 2, "r", cert))
+            uow.commit()
+        before = list(uow.events)
+        with uow, pytest.raises(InsufficientBalanceError) as refused:
+            confirm_transfer(uow, participant(buyer), second, RULES)
+        failed = [c["rule"] for c in refused.value.details["checks"] if not c["passed"]]  # type: ignore[attr-defined]
+        assert failed == ["balance"]
+        assert uow.events == before
+        assert uow.transfers.get(second)["status"] == "awaiting_buyer"  # type: ignore[index]
+
     def test_approval_checks_the_balance_again_after_a_recapture(self, uow: FakeUnitOfWork) -> None:
         seller, buyer = world.party(uow, "Seller"), world.party(uow, "Buyer")
         cert = _brrag(uow, seller)
