@@ -5,6 +5,8 @@ by income share (PT-5)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import date
 from typing import Any
 
 import pytest
@@ -12,7 +14,9 @@ import pytest
 from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import DomainError, InsufficientBalanceError, TaxTypeNotAllowedError
 from market.domain.programs import Program
+from market.domain.rules.activities import SAME_TAXPAYER
 from market.services.certificates.carryforwards import expire_carryforwards
+from market.services.certificates.certificates import NewCertificate, issue_certificate
 from market.services.certificates.pass_through_allocations import pass_through_allocate
 from market.services.certificates.returns import NewCreditApplication, apply_to_return
 from market.services.kernel.errors import NotFoundError
@@ -162,13 +166,10 @@ class TestApplyToReturn:
 class TestCreditableActivities:
     """PT-1 / AMB-56: an activity backs one credit, across the entity and its owners."""
 
-    def _chain(self, uow: FakeUnitOfWork) -> tuple[str, str, str, str]:
-        """(entity, owner, the entity's certificate, the owner's), bought from two BRRAG
-        awards for the same activity job-7; the owner holds 60% of the entity."""
-        from datetime import date
-
-        from market.services.certificates.certificates import NewCertificate, issue_certificate
-
+    def _chain(self, uow: FakeUnitOfWork) -> tuple[str, str, str, str, str]:
+        """(entity, owner, the entity's certificate, the owner's, the entity's second),
+        each bought from its own BRRAG award for the same activity job-7; the owner holds
+        60% of the entity."""
         seller = world.party(uow, "Seller")
         entity, owner = world.party(uow, "Entity Co"), world.party(uow, "Owner Co")
         world.owns(uow, owner, entity, 6000)
@@ -184,7 +185,7 @@ class TestCreditableActivities:
         )
         with uow:
             bought = []
-            for buyer in (entity, owner):
+            for buyer in (entity, owner, entity):
                 award = issue_certificate(uow, AUTHORITY_USER, new, RULES)["id"]
                 t = create_transfer(
                     uow,
@@ -193,14 +194,20 @@ class TestCreditableActivities:
                     RULES,
                 )
                 confirm_transfer(uow, participant(buyer), t["id"], RULES)
-                bought.append(approve_transfer(uow, AUTHORITY_USER, t["id"], RULES))
+                bought.append(
+                    str(
+                        approve_transfer(uow, AUTHORITY_USER, t["id"], RULES)[
+                            "buyer_certificate_id"
+                        ]
+                    )
+                )
             uow.commit()
-        return entity, owner, *(str(b["buyer_certificate_id"]) for b in bought)  # type: ignore[return-value]
+        return entity, owner, bought[0], bought[1], bought[2]
 
     def test_an_activity_the_owner_used_bars_the_entity_writing_nothing(
         self, uow: FakeUnitOfWork
     ) -> None:
-        entity, owner, entity_cert, owner_cert = self._chain(uow)
+        entity, owner, entity_cert, owner_cert, _ = self._chain(uow)
         _apply(uow, owner, owner_cert, 2014, liability=FACE, amount=FACE // 10)
         before = list(uow.events)
         with uow, pytest.raises(DomainError) as refused:
@@ -213,10 +220,33 @@ class TestCreditableActivities:
     def test_the_same_certificate_in_a_later_year_is_the_same_credit(
         self, uow: FakeUnitOfWork
     ) -> None:
-        _, owner, _, owner_cert = self._chain(uow)
+        _, owner, _, owner_cert, _ = self._chain(uow)
         _apply(uow, owner, owner_cert, 2013, liability=FACE, amount=FACE // 10)
         again = _apply(uow, owner, owner_cert, 2014, liability=FACE, amount=FACE // 10)
         assert again["applied_cents"] == FACE // 10
+
+    def test_under_the_same_taxpayer_reading_only_its_own_uses_count(
+        self, uow: FakeUnitOfWork
+    ) -> None:
+        """AMB-56's alternative reading: the owner's use does not bar the entity; the
+        entity's own earlier use of the activity, on another credit, does."""
+        entity, owner, entity_cert, owner_cert, second = self._chain(uow)
+        rules = replace(RULES, pt1_activity_scope=SAME_TAXPAYER)
+
+        def apply(party: str, cert: str) -> dict[str, Any]:
+            new = NewCreditApplication(cert, "CBT", 2014, FACE, FACE // 10)
+            return apply_to_return(uow, participant(party), rules, new)
+
+        with uow:
+            apply(owner, owner_cert)
+            used = apply(entity, entity_cert)
+            uow.commit()
+        assert used["limits"]["pt1_activity_scope"] == SAME_TAXPAYER
+        before = list(uow.events)
+        with uow, pytest.raises(DomainError) as refused:
+            apply(entity, second)
+        assert refused.value.code == "activity_already_used"
+        assert uow.events == before
 
 
 class TestExpireCarryforwards:
