@@ -107,7 +107,8 @@ def _offer(uow: FakeUnitOfWork, buyer: str, listing: str, amount: int, price: in
 
 
 class TestMinimumConsideration:
-    # RULES.md 5.3: (program, the portion sold, the last price refused, the floor).
+    # RULES.md 5.3: (program, the portion sold, the last price refused, the floor); M-4,
+    # digital media's 75%, is in test_transfers.py.
     EXAMPLES: ClassVar[list[Any]] = [
         pytest.param(
             Program.TECH, 217_400 * DOLLARS, 173_900 * DOLLARS, 173_920 * DOLLARS, id="M-2"
@@ -117,7 +118,6 @@ class TestMinimumConsideration:
         pytest.param(
             Program.BRRAG, MILLION, 70 * MILLION // 100, 75 * MILLION // 100, id="BRRAG-75%"
         ),
-        pytest.param(Program.DM_GIT, 400_000 * DOLLARS, 29_999_999, 30_000_000, id="M-4"),
     ]
 
     @pytest.mark.parametrize(("program", "amount", "refused", "floor"), EXAMPLES)
