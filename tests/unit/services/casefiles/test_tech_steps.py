@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from datetime import date
+from functools import partial
 from typing import Any
 
 import pytest
@@ -85,7 +86,7 @@ class Case:
     def file(self, *kinds: str) -> None:
         for kind in kinds:
             new = NewDocument(kind, "tech_application", self.id, f"{kind}.pdf", PDF)
-            self.run(lambda n=new: file_document(self.uow, self.seller, self.documents, n))
+            self.run(partial(file_document, self.uow, self.seller, self.documents, new))
 
     def pay_fee(self) -> None:
         [fee] = fees.list_fees(self.uow, AUTHORITY_USER, self.party)
@@ -137,7 +138,7 @@ class TestSubmission:
     def test_then_the_fee_then_a_valid_clearance(
         self, case: Case, done: list[str], code: str
     ) -> None:
-        steps = {
+        steps: dict[str, Callable[[], None]] = {
             "package": lambda: case.file(*SUBMISSION),
             "fee": case.pay_fee,
             "old clearance": lambda: case.clearance(date(2024, 11, 1)),  # valid to 2025-01-29

@@ -41,7 +41,7 @@ class Lineage:
     awaiting: str
 
 
-def _run(uow: FakeUnitOfWork, step: Callable[[], Any]) -> Any:
+def _run(uow: FakeUnitOfWork, step: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     with uow:
         found = step()
         uow.commit()

@@ -30,7 +30,7 @@ TRANCHE = 2_400_000 * 100
 REVIEWED_ONLY = replace(RULES, name="A1178-reviewed-only", uth_unreviewed_tranches="reviewed_only")
 
 
-def _run(uow: FakeUnitOfWork, step: Callable[[], Any]) -> Any:
+def _run(uow: FakeUnitOfWork, step: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     with uow:
         found = step()
         uow.commit()
@@ -59,7 +59,7 @@ class Hub:
         u = self.uow
         command = CreateTransfer(self.award, self.buyer, amount, amount, None)
 
-        def sale() -> Any:
+        def sale() -> dict[str, Any]:
             t = create_transfer(u, participant(self.seller), command, RULES)
             confirm_transfer(u, participant(self.buyer), t["id"], RULES)
             return approve_transfer(u, AUTHORITY_USER, t["id"], RULES)

@@ -7,6 +7,7 @@ nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from typing import Any, ClassVar
 
@@ -315,7 +316,7 @@ class TestBalance:
         _listing(uow, seller, cert, MILLION, MILLION)
         _negotiate(uow, seller, cert, buyer, MILLION // 2, MILLION // 2)  # awaiting the buyer
         before = list(uow.events)
-        for attempt in (
+        attempts: list[Callable[[], Any]] = [
             lambda: create_listing(
                 uow, participant(seller), cert, MILLION // 2 + 1, MILLION, RULES
             ),
@@ -325,7 +326,8 @@ class TestBalance:
                 CreateTransfer(cert, buyer, MILLION // 2 + 1, MILLION, None),
                 RULES,
             ),
-        ):
+        ]
+        for attempt in attempts:
             with uow, pytest.raises(InsufficientBalanceError) as refused:
                 attempt()
             assert refused.value.details == {
