@@ -96,8 +96,8 @@ def test_a_brrag_sale_closes_under_the_boards_approval_in_effect(
 ) -> None:
     """ADM-9 at closing: refused before any Board approval and while the Governor's period
     runs (409, saying when it takes effect), approved once in effect; that approval is
-    spent, so a second sale waits for its own (409), is refused by a smaller one (422),
-    and a third sale that one covers closes; refusals write nothing."""
+    spent, so a second sale waits for its own (409), and a third sale a smaller one covers
+    closes; refusals write nothing."""
     market_today("2024-11-08")
     authority = headers_for(client, engine, "authority")
     seller = create_party(client, authority, name="Retained Board Co")
@@ -145,10 +145,7 @@ def test_a_brrag_sale_closes_under_the_boards_approval_in_effect(
         headers=authority,
     )
     assert early.status_code == 200 and early.json["state"] == "in_effect"
-    details = refused(
-        client.post(second_url, json={}, headers=authority), 422, "board_approval_exceeded"
-    )
-    assert details == {"approved_cents": 500_000, "amount_cents": 600_000, "drawn": 1}
+    # Too small for the second sale (board_approval_exceeded): tests/unit/services/casefiles.
     assert events(engine) == before + 2  # the Board action and the Governor's decision
     third = sale(500_000)  # the $5,000 approval covers this one
     done = client.post(f"/api/v1/transfers/{third}/approve", json={}, headers=authority)

@@ -30,8 +30,8 @@ def _caps(client: Any, headers: dict[str, str], fy: int) -> dict[str, dict[str, 
     return {row["program"]: row for row in r.json["programs"]}
 
 
-def test_brrag_issuance_charges_the_fiscal_year_cap_and_refuses_an_overrun(client: Any) -> None:
-    engine, auth, seller = _setup(client)
+def test_brrag_issuance_charges_the_fiscal_year_cap(client: Any) -> None:
+    _, auth, seller = _setup(client)
     r = _issue(
         client,
         auth,
@@ -52,20 +52,8 @@ def test_brrag_issuance_charges_the_fiscal_year_cap_and_refuses_an_overrun(clien
     assert cert["ruleset"] == "A1178"
     assert cert["carryover_last_year"] == 2014  # BR-11: the period of issue (2013) and the next
 
-    before = events(engine)
-    r = _issue(
-        client,
-        auth,
-        program="BRRAG",
-        holder_party_id=seller["id"],
-        face_cents=M + 1,
-        fiscal_year=2014,
-    )
-    assert r.status_code == 422
-    assert r.json["error"]["code"] == "cap_exceeded"
-    assert r.json["error"]["details"]["remaining_cents"] == M
-    assert events(engine) == before
-    # exactly the remaining room fits; another fiscal year has its own cap
+    # A cent more than the $1M left is refused (cap_exceeded, BR-12): tests/unit/services.
+    # Exactly the remaining room fits; another fiscal year has its own cap.
     assert (
         _issue(
             client,
@@ -109,7 +97,7 @@ def test_brrag_issuance_charges_the_fiscal_year_cap_and_refuses_an_overrun(clien
 
 
 def test_uth_installments_are_charged_per_fiscal_year_and_cumulatively(client: Any) -> None:
-    engine, auth, seller = _setup(client)
+    _, auth, seller = _setup(client)
     r = _issue(
         client,
         auth,
@@ -132,33 +120,7 @@ def test_uth_installments_are_charged_per_fiscal_year_and_cumulatively(client: A
     assert caps["UTH_CUMULATIVE"]["used_cents"] == 24 * M + 7
     assert caps["UTH_CUMULATIVE"]["cap_cents"] == 1_500 * M
     assert _caps(client, auth, 2022)["UTH"]["used_cents"] == 2_400_000_00
-
-    # A $1.48B award puts $148M in FY2014: over the $150M FY cap with the $2.4M above.
-    before = events(engine)
-    r = _issue(
-        client,
-        auth,
-        program="UTH",
-        holder_party_id=seller["id"],
-        face_cents=1_480 * M,
-        fiscal_year=2014,
-    )
-    assert r.status_code == 422
-    assert r.json["error"]["code"] == "cap_exceeded"
-    assert r.json["error"]["details"]["cap"] == "UTH"
-    assert events(engine) == before
-    # The same award starting a year later fits every FY but breaks the cumulative cap.
-    r = _issue(
-        client,
-        auth,
-        program="UTH",
-        holder_party_id=seller["id"],
-        face_cents=1_480 * M,
-        fiscal_year=2030,
-    )
-    assert r.status_code == 422
-    assert r.json["error"]["details"]["cap"] == "UTH_CUMULATIVE"
-    assert events(engine) == before
+    # An award over the FY or the cumulative cap (cap_exceeded): tests/unit/services.
 
 
 def test_uth_tax_periods_must_be_the_first_period_or_consecutive(client: Any) -> None:
@@ -180,7 +142,7 @@ def test_uth_tax_periods_must_be_the_first_period_or_consecutive(client: Any) ->
 def test_dm_cbt_queue_follows_the_rules_example_and_rolls_on_july_first(client: Any) -> None:
     """RULES 5.5: #1 $2.0M, #2 $2.5M, #3 $1.2M (0.5 allowed, 0.7 deferred), #4 $0.3M deferred;
     on July 1, 2014 the queue is allowed in FY2015, leaving $4.0M."""
-    engine, auth, seller = _setup(client)
+    _, auth, seller = _setup(client)
     issued = []
     for face in (200 * 10**6, 250 * 10**6, 120 * 10**6, 30 * 10**6):
         r = _issue(
@@ -206,14 +168,7 @@ def test_dm_cbt_queue_follows_the_rules_example_and_rolls_on_july_first(client: 
         "remaining_cents": 0,
     }
 
-    # A queued amount is not usable: the seller cannot list it.
-    seller_h = headers_for(client, engine, "participant", seller["id"])
-    r = client.post(
-        "/api/v1/listings",
-        headers=seller_h,
-        json={"certificate_id": issued[3]["id"], "amount_cents": 1, "ask_cents": 1},
-    )
-    assert r.status_code == 422 and r.json["error"]["code"] == "insufficient_balance"
+    # A queued amount is not usable (insufficient_balance): tests/unit/services/trading.
 
     # The first FY2015 request rolls the pool before it is processed.
     r = _issue(
@@ -310,16 +265,6 @@ def test_tech_and_bad_input_are_refused_without_writing(client: Any) -> None:
         colour="blue",
     )
     assert r.status_code == 400
-    r = _issue(
-        client,
-        auth,
-        program="DM_GIT",
-        holder_party_id=seller["id"],
-        face_cents=M,
-        fiscal_year=2014,
-        tax_types=["IPT"],
-    )
-    assert r.status_code == 422 and r.json["error"]["code"] == "tax_type_not_allowed"
     r = _issue(
         client, auth, program="BRRAG", holder_party_id="pty_nope", face_cents=M, fiscal_year=2014
     )

@@ -70,27 +70,6 @@ def test_the_buyer_pays_and_the_seller_confirms_receipt(client: Any) -> None:
     replay_equals_live_and_verifies(d.engine)
 
 
-def test_a_ruleset_can_make_approval_wait_for_the_confirmed_receipt(
-    client: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(
-        "market.api.trading.ruleset", lambda: replace(A1178, approval_requires_funding=True)
-    )
-    d = Deal(client)
-    url = f"/api/v1/transfers/{d.transfer_id}/approve"
-    before = events(d.engine)
-    unpaid = d.post(url, d.auth)
-    assert unpaid.status_code == 422 and unpaid.json["error"]["code"] == "funding_not_confirmed"
-    assert events(d.engine) == before
-    d.pay(amount=70 * 10**6)  # short of the $800,000 price
-    d.confirm_receipt()
-    short = d.post(url, d.auth)
-    assert (
-        short.status_code == 422 and short.json["error"]["details"]["funding_status"] == "received"
-    )
-    assert d.funding().json["outstanding_cents"] == 10 * 10**6
-
-
 def test_a_fully_funded_transfer_is_approved_under_that_ruleset(
     client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

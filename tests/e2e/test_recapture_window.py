@@ -1,5 +1,6 @@
 """TB-40 / AMB-47: a TECH seller's headquarters recapture is per transfer, inside its own
-5-year window, never for a liquidation; the seller pays."""
+5-year window; the seller pays. Its refusals (after the window, for a liquidation, on the
+buyer) are held by tests/unit/services/certificates/test_recaptures.py."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from tests.helpers import events, headers_for
+from tests.helpers import headers_for
 
 
 @pytest.fixture
@@ -50,20 +51,3 @@ def test_a_headquarters_move_inside_the_window_is_recaptured_from_the_seller(
     assert r.status_code == 201, r.json
     assert r.json["fund"] == "general_fund"  # a CBT seller (AMB-46)
     assert r.json["hq_window_end"] == "2019-07-01"
-
-
-def test_a_move_after_the_window_or_by_liquidation_is_refused_and_writes_nothing(
-    app: Any, client: Any, tech_sale: dict[str, Any]
-) -> None:
-    before = events(app.extensions["market.engine"])
-    late = _recapture(client, tech_sale, occurred_on="2019-07-02")
-    assert late.status_code == 422
-    assert late.json["error"]["code"] == "recapture_not_allowed"
-    assert "ended on 2019-07-01" in late.json["error"]["message"]
-    wound_up = _recapture(client, tech_sale, occurred_on="2015-01-01", liquidation=True)
-    assert wound_up.status_code == 422 and "liquidation" in wound_up.json["error"]["message"]
-    buyer = _recapture(
-        client, tech_sale, party_id=tech_sale["buyer_party_id"], occurred_on="2015-01-01"
-    )
-    assert buyer.status_code == 422 and "seller pays" in buyer.json["error"]["message"]
-    assert events(app.extensions["market.engine"]) == before

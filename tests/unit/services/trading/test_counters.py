@@ -13,6 +13,7 @@ import pytest
 from market.domain.commands.trading import CounterOffer, CreateListing, MakeOffer
 from market.domain.errors import (
     BelowMinimumConsiderationError,
+    InsufficientBalanceError,
     InvalidRequestError,
     OfferExpiredError,
 )
@@ -84,6 +85,13 @@ class TestCounter:
             counter_offer(uow, participant(seller), CounterOffer(offer, K, 74 * K // 100), RULES)
         assert len(uow.events) == before
 
+    def test_a_counter_for_more_than_the_balance_is_refused(self, uow: FakeUnitOfWork) -> None:
+        seller, _, offer = offered(uow)
+        before = list(uow.events)
+        with uow, pytest.raises(InsufficientBalanceError):
+            counter_offer(uow, participant(seller), CounterOffer(offer, 10**8 + 1, 10**8), RULES)
+        assert uow.events == before
+
     def test_only_the_buyer_answers_a_counter_and_only_once(self, uow: FakeUnitOfWork) -> None:
         seller, buyer, offer = offered(uow)
         run(
@@ -118,10 +126,13 @@ class TestExpiry:
     ) -> None:
         seller, _, offer = offered(uow, date(2014, 9, 5))
         market_today("2014-09-06")
-        with uow, pytest.raises(OfferExpiredError):
+        before = list(uow.events)
+        with uow, pytest.raises(OfferExpiredError) as refused:
             accept_offer(uow, participant(seller), offer, RULES)
+        assert "through 2014-09-05, and today is 2014-09-06" in refused.value.message
         with uow, pytest.raises(OfferExpiredError):
             counter_offer(uow, participant(seller), CounterOffer(offer, K, 9 * K // 10), RULES)
+        assert uow.events == before
 
     def test_a_counter_past_its_last_day_is_refused_at_acceptance(
         self, uow: FakeUnitOfWork, market_today: Any
@@ -135,8 +146,27 @@ class TestExpiry:
             ),
         )
         market_today("2014-09-06")
-        with uow, pytest.raises(OfferExpiredError):
+        before = list(uow.events)
+        with uow, pytest.raises(OfferExpiredError) as refused:
             accept_counter(uow, participant(buyer), offer, RULES)
+        assert "seller's counter-offer expired" in refused.value.message
+        assert uow.events == before
+
+    def test_on_its_last_day_an_offer_is_still_accepted(
+        self, uow: FakeUnitOfWork, market_today: Any
+    ) -> None:
+        seller, _, offer = offered(uow, date(2014, 9, 5))
+        market_today("2014-09-05")
+        accepted = run(uow, lambda: accept_offer(uow, participant(seller), offer, RULES))
+        assert accepted["transfer"]["status"] == "pending_approval"
+
+    def test_an_expiry_written_into_the_row_by_hand_is_still_checked(
+        self, uow: FakeUnitOfWork
+    ) -> None:
+        seller, _, offer = offered(uow)  # no expiry in the ledger
+        uow.store.tables["offers"][offer]["expires_on"] = "2014-08-31"
+        with uow, pytest.raises(OfferExpiredError):
+            accept_offer(uow, participant(seller), offer, RULES)
 
     def test_terms_may_not_be_made_already_expired(self, uow: FakeUnitOfWork) -> None:
         seller, _, offer = offered(uow)
