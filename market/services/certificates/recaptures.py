@@ -52,6 +52,9 @@ def _check_transfer(
     if new.basis not in BASES:
         raise InvalidRequestError(f"basis must be one of {', '.join(BASES)}.", {})
     transfer = load_transfer(source, new.transfer_id) if new.transfer_id else None
+    if transfer is not None and transfer["buyer_party_id"] == party["id"]:
+        # BR-13, AMB-10, TB-40: the same refusal as naming a buyer's certificate.
+        check_assessed_on_the_business(party["id"], transfer["seller_party_id"], None)
     if transfer is not None and (
         transfer["status"] != "approved" or transfer["seller_party_id"] != party["id"]
     ):

@@ -134,7 +134,7 @@ class TestHeadquartersWindow:
         [
             ("seller", date(2019, 7, 2), False, "recapture_not_allowed", "ended on 2019-07-01"),
             ("seller", date(2015, 1, 1), True, "recapture_not_allowed", "liquidation"),
-            ("buyer", date(2015, 1, 1), False, "invalid_request", "seller pays"),
+            ("buyer", date(2015, 1, 1), False, "recapture_not_allowed", "never on a"),
         ],
     )
     def test_after_the_window_by_liquidation_or_on_the_buyer_it_is_refused(
