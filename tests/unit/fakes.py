@@ -1,7 +1,9 @@
 """A unit of work in memory (cosmicpython `tests/unit/test_handlers.py`'s FakeUnitOfWork):
 the same repositories over a `MemoryStore`, the same projection handlers folding each
 event as it is appended, and the events kept in a list with their hash chain. Leaving it
-without `commit()` puts the store and the events back as they were at `__enter__`."""
+without `commit()` puts the store and the events back as they were at `__enter__` (or at
+the last `commit()`). The tables are copied once, before the first append after either:
+a unit of work that reads only, or commits what it wrote, copies nothing more."""
 
 from __future__ import annotations
 
@@ -33,12 +35,13 @@ class FakeUnitOfWork(AbstractUnitOfWork):
         self.events: list[Event] = []  # every committed event, in seq order
         self.appended = []
         self.committed = False
-        self._saved: tuple[dict[str, Any], list[Event]] | None = None
+        self._saved: list[Event] | None = None  # the events at the last save point
+        self._tables: dict[str, Any] | None = None  # the tables then, once a write began
 
     def __enter__(self) -> FakeUnitOfWork:
         self.appended = []
         self.committed = False
-        self._saved = (copy.deepcopy(self.store.tables), list(self.events))
+        self._saved, self._tables = list(self.events), None
         return self
 
     def __exit__(
@@ -56,6 +59,8 @@ class FakeUnitOfWork(AbstractUnitOfWork):
         assert self._saved is not None, "append() outside the unit of work"
         if not isinstance(event, DomainEvent):
             raise TypeError(f"append takes a typed event, not {type(event)!r}")
+        if self._tables is None:
+            self._tables = copy.deepcopy(self.store.tables)
         type_, payload = event.TYPE, event.to_payload()
         version = 1 + max((e.version for e in self.events if e.stream == stream), default=0)
         assert not new_stream or version == 1, f"stream {stream} exists already"
@@ -78,14 +83,14 @@ class FakeUnitOfWork(AbstractUnitOfWork):
 
     def commit(self) -> None:
         assert self._saved is not None, "commit() outside the unit of work"
-        self._saved = (copy.deepcopy(self.store.tables), list(self.events))
+        self._saved, self._tables = list(self.events), None
         self.committed = True
 
     def rollback(self) -> None:
         if self._saved is not None:
-            tables, events = self._saved
-            self.store.tables = copy.deepcopy(tables)
-            self.events = list(events)
+            if self._tables is not None:
+                self.store.tables, self._tables = self._tables, None
+            self.events = list(self._saved)
 
     def types(self) -> list[str]:
         """The types of the events committed, in order."""
