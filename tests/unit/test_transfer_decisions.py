@@ -14,10 +14,21 @@ from market.domain.deciders.transfers import (
     ListingSold,
     decide_approval,
     decide_confirmation,
+    decide_decline,
+    decide_rejection,
 )
-from market.domain.errors import BelowMinimumConsiderationError, ConflictError
+from market.domain.errors import (
+    BelowMinimumConsiderationError,
+    ConflictError,
+    InvalidRequestError,
+)
 from market.domain.events.certificates import CertificateIssued
-from market.domain.events.trading import TransferApproved, TransferConfirmed
+from market.domain.events.trading import (
+    TransferApproved,
+    TransferConfirmed,
+    TransferDeclined,
+    TransferRejected,
+)
 from market.domain.model import Certificate, Transfer, TransferStatus
 from market.domain.programs import Program
 from market.domain.rulesets import A1178
@@ -121,3 +132,17 @@ def test_a_decided_transfer_is_a_conflict() -> None:
         waiting.check_undecided(TransferStatus.PENDING_APPROVAL)
     assert early.value.code == "awaiting_buyer"
     assert (PENDING.version, waiting.version) == (2, 2)
+
+
+def test_a_rejection_needs_its_reason_and_a_decline_may_give_none() -> None:
+    with pytest.raises(InvalidRequestError):
+        decide_rejection(PENDING, "  ")
+    rejected = decide_rejection(PENDING, " Agreement unsigned (TB-24). ").event
+    assert isinstance(rejected, TransferRejected) and rejected.reasons == [
+        "Agreement unsigned (TB-24)."
+    ]
+    waiting = replace(PENDING, status=TransferStatus.AWAITING_BUYER, confirmed=False)
+    declined = decide_decline(waiting, None).event
+    assert isinstance(declined, TransferDeclined) and declined.reasons == []
+    again = decide_decline(waiting, " Price too high ").event
+    assert isinstance(again, TransferDeclined) and again.reasons == ["Price too high"]

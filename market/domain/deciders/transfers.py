@@ -15,8 +15,14 @@ from typing import Any
 
 from market.domain.commands.trading import ApproveTransfer
 from market.domain.deciders import Append
+from market.domain.errors import InvalidRequestError
 from market.domain.events.certificates import CertificateIssued, Parent, certificate_issued
-from market.domain.events.trading import TransferApproved, TransferConfirmed
+from market.domain.events.trading import (
+    TransferApproved,
+    TransferConfirmed,
+    TransferDeclined,
+    TransferRejected,
+)
 from market.domain.model import Certificate, Transfer
 from market.domain.programs import Program, buyer_tax_types
 from market.domain.rules import uth_sales
@@ -65,6 +71,24 @@ def decide_confirmation(
     event = TransferConfirmed(
         transfer_id=transfer.id, buyer_party_id=transfer.buyer_party_id, checks=list(checks.rows)
     )
+    return Append(transfer.stream, event)
+
+
+def decide_decline(transfer: Transfer, reason: str | None) -> Append:
+    """The buyer refuses a negotiated transfer it has not confirmed (PRODUCT.md 8.2)."""
+    reasons = [reason.strip()] if reason and reason.strip() else []
+    event = TransferDeclined(
+        transfer_id=transfer.id, buyer_party_id=transfer.buyer_party_id, reasons=reasons
+    )
+    return Append(transfer.stream, event)
+
+
+def decide_rejection(transfer: Transfer, reason: str) -> Append:
+    """The Authority refuses a transfer, before or after the buyer's confirmation; the
+    reason is the one word the parties will read, so it is required."""
+    if not reason.strip():
+        raise InvalidRequestError("A rejection needs a reason.", {})
+    event = TransferRejected(transfer_id=transfer.id, reasons=[reason.strip()], checks=[])
     return Append(transfer.stream, event)
 
 

@@ -9,9 +9,7 @@ from datetime import date
 from typing import Any
 
 from market.domain.commands.trading import ApproveTransfer
-from market.domain.deciders.transfers import decide_approval
-from market.domain.errors import InvalidRequestError
-from market.domain.events.trading import TransferRejected
+from market.domain.deciders.transfers import decide_approval, decide_rejection
 from market.domain.model import TransferStatus
 from market.domain.rulesets import Ruleset
 from market.services.kernel.actor import AUTHORITY, Actor
@@ -44,12 +42,7 @@ def reject_transfer(
     """The Authority refuses a transfer, before or after the buyer's confirmation."""
     actor.require(AUTHORITY)
     t = undecided(uow, transfer_id, TransferStatus.AWAITING_BUYER, TransferStatus.PENDING_APPROVAL)
-    if not reason.strip():
-        raise InvalidRequestError("A rejection needs a reason.", {})
-    uow.append(
-        t.stream,
-        TransferRejected(transfer_id=transfer_id, reasons=[reason.strip()], checks=[]),
-        actor.label,
-    )
+    append = decide_rejection(t, reason)
+    uow.append(append.stream, append.event, actor.label)
     funding.note_refund_owed(uow, actor, transfer_id)  # PRODUCT.md 8.3 closing record
     return held_transfer_view(uow, transfer_id)

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from market.domain.commands.trading import CreateTransfer
-from market.domain.deciders.transfers import decide_confirmation
+from market.domain.deciders.transfers import decide_confirmation, decide_decline
 from market.domain.errors import InvalidRequestError
-from market.domain.events.trading import OfferAccepted, TransferDeclined, TransferProposed
+from market.domain.events.trading import OfferAccepted, TransferProposed
 from market.domain.model import Transfer, TransferStatus
 from market.domain.rules import offer_terms, proceeds
 from market.domain.rules.transfer_checks import run
@@ -197,16 +197,8 @@ def decline_transfer(
     uow: AbstractUnitOfWork, actor: Actor, transfer_id: str, reason: str | None
 ) -> dict[str, Any]:
     """The buyer refuses a negotiated transfer it has not confirmed (PRODUCT.md 8.2)."""
-    t = _awaiting_this_buyer(uow, actor, transfer_id)
-    uow.append(
-        t.stream,
-        TransferDeclined(
-            transfer_id=transfer_id,
-            buyer_party_id=t.buyer_party_id,
-            reasons=[reason.strip()] if reason and reason.strip() else [],
-        ),
-        actor.label,
-    )
+    append = decide_decline(_awaiting_this_buyer(uow, actor, transfer_id), reason)
+    uow.append(append.stream, append.event, actor.label)
     return held_transfer_view(uow, transfer_id)
 
 
