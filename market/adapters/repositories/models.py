@@ -6,7 +6,16 @@ from __future__ import annotations
 from datetime import date
 
 from market.adapters.projections.store import Row
-from market.domain.model import Certificate, Party, Transfer, TransferStatus
+from market.domain.model import (
+    Certificate,
+    Listing,
+    ListingStatus,
+    Offer,
+    OfferStatus,
+    Party,
+    Transfer,
+    TransferStatus,
+)
 from market.domain.programs import Program
 
 
@@ -62,4 +71,37 @@ def transfer_of(row: Row) -> Transfer:
         offer_id=row.get("offer_id"),
         use_of_proceeds=None if uses is None else tuple(uses),
         confirmed=row.get("confirmed_seq") is not None,
+    )
+
+
+def _day(text: str | None) -> date | None:
+    return None if text is None else date.fromisoformat(str(text))
+
+
+def listing_of(row: Row) -> Listing:
+    return Listing(
+        id=str(row["id"]),
+        certificate_id=str(row["certificate_id"]),
+        seller_party_id=str(row["seller_party_id"]),
+        amount_cents=int(row["amount_cents"]),
+        ask_cents=int(row["ask_cents"]),
+        status=ListingStatus(row["status"]),
+    )
+
+
+def offer_of(row: Row) -> Offer:
+    amount, price = row.get("counter_amount_cents"), row.get("counter_price_cents")
+    return Offer(
+        id=str(row["id"]),
+        listing_id=str(row["listing_id"]),
+        certificate_id=str(row["certificate_id"]),
+        seller_party_id=str(row["seller_party_id"]),
+        buyer_party_id=str(row["buyer_party_id"]),
+        amount_cents=int(row["amount_cents"]),
+        price_cents=int(row["price_cents"]),
+        status=OfferStatus(row["status"]),
+        expires_on=_day(row.get("expires_on")),
+        counter_amount_cents=None if amount is None else int(amount),
+        counter_price_cents=None if price is None else int(price),
+        counter_expires_on=_day(row.get("counter_expires_on")),
     )

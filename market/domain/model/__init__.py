@@ -2,7 +2,17 @@
 and a decider takes. Each knows its ledger stream's name and guards its own states."""
 
 from market.domain.model.certificate import Certificate
+from market.domain.model.listing import Listing, ListingStatus, Offer, OfferStatus
 from market.domain.model.party import Party
 from market.domain.model.transfer import Transfer, TransferStatus
 
-__all__ = ["Certificate", "Party", "Transfer", "TransferStatus"]
+__all__ = [
+    "Certificate",
+    "Listing",
+    "ListingStatus",
+    "Offer",
+    "OfferStatus",
+    "Party",
+    "Transfer",
+    "TransferStatus",
+]

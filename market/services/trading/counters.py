@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from market.adapters.repositories.models import listing_of, offer_of
 from market.domain.commands.trading import CounterOffer
 from market.domain.errors import InsufficientBalanceError, InvalidRequestError
 from market.domain.events.trading import (
@@ -24,7 +25,7 @@ from market.domain.values import format_cents
 from market.services.certificates import halts
 from market.services.kernel import reads
 from market.services.kernel.actor import PARTICIPANT, Actor
-from market.services.kernel.errors import ConflictError, ForbiddenError, not_found
+from market.services.kernel.errors import ForbiddenError, not_found
 from market.services.kernel.numbering import new_id
 from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.trading import commitments
@@ -42,11 +43,7 @@ from market.services.trading.transfers import Proposal, propose_transfer
 
 def _open_listing(uow: AbstractUnitOfWork, listing_id: str) -> dict[str, Any]:
     listing = load_listing(uow, listing_id)
-    if listing["status"] != "open":
-        raise ConflictError(
-            f"Listing {listing_id} is {listing['status']}, not open.",
-            {"listing_id": listing_id, "status": listing["status"]},
-        )
+    listing_of(listing).check_open()
     return listing
 
 
@@ -105,11 +102,7 @@ def _countered_for_buyer(uow: AbstractUnitOfWork, actor: Actor, offer_id: str) -
     if actor.role != PARTICIPANT or actor.party_id != offer["buyer_party_id"]:
         raise ForbiddenError("Only the buyer may accept or decline the seller's counter.", {})
     actor.require_signer()  # the buyer's consent takes an owner (issue 29)
-    if offer["status"] != "countered":
-        raise ConflictError(
-            f"Offer {offer_id} is {offer['status']}, not countered by the seller.",
-            {"offer_id": offer_id, "status": offer["status"]},
-        )
+    offer_of(offer).check_countered()
     return offer
 
 

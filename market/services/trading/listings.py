@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from market.adapters.repositories.models import listing_of, offer_of
 from market.domain.commands.trading import CreateListing, MakeOffer
 from market.domain.errors import (
     BelowMinimumConsiderationError,
@@ -23,7 +24,7 @@ from market.domain.values import format_cents
 from market.services.certificates import halts
 from market.services.kernel import reads
 from market.services.kernel.actor import PARTICIPANT, Actor
-from market.services.kernel.errors import ConflictError, ForbiddenError, not_found
+from market.services.kernel.errors import ForbiddenError, not_found
 from market.services.kernel.numbering import new_id
 from market.services.kernel.paging import Page
 from market.services.kernel.reads import Connection, Source
@@ -115,11 +116,7 @@ def withdraw_listing(
     listing = load_listing(uow, listing_id)
     actor.require_party(listing["seller_party_id"], not_found("Listing", "listing_id", listing_id))
     # A listing suspended by a trading halt may be withdrawn too (it then stays withdrawn).
-    if listing["status"] not in ("open", "suspended"):
-        raise ConflictError(
-            f"Listing {listing_id} is {listing['status']}, not open.",
-            {"listing_id": listing_id, "status": listing["status"]},
-        )
+    listing_of(listing).check_withdrawable()
     uow.append(f"listing-{listing_id}", ListingWithdrawn(listing_id=listing_id), actor.label)
     return listing_view(uow, listing_id, ruleset)
 
@@ -157,11 +154,7 @@ def make_offer(
     cert = reads.certificate(uow, listing["certificate_id"])
     check_other_party(cert, buyer["id"])
     halts.check_not_halted(uow, cert)  # PRODUCT.md 8.3 trading halts
-    if listing["status"] != "open":
-        raise ConflictError(
-            f"Listing {listing_id} is {listing['status']}, not open.",
-            {"listing_id": listing_id, "status": listing["status"]},
-        )
+    listing_of(listing).check_open()
     if amount_cents <= 0:
         raise InvalidRequestError("amount_cents must be positive.", {"amount_cents": amount_cents})
     offer_terms.check_expiry_ahead(expires_on, today())
@@ -195,11 +188,7 @@ def make_offer(
 def open_offer_for_seller(uow: AbstractUnitOfWork, actor: Actor, offer_id: str) -> dict[str, Any]:
     offer = load_offer(uow, offer_id)
     actor.require_party(offer["seller_party_id"], not_found("Offer", "offer_id", offer_id))
-    if offer["status"] != "open":
-        raise ConflictError(
-            f"Offer {offer_id} is {offer['status']}, not open.",
-            {"offer_id": offer_id, "status": offer["status"]},
-        )
+    offer_of(offer).check_open()
     return offer
 
 

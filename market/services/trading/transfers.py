@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from market.adapters.repositories.models import listing_of
 from market.domain.commands.trading import CreateTransfer
 from market.domain.deciders.transfers import decide_confirmation, decide_decline
 from market.domain.errors import InvalidRequestError
@@ -20,7 +21,7 @@ from market.services.casefiles import gates
 from market.services.certificates import halts
 from market.services.kernel import reads
 from market.services.kernel.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
-from market.services.kernel.errors import ConflictError, ForbiddenError, not_found
+from market.services.kernel.errors import ForbiddenError, not_found
 from market.services.kernel.numbering import new_id
 from market.services.kernel.paging import Page
 from market.services.kernel.reads import Connection
@@ -76,11 +77,7 @@ def accept_offer(
     # Issue 28 item 3: read from the stored date with today's clock, whatever the row says.
     offer_terms.check_not_expired("offer", day(offer["expires_on"]), today())
     listing = load_listing(uow, offer["listing_id"])
-    if listing["status"] != "open":
-        raise ConflictError(
-            f"Listing {listing['id']} is {listing['status']}, not open.",
-            {"listing_id": listing["id"], "status": listing["status"]},
-        )
+    listing_of(listing).check_open()
     cert = reads.certificate(uow, offer["certificate_id"])
     check_balance(cert, int(offer["amount_cents"]))
     commitments.check_new_transfer(uow, cert, listing["id"], int(offer["amount_cents"]))
