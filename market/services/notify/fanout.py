@@ -156,7 +156,7 @@ def _recipients(conn: Connection, concerned: set[str], authority: bool) -> list[
 
 def fan_out(conn: Connection, event: Event, hooks: list[dict[str, Any]]) -> None:
     now = utcnow_iso()
-    notice = notices.NOTICES.get(event.type)
+    notice = notices.notice_of(event.type)
     f = notices.facts(conn, event, in_words=notice is not None)
     if notice is not None:
         who = {w for w in notice.who(f) if w}
