@@ -12,7 +12,8 @@ from market.domain.values import format_cents
 from market.web import filters
 
 Names = Mapping[str, str]
-Sentence = Callable[[Mapping[str, Any], Names], str]
+# A typed event in one sentence; each takes its own class (see event_sentences.SENTENCES).
+Sentence = Callable[[Any, Names], str]
 
 FUNDS = {
     "general_fund": "the General Fund",
@@ -56,6 +57,7 @@ def words(code: Any) -> str:
     return str(code or "").replace("_", " ")
 
 
-def name_of(names: Names, key: str, p: Mapping[str, Any]) -> str:
-    value = p.get(key)
+def named(names: Names, value: object) -> str:
+    """A party's or certificate's name from its id: the id itself when the page does not
+    know it, "someone" for none."""
     return names.get(str(value), str(value)) if value else "someone"

@@ -1,12 +1,17 @@
 """Event sentences for registrations and accounts (issue 29 item 1, issue 28 item 9).
-Each is `(payload, names) -> str`; `event_sentences.SENTENCES` maps the types to them."""
+Each is `(event, names) -> str` over its own event class; `event_sentences.SENTENCES`
+maps the classes to them."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from market.web.event_words import Names, name_of
+from market.domain.events.accounts import AccountEventRecorded
+from market.domain.events.registration import (
+    RegistrationApproved,
+    RegistrationEmailVerified,
+    RegistrationRejected,
+    RegistrationRequested,
+)
+from market.web.event_words import Names, named
 
 ACCOUNT_WORDS = {
     "signed_in": "signed in",
@@ -21,27 +26,27 @@ ACCOUNT_WORDS = {
 }
 
 
-def requested(p: Mapping[str, Any], n: Names) -> str:
-    return f"{p['legal_name']} ({p['tax_id']}) asked to join; its e-mail is to be confirmed."
+def requested(e: RegistrationRequested, n: Names) -> str:
+    return f"{e.legal_name} ({e.tax_id}) asked to join; its e-mail is to be confirmed."
 
 
-def verified(p: Mapping[str, Any], n: Names) -> str:
+def verified(e: RegistrationEmailVerified, n: Names) -> str:
     return "The registration's e-mail was confirmed; it waits for the Authority's review."
 
 
-def approved(p: Mapping[str, Any], n: Names) -> str:
+def approved(e: RegistrationApproved, n: Names) -> str:
     return (
-        f"The Authority approved the registration: {name_of(n, 'party_id', p)} joined, its "
+        f"The Authority approved the registration: {named(n, e.party_id)} joined, its "
         "first user invited to choose a password."
     )
 
 
-def rejected(p: Mapping[str, Any], n: Names) -> str:
-    return f"The Authority rejected the registration: {p['reason']}"
+def rejected(e: RegistrationRejected, n: Names) -> str:
+    return f"The Authority rejected the registration: {e.reason}"
 
 
-def account(p: Mapping[str, Any], n: Names) -> str:
-    what = ACCOUNT_WORDS[p["kind"]]
-    by = " by another user" if p.get("by_user_id") else ""
-    detail = f" ({p['detail']})" if p.get("detail") else ""
+def account(e: AccountEventRecorded, n: Names) -> str:
+    what = ACCOUNT_WORDS[e.kind]
+    by = " by another user" if e.by_user_id else ""
+    detail = f" ({e.detail})" if e.detail else ""
     return f"The account {what}{by}{detail}."

@@ -1,35 +1,37 @@
-"""Sentences for existing records and report facts (PRODUCT.md 9.1, 9.2)."""
+"""Sentences for existing records and report facts (PRODUCT.md 9.1, 9.2), each over its
+own event class."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from market.web.event_words import Names, name_of
+from market.domain.events.records import PartyFactsRecorded, RecordsImported
+from market.web.event_words import Names, named
 
 
-def party_facts(p: Mapping[str, Any], n: Names) -> str:
-    who = name_of(n, "party_id", p)
-    code = p.get("naics_code")
-    industry = f"NAICS {code}" if code else "no NAICS code"
-    years = p.get("employees") or {}
-    staff = ", ".join(f"{c} in {y}" for y, c in sorted(years.items())) or "no employee counts"
-    tech = [
-        f"{p['us_employees']} employees in the United States"
-        if p.get("us_employees") is not None
+def _eligibility(e: PartyFactsRecorded) -> str:
+    """The TECH eligibility facts given, in one sentence (empty for none)."""
+    given = [
+        f"{e.us_employees} employees in the United States" if e.us_employees is not None else "",
+        f"{e.nj_full_time_employees} full-time in New Jersey"
+        if e.nj_full_time_employees is not None
         else "",
-        f"{p['nj_full_time_employees']} full-time in New Jersey"
-        if p.get("nj_full_time_employees") is not None
-        else "",
-        f"formed on {p['formed_on']}" if p.get("formed_on") else "",
+        f"formed on {e.formed_on}" if e.formed_on else "",
     ]
-    given = [t for t in tech if t]
-    eligibility = f" TECH eligibility facts: {', '.join(given)}." if given else ""
-    return f"{who}'s industry was recorded as {industry}, with employees {staff}.{eligibility}"
+    facts = [t for t in given if t]
+    return f" TECH eligibility facts: {', '.join(facts)}." if facts else ""
 
 
-def records_imported(p: Mapping[str, Any], n: Names) -> str:
+def party_facts(e: PartyFactsRecorded, n: Names) -> str:
+    industry = f"NAICS {e.naics_code}" if e.naics_code else "no NAICS code"
+    years = sorted(e.employees.items())
+    staff = ", ".join(f"{c} in {y}" for y, c in years) or "no employee counts"
     return (
-        f"{p.get('imported')} of {p.get('rows')} {p.get('kind')} rows were imported from "
-        f"{p.get('file_name')} (SHA-256 {str(p.get('sha256'))[:12]}...)."
+        f"{named(n, e.party_id)}'s industry was recorded as {industry}, with employees "
+        f"{staff}.{_eligibility(e)}"
+    )
+
+
+def records_imported(e: RecordsImported, n: Names) -> str:
+    return (
+        f"{e.imported} of {e.rows} {e.kind} rows were imported from "
+        f"{e.file_name} (SHA-256 {e.sha256[:12]}...)."
     )

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 from datetime import date
 
+from market.domain.events import event_class
+from market.domain.events.returns import RecaptureAssessed
+from market.domain.events.tech import FyAllocationRun
+from market.domain.events.trading import OfferMade
 from market.services.jobs import reminders
 from market.services.notify import notices
 from market.services.queries.timelines import NEXT_STEP
 
 
 def test_a_missing_fact_reads_unknown_rather_than_failing() -> None:
-    subject, body, link = notices.render(notices.NOTICES["OFFER_MADE"], {"offer_id": "ofr_1"}, None)
+    subject, body, link = notices.render(notices.NOTICES[OfferMade], {"offer_id": "ofr_1"}, None)
     assert subject == "New offer: (unknown) for (unknown) of (unknown)"
     assert link == "/deals/offers/ofr_1" and "(unknown) offers" in body
 
@@ -25,14 +29,14 @@ def test_each_seller_reads_its_own_allocation() -> None:
             {"party_id": "b", "allocated_cents": 200},
         ],
     }
-    notice = notices.NOTICES["FY_ALLOCATION_RUN"]
+    notice = notices.NOTICES[FyAllocationRun]
     assert "Your allocation: $1.00." in notices.render(notice, facts, "a")[1]
     assert "Your allocation: $2.00." in notices.render(notice, facts, "b")[1]
     assert set(notice.who(facts)) == {"a", "b"}
 
 
 def test_every_event_8_2_names_is_mailed_and_those_that_ask_a_party_to_act() -> None:
-    mailed = {t for t, n in notices.NOTICES.items() if n.email}
+    mailed = {c.TYPE for c, n in notices.NOTICES.items() if n.email}
     assert mailed == {
         "OFFER_MADE",
         "OFFER_COUNTERED",  # issue 28 item 3: the buyer answers the seller's counter
@@ -79,7 +83,7 @@ def test_reminder_windows_pick_the_tightest_and_expiry_is_two_januaries_on() -> 
 
 # Issue 28: one notice per step per party, each in the words of that step.
 def _concerned(event_type: str, facts: dict[str, object]) -> set[object]:
-    return {w for w in notices.NOTICES[event_type].who(facts) if w}
+    return {w for w in notices.NOTICES[event_class(event_type)].who(facts) if w}
 
 
 def test_a_proposal_from_an_accepted_offer_is_the_authoritys_news_only() -> None:
@@ -113,7 +117,7 @@ def test_each_closing_step_asks_the_party_that_acts_and_links_the_deal_room() ->
         "TRANSFER_RECEIPT_CONFIRMED": ({"b"}, "The deal is complete."),
     }
     for event_type, (who, words) in cases.items():
-        notice = notices.NOTICES[event_type]
+        notice = notices.NOTICES[event_class(event_type)]
         subject, body, link = notices.render(notice, facts, None)
         assert _concerned(event_type, facts) == who, event_type
         assert words in body and link == "/deals/transfers/trf_1", (event_type, body)
@@ -121,5 +125,5 @@ def test_each_closing_step_asks_the_party_that_acts_and_links_the_deal_room() ->
 
 
 def test_a_recapture_links_the_certificate_not_a_buyers_desk() -> None:
-    notice = notices.NOTICES["RECAPTURE_ASSESSED"]
+    notice = notices.NOTICES[RecaptureAssessed]
     assert notices.render(notice, {"certificate_id": "crt_1"}, "p")[2] == "/certificates/crt_1"

@@ -4,6 +4,7 @@ with its stored TYPE and its VERSION (see base.py for versions and upcasting).""
 from market.domain.events.base import (
     VERSION_KEY,
     DomainEvent,
+    by_type,
     event_class,
     event_types,
     upcast,
@@ -22,6 +23,7 @@ __all__ = [
     "DomainEvent",
     "EventError",
     "UnknownEventTypeError",
+    "by_type",
     "event_class",
     "event_types",
     "upcast",

@@ -18,6 +18,7 @@ from market.domain.events.codec import EventError, FieldSpec, UnknownEventTypeEr
 
 VERSION_KEY = "event_version"
 E = TypeVar("E", bound="DomainEvent")
+V = TypeVar("V")
 _CLASSES: dict[str, type[DomainEvent]] = {}
 
 
@@ -123,6 +124,12 @@ def event_class(type_: str) -> type[DomainEvent]:
 
 def event_types() -> frozenset[str]:
     return frozenset(_CLASSES)
+
+
+def by_type(table: Mapping[type[DomainEvent], V]) -> dict[str, V]:
+    """A table keyed by event class, keyed by its classes' stored types instead: the
+    lookup for a stored row, whose type is a string."""
+    return {cls.TYPE: value for cls, value in table.items()}
 
 
 def stored_version(type_: str, payload: Mapping[str, Any]) -> int:

@@ -4,40 +4,53 @@ folds this mapping into NOTICES (it imports this module last, so import that one
 
 from __future__ import annotations
 
+from market.domain.events import DomainEvent
+from market.domain.events.casefiles import (
+    BoardActionRecorded,
+    DocumentFiled,
+    FeeInvoiced,
+    FeePaymentRecorded,
+    GovernorDecisionRecorded,
+    TaxClearanceRecorded,
+    TechApplicationSubmitted,
+    TechForwardedToTaxation,
+    TechPreliminaryApproved,
+    TechTaxCertificateRecorded,
+)
 from market.services.notify.notices import AUTHORITY, Notice, keys
 
 _APP = "/deals/tech/{application_id}"
 
-CASEFILE_NOTICES: dict[str, Notice] = {
-    "DOCUMENT_FILED": Notice(
+CASEFILE_NOTICES: dict[type[DomainEvent], Notice] = {
+    DocumentFiled: Notice(
         lambda f: [f.get("party_id"), AUTHORITY],
         "Exhibit filed: {kind}",
         "Version {version} of the {kind} exhibit ({media_type}, {bytes} bytes, SHA-256 "
         "{sha256}) was filed against {subject_type} {subject_id} by {filed_by}.",
         "/documents/{document_id}/download",
     ),
-    "FEE_INVOICED": Notice(
+    FeeInvoiced: Notice(
         keys("party_id"),
         "Fee invoiced: {amount_dollars}",
         "The Authority invoiced {party} {amount_dollars} ({credited_dollars} credited). {reason}",
         "/fees",
         email=True,
     ),
-    "FEE_PAYMENT_RECORDED": Notice(
+    FeePaymentRecorded: Notice(
         keys("party_id"),
         "Payment recorded: {amount_dollars}",
         "The Authority recorded your payment of {amount_dollars} by {method} ({reference}), "
         "received {received_on}.",
         "/fees",
     ),
-    "TAX_CLEARANCE_RECORDED": Notice(
+    TaxClearanceRecorded: Notice(
         keys("party_id"),
         "Tax clearance recorded: {certificate_number}",
         "Tax clearance certificate {certificate_number} ({program}), issued {issued_on}, "
         "is valid until {valid_until}; {renewals_left} renewals are left this year.",
         "/fees",
     ),
-    "TECH_APPLICATION_SUBMITTED": Notice(
+    TechApplicationSubmitted: Notice(
         lambda f: [f.get("party_id"), AUTHORITY],
         "TECH application submitted",
         "The TECH application was submitted with its package on {submitted_on}; the "
@@ -45,7 +58,7 @@ CASEFILE_NOTICES: dict[str, Notice] = {
         _APP,
         email=True,
     ),
-    "TECH_PRELIMINARY_APPROVED": Notice(
+    TechPreliminaryApproved: Notice(
         keys("party_id"),
         "TECH application: preliminary approval",
         "The Authority granted preliminary approval on {approved_on} with these conditions: "
@@ -53,13 +66,13 @@ CASEFILE_NOTICES: dict[str, Notice] = {
         _APP,
         email=True,
     ),
-    "TECH_FORWARDED_TO_TAXATION": Notice(
+    TechForwardedToTaxation: Notice(
         keys("party_id"),
         "TECH application forwarded to Taxation",
         "The Authority forwarded the application to the Division of Taxation on {forwarded_on}.",
         _APP,
     ),
-    "TECH_TAX_CERTIFICATE_RECORDED": Notice(
+    TechTaxCertificateRecorded: Notice(
         keys("party_id"),
         "TECH benefit valued: {benefit_dollars}",
         "The Division of Taxation valued the benefit at {benefit_dollars} (tax certificate "
@@ -67,7 +80,7 @@ CASEFILE_NOTICES: dict[str, Notice] = {
         _APP,
         email=True,
     ),
-    "BOARD_ACTION_RECORDED": Notice(
+    BoardActionRecorded: Notice(
         keys("party_id"),
         "BRRAG Board action: {decision}",
         "The Board voted to {decision} your BRRAG application ({amount_dollars}). The "
@@ -76,7 +89,7 @@ CASEFILE_NOTICES: dict[str, Notice] = {
         "/fees",
         email=True,
     ),
-    "GOVERNOR_DECISION_RECORDED": Notice(
+    GovernorDecisionRecorded: Notice(
         keys("party_id"),
         "BRRAG Board action: the Governor's decision",
         "The Governor's decision on the Board's action: {decision} ({decided_on}).",

@@ -5,16 +5,23 @@ NOTICES (it imports this module last, so import that one)."""
 
 from __future__ import annotations
 
+from market.domain.events import DomainEvent
+from market.domain.events.deals import DealMessagePosted
+from market.domain.events.funding import (
+    TransferPaymentRecorded,
+    TransferReceiptConfirmed,
+    TransferRefundOwed,
+)
 from market.services.notify.notices import TRANSFER_LINK, Notice, keys
 
-CLOSING_NOTICES: dict[str, Notice] = {
-    "DEAL_MESSAGE_POSTED": Notice(
+CLOSING_NOTICES: dict[type[DomainEvent], Notice] = {
+    DealMessagePosted: Notice(
         keys("to_party_id"),
         "Message from {from_party} about {certificate_number}",
         "{from_party} wrote: {body}",
         TRANSFER_LINK,
     ),
-    "TRANSFER_PAYMENT_RECORDED": Notice(
+    TransferPaymentRecorded: Notice(
         keys("seller_party_id"),
         "Payment recorded: {amount_dollars} for {certificate_number}",
         "{buyer_party} recorded a payment of {amount_dollars} (reference {reference}) for "
@@ -22,7 +29,7 @@ CLOSING_NOTICES: dict[str, Notice] = {
         TRANSFER_LINK,
         email=True,
     ),
-    "TRANSFER_RECEIPT_CONFIRMED": Notice(
+    TransferReceiptConfirmed: Notice(
         keys("buyer_party_id"),
         "Payment received: {certificate_number}",
         "{seller_party} confirmed receipt of your payment for certificate {certificate_number}. "
@@ -30,7 +37,7 @@ CLOSING_NOTICES: dict[str, Notice] = {
         TRANSFER_LINK,
         email=True,
     ),
-    "TRANSFER_REFUND_OWED": Notice(
+    TransferRefundOwed: Notice(
         keys("seller_party_id", "buyer_party_id"),
         "Refund owed: {refund_owed_dollars}",
         "The transfer of certificate {certificate_number} was rejected after payment: "

@@ -4,10 +4,12 @@ into NOTICES (it imports this module last, so import that one)."""
 
 from __future__ import annotations
 
+from market.domain.events import DomainEvent
+from market.domain.events.trading import CounterOfferAccepted, CounterOfferDeclined, OfferCountered
 from market.services.notify.notices import OFFER_LINK, Notice, keys
 
-COUNTER_NOTICES: dict[str, Notice] = {
-    "OFFER_COUNTERED": Notice(
+COUNTER_NOTICES: dict[type[DomainEvent], Notice] = {
+    OfferCountered: Notice(
         keys("buyer_party_id"),
         "Counter-offer: {price_dollars} for {amount_dollars} of {certificate_number}",
         "{seller_party} answered your offer on certificate {certificate_number} with "
@@ -16,7 +18,7 @@ COUNTER_NOTICES: dict[str, Notice] = {
         OFFER_LINK,
         email=True,
     ),
-    "COUNTER_OFFER_ACCEPTED": Notice(
+    CounterOfferAccepted: Notice(
         keys("seller_party_id"),
         "Counter-offer accepted: {counter_amount_dollars} of {certificate_number}",
         "{buyer_party} accepted your counter-offer of {counter_price_dollars} for "
@@ -24,7 +26,7 @@ COUNTER_NOTICES: dict[str, Notice] = {
         "approves or rejects the transfer.",
         OFFER_LINK,
     ),
-    "COUNTER_OFFER_DECLINED": Notice(
+    CounterOfferDeclined: Notice(
         keys("seller_party_id"),
         "Counter-offer declined: {counter_amount_dollars} of {certificate_number}",
         "{buyer_party} declined your counter-offer of {counter_price_dollars} for "

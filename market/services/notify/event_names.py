@@ -1,81 +1,146 @@
-"""Dotted event type names for webhooks (`transfer.approved`): `resource.what_happened`,
-the Standard Webhooks convention. A subscription's filter takes either form (the ledger's
-`TRANSFER_APPROVED` is still accepted) and is stored dotted; a message's `type` is dotted,
-its `data.type` the ledger's own name."""
+"""Dotted event type names for webhooks, by event class (`transfer.approved`):
+`resource.what_happened`, the Standard Webhooks convention. A subscription's filter takes
+either form (the ledger's `TRANSFER_APPROVED` is still accepted) and is stored dotted; a
+message's `type` is dotted, its `data.type` the ledger's own name."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-DOTTED: dict[str, str] = {
-    "ACCOUNT_EVENT_RECORDED": "account.event_recorded",
-    "BOARD_ACTION_RECORDED": "board_action.recorded",
-    "CAP_CHARGED": "cap.charged",
-    "CARRYFORWARD_EXPIRED": "carryforward.expired",
-    "CERTIFICATE_NOTICE_ISSUED": "certificate_notice.issued",
-    "CERTIFICATE_NOTICE_LIFTED": "certificate_notice.lifted",
-    "CERT_ISSUED": "certificate.issued",
-    "COUNTER_OFFER_ACCEPTED": "offer.counter_accepted",
-    "COUNTER_OFFER_DECLINED": "offer.counter_declined",
-    "CREDIT_APPLIED": "credit.applied",
-    "DIRECTOR_EXCEPTION_RECORDED": "director_exception.recorded",
-    "DOCUMENT_FILED": "document.filed",
-    "FEE_INVOICED": "fee.invoiced",
-    "FEE_PAYMENT_RECORDED": "fee.payment_recorded",
-    "FY_ALLOCATION_RUN": "fy_allocation.run",
-    "GOVERNOR_DECISION_RECORDED": "governor_decision.recorded",
-    "LISTING_CREATED": "listing.created",
-    "LISTING_WITHDRAWN": "listing.withdrawn",
-    "OFFER_ACCEPTED": "offer.accepted",
-    "OFFER_COUNTERED": "offer.countered",
-    "OFFER_DECLINED": "offer.declined",
-    "OFFER_MADE": "offer.made",
-    "OWNERSHIP_RECORDED": "ownership.recorded",
-    "OWNERS_AGREEMENT_FILED": "owners_agreement.filed",
-    "PARTY_FACTS_RECORDED": "party_facts.recorded",
-    "PARTY_REGISTERED": "party.registered",
-    "PASS_THROUGH_ALLOCATED": "pass_through.allocated",
-    "QUEUE_ALLOWED": "queue.allowed",
-    "QUEUE_DEFERRED": "queue.deferred",
-    "RECAPTURE_ASSESSED": "recapture.assessed",
-    "RECORDS_IMPORTED": "records.imported",
-    "REGISTRATION_APPROVED": "registration.approved",
-    "REGISTRATION_EMAIL_VERIFIED": "registration.email_verified",
-    "REGISTRATION_REJECTED": "registration.rejected",
-    "REGISTRATION_REQUESTED": "registration.requested",
-    "REMINDER_ISSUED": "reminder.issued",
-    "TAX_CLEARANCE_RECORDED": "tax_clearance.recorded",
-    "TECH_APPLICATION_RECEIVED": "tech_application.received",
-    "TECH_APPLICATION_SUBMITTED": "tech_application.submitted",
-    "TECH_FORWARDED_TO_TAXATION": "tech_application.forwarded_to_taxation",
-    "TECH_PRELIMINARY_APPROVED": "tech_application.preliminary_approved",
-    "TECH_RECEIPT_RECORDED": "tech_application.receipt_recorded",
-    "TECH_TAX_CERTIFICATE_RECORDED": "tech_application.tax_certificate_recorded",
-    "TRANSFER_APPROVED": "transfer.approved",
-    "TRANSFER_CONFIRMED": "transfer.confirmed",
-    "TRANSFER_DECLINED": "transfer.declined",
-    "TRANSFER_PAYMENT_RECORDED": "transfer.payment_recorded",
-    "DEAL_MESSAGE_POSTED": "transfer.message_posted",
-    "TRANSFER_PROPOSED": "transfer.proposed",
-    "TRANSFER_RECEIPT_CONFIRMED": "transfer.receipt_confirmed",
-    "TRANSFER_REFUND_OWED": "transfer.refund_owed",
-    "TRANSFER_REJECTED": "transfer.rejected",
-    "UTH_REVIEW_RECORDED": "uth_review.recorded",
+from market.domain.events import DomainEvent, by_type
+from market.domain.events.accounts import AccountEventRecorded
+from market.domain.events.casefiles import (
+    BoardActionRecorded,
+    DocumentFiled,
+    FeeInvoiced,
+    FeePaymentRecorded,
+    GovernorDecisionRecorded,
+    TaxClearanceRecorded,
+    TechApplicationSubmitted,
+    TechForwardedToTaxation,
+    TechPreliminaryApproved,
+    TechTaxCertificateRecorded,
+)
+from market.domain.events.certificates import (
+    CapCharged,
+    CertificateIssued,
+    QueueAllowed,
+    QueueDeferred,
+)
+from market.domain.events.deals import DealMessagePosted, ReminderIssued
+from market.domain.events.funding import (
+    TransferPaymentRecorded,
+    TransferReceiptConfirmed,
+    TransferRefundOwed,
+)
+from market.domain.events.halts import CertificateNoticeIssued, CertificateNoticeLifted
+from market.domain.events.parties import (
+    DirectorExceptionRecorded,
+    OwnersAgreementFiled,
+    OwnershipRecorded,
+    PartyRegistered,
+)
+from market.domain.events.records import PartyFactsRecorded, RecordsImported
+from market.domain.events.registration import (
+    RegistrationApproved,
+    RegistrationEmailVerified,
+    RegistrationRejected,
+    RegistrationRequested,
+)
+from market.domain.events.returns import (
+    CarryforwardExpired,
+    CreditApplied,
+    PassThroughAllocated,
+    RecaptureAssessed,
+)
+from market.domain.events.tech import FyAllocationRun, TechApplicationReceived, TechReceiptRecorded
+from market.domain.events.trading import (
+    CounterOfferAccepted,
+    CounterOfferDeclined,
+    ListingCreated,
+    ListingWithdrawn,
+    OfferAccepted,
+    OfferCountered,
+    OfferDeclined,
+    OfferMade,
+    TransferApproved,
+    TransferConfirmed,
+    TransferDeclined,
+    TransferProposed,
+    TransferRejected,
+)
+from market.domain.events.uth import UthReviewRecorded
+
+DOTTED: dict[type[DomainEvent], str] = {
+    AccountEventRecorded: "account.event_recorded",
+    BoardActionRecorded: "board_action.recorded",
+    CapCharged: "cap.charged",
+    CarryforwardExpired: "carryforward.expired",
+    CertificateNoticeIssued: "certificate_notice.issued",
+    CertificateNoticeLifted: "certificate_notice.lifted",
+    CertificateIssued: "certificate.issued",
+    CounterOfferAccepted: "offer.counter_accepted",
+    CounterOfferDeclined: "offer.counter_declined",
+    CreditApplied: "credit.applied",
+    DirectorExceptionRecorded: "director_exception.recorded",
+    DocumentFiled: "document.filed",
+    FeeInvoiced: "fee.invoiced",
+    FeePaymentRecorded: "fee.payment_recorded",
+    FyAllocationRun: "fy_allocation.run",
+    GovernorDecisionRecorded: "governor_decision.recorded",
+    ListingCreated: "listing.created",
+    ListingWithdrawn: "listing.withdrawn",
+    OfferAccepted: "offer.accepted",
+    OfferCountered: "offer.countered",
+    OfferDeclined: "offer.declined",
+    OfferMade: "offer.made",
+    OwnershipRecorded: "ownership.recorded",
+    OwnersAgreementFiled: "owners_agreement.filed",
+    PartyFactsRecorded: "party_facts.recorded",
+    PartyRegistered: "party.registered",
+    PassThroughAllocated: "pass_through.allocated",
+    QueueAllowed: "queue.allowed",
+    QueueDeferred: "queue.deferred",
+    RecaptureAssessed: "recapture.assessed",
+    RecordsImported: "records.imported",
+    RegistrationApproved: "registration.approved",
+    RegistrationEmailVerified: "registration.email_verified",
+    RegistrationRejected: "registration.rejected",
+    RegistrationRequested: "registration.requested",
+    ReminderIssued: "reminder.issued",
+    TaxClearanceRecorded: "tax_clearance.recorded",
+    TechApplicationReceived: "tech_application.received",
+    TechApplicationSubmitted: "tech_application.submitted",
+    TechForwardedToTaxation: "tech_application.forwarded_to_taxation",
+    TechPreliminaryApproved: "tech_application.preliminary_approved",
+    TechReceiptRecorded: "tech_application.receipt_recorded",
+    TechTaxCertificateRecorded: "tech_application.tax_certificate_recorded",
+    TransferApproved: "transfer.approved",
+    TransferConfirmed: "transfer.confirmed",
+    TransferDeclined: "transfer.declined",
+    TransferPaymentRecorded: "transfer.payment_recorded",
+    DealMessagePosted: "transfer.message_posted",
+    TransferProposed: "transfer.proposed",
+    TransferReceiptConfirmed: "transfer.receipt_confirmed",
+    TransferRefundOwed: "transfer.refund_owed",
+    TransferRejected: "transfer.rejected",
+    UthReviewRecorded: "uth_review.recorded",
 }
-_LEDGER = {dotted: name for name, dotted in DOTTED.items()}
+BY_TYPE = by_type(DOTTED)
+_LEDGER = {dotted: name for name, dotted in BY_TYPE.items()}
 
 
 def dotted(event_type: str) -> str:
     """The dotted name of a ledger type (one this table misses: lower case, `_` kept)."""
-    return DOTTED.get(event_type, event_type.lower())
+    return BY_TYPE.get(event_type, event_type.lower())
 
 
 def canonical(name: str) -> str | None:
     """A filter entry, either form, as its dotted name; None for a name nobody knows."""
     if name == "*":
         return "*"
-    if name in DOTTED:
-        return DOTTED[name]
+    if name in BY_TYPE:
+        return BY_TYPE[name]
     return name if name in _LEDGER else None
 
 

@@ -34,6 +34,9 @@ from market.adapters.tables import (
     Webhook,
     WebhookDelivery,
 )
+from market.domain.events import DomainEvent, by_type
+from market.domain.events.tech import TechApplicationReceived
+from market.domain.events.trading import TransferProposed
 from market.services.kernel.numbering import new_id
 from market.services.notify import event_names, notices
 
@@ -51,10 +54,11 @@ CONSUMER = "fanout"
 BATCH = 500
 
 # Filings that get a public reference (kind, the event that files it, its id's key).
-FILINGS = {
-    "TRANSFER_PROPOSED": ("transfer", "transfer_id"),
-    "TECH_APPLICATION_RECEIVED": ("tech_application", "application_id"),
+FILINGS: dict[type[DomainEvent], tuple[str, str]] = {
+    TransferProposed: ("transfer", "transfer_id"),
+    TechApplicationReceived: ("tech_application", "application_id"),
 }
+_FILINGS_BY_TYPE = by_type(FILINGS)
 
 
 def reference_for(event: Event) -> str:
@@ -156,7 +160,7 @@ def _recipients(conn: Connection, concerned: set[str], authority: bool) -> list[
 
 def fan_out(conn: Connection, event: Event, hooks: list[dict[str, Any]]) -> None:
     now = utcnow_iso()
-    notice = notices.NOTICES.get(event.type)
+    notice = notices.notice_of(event.type)
     f = notices.facts(conn, event, in_words=notice is not None)
     if notice is not None:
         who = {w for w in notice.who(f) if w}
@@ -211,7 +215,7 @@ def fan_out(conn: Connection, event: Event, hooks: list[dict[str, Any]]) -> None
                         created_at=now,
                     )
                 )
-    filing = FILINGS.get(event.type)
+    filing = _FILINGS_BY_TYPE.get(event.type)
     entity_id = event.facts().get(filing[1]) if filing is not None else None
     if filing is not None and entity_id:
         conn.execute(

@@ -1,6 +1,7 @@
 """What each event type tells people: who is concerned, and the subject and body in words
-and dollars. One entry per event type (`NOTICES`); the inbox, the e-mails and the
-webhooks' party filter all read it, so a new event type is one entry here.
+and dollars. One entry per event class (`NOTICES`, with the deal's, the closing record's,
+the counter-offer's and the case file's beside); the inbox, the e-mails and the webhooks'
+party filter all read it, so a new event class is one entry.
 
 Templates are `str.format_map` over the event's *facts*: its payload, plus for every
 `x_cents` an `x_dollars`, for every `x_party_id` an `x_party` (the party's name), the
@@ -20,6 +21,13 @@ from sqlalchemy.engine import Connection
 
 from market.adapters.eventstore import Event
 from market.adapters.tables import Certificate, Offer, Transfer
+from market.domain.events import DomainEvent, by_type
+from market.domain.events.certificates import CertificateIssued
+from market.domain.events.deals import ReminderIssued
+from market.domain.events.halts import CertificateNoticeIssued, CertificateNoticeLifted
+from market.domain.events.returns import CarryforwardExpired, RecaptureAssessed
+from market.domain.events.tech import FyAllocationRun, TechApplicationReceived, TechReceiptRecorded
+from market.domain.events.trading import TransferProposed
 from market.domain.values import format_cents
 from market.services.kernel import lookups
 
@@ -57,79 +65,17 @@ def _allocated_to(f: dict[str, Any], party_id: str) -> dict[str, Any]:
 
 
 TRANSFER_LINK = "/deals/transfers/{transfer_id}"
-
-
-def _proposal_concerns(f: dict[str, Any]) -> list[str | None]:
-    """One notice per step per party: a proposal that came from an accepted offer is news
-    to the Authority only (the buyer was told of the acceptance); one that waits for the
-    buyer's confirmation is the buyer's to act on (the Authority hears of the
-    confirmation); an older proposal that waits for neither goes to both."""
-    if f.get("offer_id"):
-        return [AUTHORITY]
-    if f.get("awaiting_buyer"):
-        return [f.get("buyer_party_id")]
-    return [f.get("buyer_party_id"), AUTHORITY]
-
-
 OFFER_LINK = "/deals/offers/{offer_id}"
 
-NOTICES: dict[str, Notice] = {
-    "OFFER_MADE": Notice(
-        keys("seller_party_id"),
-        "New offer: {price_dollars} for {amount_dollars} of {certificate_number}",
-        "{buyer_party} offers {price_dollars} for {amount_dollars} of certificate "
-        "{certificate_number}{until}. Accept, counter or decline it on your Selling page.",
-        OFFER_LINK,
-        email=True,
-    ),
-    "OFFER_ACCEPTED": Notice(
-        keys("buyer_party_id"),
-        "Offer accepted: {amount_dollars} of {certificate_number}",
-        "{seller_party} accepted your offer of {price_dollars} for {amount_dollars} of "
-        "certificate {certificate_number}. Next: the Authority approves or rejects the transfer.",
-        OFFER_LINK,
-        email=True,
-    ),
-    "OFFER_DECLINED": Notice(
-        keys("buyer_party_id"),
-        "Offer declined: {amount_dollars} of {certificate_number}",
-        "{seller_party} declined your offer of {price_dollars} for {amount_dollars} of "
-        "certificate {certificate_number}.",
-        OFFER_LINK,
-    ),
-    "TRANSFER_PROPOSED": Notice(
-        _proposal_concerns,
-        "Transfer proposed: {amount_dollars} of {certificate_number}",
-        "{seller_party} proposes to transfer {amount_dollars} of certificate "
-        "{certificate_number} to {buyer_party} for {consideration_dollars}. "
-        "Next: {next_step}",
-        TRANSFER_LINK,
-        email=True,
-    ),
-    "TRANSFER_CONFIRMED": Notice(
-        lambda f: [f.get("seller_party_id"), AUTHORITY],
-        "Transfer confirmed: {amount_dollars} of {certificate_number}",
-        "{buyer_party} confirmed the transfer of {amount_dollars} of certificate "
-        "{certificate_number} from {seller_party}. Next: the Authority's approval.",
-        TRANSFER_LINK,
-        email=True,
-    ),
-    "TRANSFER_DECLINED": Notice(
-        keys("seller_party_id"),
-        "Transfer declined by the buyer: {amount_dollars} of {certificate_number}",
-        "{buyer_party} declined the transfer of {amount_dollars} of certificate "
-        "{certificate_number}. Reason: {reason}",
-        TRANSFER_LINK,
-        email=True,
-    ),
-    "TECH_RECEIPT_RECORDED": Notice(
+NOTICES: dict[type[DomainEvent], Notice] = {
+    TechReceiptRecorded: Notice(
         keys("party_id"),
         "TECH application: paper filing received on {received_on}",
         "The Authority recorded that your TECH application was received on {received_on} "
         "({receipt_reason}).",
         "/deals/tech/{application_id}",
     ),
-    "CERTIFICATE_NOTICE_ISSUED": Notice(
+    CertificateNoticeIssued: Notice(
         lambda f: list(f.get("holder_party_ids", [])),
         "Trading halted: certificate {certificate_number}",
         "The Authority issued a {kind} notice on certificate {certificate_number}: {reason}. "
@@ -138,7 +84,7 @@ NOTICES: dict[str, Notice] = {
         "/certificates/{certificate_id}",
         email=True,
     ),
-    "CERTIFICATE_NOTICE_LIFTED": Notice(
+    CertificateNoticeLifted: Notice(
         lambda f: list(f.get("holder_party_ids", [])),
         "Trading resumed: certificate {certificate_number}",
         "The Authority lifted a notice on certificate {certificate_number}; trading resumes "
@@ -146,25 +92,7 @@ NOTICES: dict[str, Notice] = {
         "/certificates/{certificate_id}",
         email=True,
     ),
-    "TRANSFER_APPROVED": Notice(
-        keys("seller_party_id", "buyer_party_id"),
-        "Transfer approved: {amount_dollars} of {certificate_number}",
-        "The Authority approved the transfer of {amount_dollars} of certificate "
-        "{certificate_number} from {seller_party} to {buyer_party} for "
-        "{consideration_dollars}, exchanged on {exchange_date}. Next: {buyer_party} records "
-        "its payment; {seller_party} then confirms receipt.",
-        TRANSFER_LINK,
-        email=True,
-    ),
-    "TRANSFER_REJECTED": Notice(
-        keys("seller_party_id", "buyer_party_id"),
-        "Transfer rejected: {amount_dollars} of {certificate_number}",
-        "The Authority rejected the transfer of {amount_dollars} of certificate "
-        "{certificate_number} from {seller_party} to {buyer_party}. Reason: {reason}",
-        TRANSFER_LINK,
-        email=True,
-    ),
-    "FY_ALLOCATION_RUN": Notice(
+    FyAllocationRun: Notice(
         lambda f: [a.get("party_id") for a in f.get("allocations", [])],
         "TECH allocation committed for fiscal year {fiscal_year}",
         "The Authority committed the TECH allocation for fiscal year {fiscal_year}: "
@@ -173,7 +101,7 @@ NOTICES: dict[str, Notice] = {
         email=True,
         personal=_allocated_to,
     ),
-    "RECAPTURE_ASSESSED": Notice(
+    RecaptureAssessed: Notice(
         keys("party_id"),
         "Recapture assessed: {amount_dollars}",
         "The Authority assessed a recapture of {amount_dollars} on {party}"
@@ -181,28 +109,28 @@ NOTICES: dict[str, Notice] = {
         "/certificates/{certificate_id}",
         email=True,
     ),
-    "TECH_APPLICATION_RECEIVED": Notice(
+    TechApplicationReceived: Notice(
         keys("party_id"),
         "TECH application received for fiscal year {fiscal_year}",
         "Your TECH application was received on {received_on}: benefit "
         "{benefit_dollars}, requested {requested_dollars}. Next: the fiscal year's allocation.",
         "/deals/tech/{application_id}",
     ),
-    "CARRYFORWARD_EXPIRED": Notice(
+    CarryforwardExpired: Notice(
         keys("party_id"),
         "Carryforward expired: {amount_dollars} of {certificate_number}",
         "{amount_dollars} of certificate {certificate_number} could not be used after tax "
         "year {carryover_last_year} and has expired.",
         "/certificates/{certificate_id}",
     ),
-    "CERT_ISSUED": Notice(
+    CertificateIssued: Notice(
         lambda f: [f.get("holder_party_id")] if f.get("origin") != "transfer" else [],
         "Certificate issued: {certificate_number}",
         "Certificate {certificate_number} ({program}, fiscal year {fiscal_year}) was issued "
         "to {holder_party} for {face_dollars}.",
         "/certificates/{certificate_id}",
     ),
-    "REMINDER_ISSUED": Notice(
+    ReminderIssued: Notice(
         lambda f: list(f.get("party_ids", [])),
         "{subject}",
         "{body}",
@@ -239,11 +167,11 @@ def facts(conn: Connection, event: Event, *, in_words: bool = True) -> dict[str,
         return f
     cert = _row(conn, certs_t, f.get("certificate_id"))
     f.setdefault("certificate_number", cert.get("number") or f.get("number"))
-    if event.type == "CERT_ISSUED":
+    if event.type == CertificateIssued.TYPE:
         f["certificate_number"] = p.get("number")
     # Issue 28 item 3: a counter (or an offer) that expires says until when.
     f["until"] = f", open through {p['expires_on']}" if p.get("expires_on") else ""
-    if event.type == "TRANSFER_PROPOSED":  # a negotiated one waits for the buyer (8.2)
+    if event.type == TransferProposed.TYPE:  # a negotiated one waits for the buyer (8.2)
         f["next_step"] = (
             "the buyer's confirmation, then the Authority's approval."
             if p.get("awaiting_buyer")
@@ -266,7 +194,7 @@ def concerned_parties(event: Event, f: dict[str, Any]) -> set[str]:
     """The parties an event is about: the mapping's, and any `*party_id` it names (the
     webhooks' filter for a participant's subscription)."""
     found = {v for k, v in f.items() if k.endswith("party_id") and isinstance(v, str)}
-    notice = NOTICES.get(event.type)
+    notice = notice_of(event.type)
     if notice is not None:
         found |= {w for w in notice.who(f) if w and w != AUTHORITY}
     for a in f.get("allocations", []) if isinstance(f.get("allocations"), list) else []:
@@ -283,6 +211,11 @@ def render(notice: Notice, f: dict[str, Any], party_id: str | None) -> tuple[str
     return notice.subject.format_map(ctx)[:300], notice.body.format_map(ctx)[:4000], link
 
 
+def notice_of(event_type: str) -> Notice | None:
+    """The notice for a stored event's type (None for a type nobody is told of)."""
+    return BY_TYPE.get(event_type)
+
+
 def words(event_type: str) -> str:
     """An event type in words, for types the timelines and inbox know nothing about."""
     return event_type.replace("_", " ").lower()
@@ -292,7 +225,10 @@ def words(event_type: str) -> str:
 from market.services.notify.casefile_notices import CASEFILE_NOTICES  # noqa: E402
 from market.services.notify.closing_notices import CLOSING_NOTICES  # noqa: E402
 from market.services.notify.counter_notices import COUNTER_NOTICES  # noqa: E402
+from market.services.notify.deal_notices import DEAL_NOTICES  # noqa: E402
 
+NOTICES.update(DEAL_NOTICES)
 NOTICES.update(CASEFILE_NOTICES)
 NOTICES.update(CLOSING_NOTICES)
 NOTICES.update(COUNTER_NOTICES)
+BY_TYPE = by_type(NOTICES)

@@ -14,22 +14,30 @@ from __future__ import annotations
 
 from typing import Any
 
+from market.domain.events import DomainEvent, by_type
+from market.domain.events.accounts import AccountEventRecorded
+from market.domain.events.certificates import CapCharged, QueueAllowed, QueueDeferred
+from market.domain.events.halts import CertificateNoticeIssued, CertificateNoticeLifted
+from market.domain.events.registration import RegistrationRequested
+from market.domain.events.tech import FyAllocationRun
+from market.domain.events.uth import UthReviewRecorded
 from market.services.notify.event_names import DOTTED
 
-# Per event type, the top-level fields left out of a participant's payload.
-REVIEWED: dict[str, frozenset[str]] = {t: frozenset() for t in DOTTED} | {
-    "FY_ALLOCATION_RUN": frozenset({"total_cents", "cap_usage", "excluded_application_ids"}),
-    "CAP_CHARGED": frozenset({"charges"}),
-    "CERTIFICATE_NOTICE_ISSUED": frozenset({"halted_certificate_ids", "suspended_listing_ids"}),
-    "CERTIFICATE_NOTICE_LIFTED": frozenset({"resumed_listing_ids"}),
-    "UTH_REVIEW_RECORDED": frozenset({"cap_releases", "descendants", "cuts"}),
-    "QUEUE_DEFERRED": frozenset({"position", "cap_cents"}),
-    "QUEUE_ALLOWED": frozenset({"remaining_cents", "cap_cents"}),
+# Per event class, the top-level fields left out of a participant's payload.
+REVIEWED: dict[type[DomainEvent], frozenset[str]] = {t: frozenset() for t in DOTTED} | {
+    FyAllocationRun: frozenset({"total_cents", "cap_usage", "excluded_application_ids"}),
+    CapCharged: frozenset({"charges"}),
+    CertificateNoticeIssued: frozenset({"halted_certificate_ids", "suspended_listing_ids"}),
+    CertificateNoticeLifted: frozenset({"resumed_listing_ids"}),
+    UthReviewRecorded: frozenset({"cap_releases", "descendants", "cuts"}),
+    QueueDeferred: frozenset({"position", "cap_cents"}),
+    QueueAllowed: frozenset({"remaining_cents", "cap_cents"}),
     # A registrant has no party yet; should one ever be concerned, the officers, the
     # affiliates and the tax id stay with the Authority.
-    "REGISTRATION_REQUESTED": frozenset({"tax_id", "officers", "affiliates", "contact_email"}),
-    "ACCOUNT_EVENT_RECORDED": frozenset({"detail", "by_user_id"}),
+    RegistrationRequested: frozenset({"tax_id", "officers", "affiliates", "contact_email"}),
+    AccountEventRecorded: frozenset({"detail", "by_user_id"}),
 }
+_REVIEWED_BY_TYPE = by_type(REVIEWED)
 
 
 def _names_parties(row: dict[str, Any]) -> set[str]:
@@ -69,7 +77,8 @@ def payload_for(hook: dict[str, Any], event_type: str, payload: dict[str, Any]) 
     party_id = hook.get("party_id")
     if party_id is None:
         return dict(payload)
-    if event_type not in REVIEWED:
+    left_out = _REVIEWED_BY_TYPE.get(event_type)
+    if left_out is None:
         return {}
-    kept = {k: v for k, v in payload.items() if k not in REVIEWED[event_type]}
+    kept = {k: v for k, v in payload.items() if k not in left_out}
     return narrow(kept, party_id, own_event=kept.get("party_id") == party_id)

@@ -39,7 +39,7 @@ class UnknownEventTypeError(InvalidRequestError):
 
 
 def event_types() -> frozenset[str]:
-    return known_types() | frozenset(notices.NOTICES)
+    return known_types() | frozenset(notices.BY_TYPE)
 
 
 def register(

@@ -10,6 +10,18 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from market.domain.events import DomainEvent
+from market.domain.events.funding import TransferPaymentRecorded, TransferReceiptConfirmed
+from market.domain.events.trading import (
+    CounterOfferAccepted,
+    OfferAccepted,
+    OfferCountered,
+    OfferMade,
+    TransferApproved,
+    TransferConfirmed,
+    TransferDeclined,
+    TransferRejected,
+)
 from market.domain.values import format_cents
 
 DONE, WAITING, LATER, CLOSED = "done", "waiting", "later", "closed"
@@ -64,18 +76,18 @@ def transfer_stages(facts: DealFacts) -> list[Stage]:
         stages.append(Stage(key, title, who, WAITING if waiting else LATER, since=since, **kw))
 
     if t.get("offer_id"):
-        add("offer", "The buyer makes an offer", "buyer", _first(line, "OFFER_MADE"))
-        countered = _first(line, "OFFER_COUNTERED")
+        add("offer", "The buyer makes an offer", "buyer", _first(line, OfferMade))
+        countered = _first(line, OfferCountered)
         if countered is None:
-            add("accept", "The seller accepts the offer", "seller", _first(line, "OFFER_ACCEPTED"))
+            add("accept", "The seller accepts the offer", "seller", _first(line, OfferAccepted))
         else:  # issue 28.3: the seller answered with its own terms; the buyer took them
             add("counter", "The seller counters the offer", "seller", countered)
-            accepted = _first(line, "COUNTER_OFFER_ACCEPTED")
+            accepted = _first(line, CounterOfferAccepted)
             add("accept", "The buyer accepts the counter-offer", "buyer", accepted)
     else:
         add("propose", "The seller proposes the transfer", "seller", line[0] if line else None)
         if line and line[0]["status"] == "awaiting_buyer":  # PRODUCT.md 8.2
-            declined = _first(line, "TRANSFER_DECLINED")
+            declined = _first(line, TransferDeclined)
             if declined is not None:
                 stages.append(
                     Stage(
@@ -89,7 +101,7 @@ def transfer_stages(facts: DealFacts) -> list[Stage]:
                     )
                 )
             else:
-                confirmed = _first(line, "TRANSFER_CONFIRMED")
+                confirmed = _first(line, TransferConfirmed)
                 add("confirm", "The buyer confirms the transfer", "buyer", confirmed)
     if facts.missing_exhibits:
         missing = ", ".join(facts.missing_exhibits)
@@ -113,24 +125,24 @@ def transfer_stages(facts: DealFacts) -> list[Stage]:
             "payment",
             "The buyer records its payment",
             "buyer",
-            _first(line, "TRANSFER_PAYMENT_RECORDED"),
+            _first(line, TransferPaymentRecorded),
         ),
         (
             "receipt",
             "The seller confirms receipt of the payment",
             "seller",
-            _first(line, "TRANSFER_RECEIPT_CONFIRMED"),
+            _first(line, TransferReceiptConfirmed),
         ),
     ]
     approval = (
         "approval",
         "The Authority approves the transfer",
         "authority",
-        _first(line, "TRANSFER_APPROVED"),
+        _first(line, TransferApproved),
     )
     order = [*funding, approval] if facts.funding_before_approval else [approval, *funding]
     for key, title, who, done in order:
-        rejected = _first(line, "TRANSFER_REJECTED")
+        rejected = _first(line, TransferRejected)
         if key == "approval" and rejected is not None:
             stages.append(
                 Stage(
@@ -148,8 +160,9 @@ def transfer_stages(facts: DealFacts) -> list[Stage]:
     return stages
 
 
-def _first(timeline: list[dict[str, Any]], event_type: str) -> dict[str, Any] | None:
-    return next((s for s in timeline if s["event"] == event_type), None)
+def _first(timeline: list[dict[str, Any]], event: type[DomainEvent]) -> dict[str, Any] | None:
+    """The first step of the timeline that an event of the class `event` made."""
+    return next((s for s in timeline if s["event"] == event.TYPE), None)
 
 
 def waiting_on(stages: list[Stage]) -> Stage | None:

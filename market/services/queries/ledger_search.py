@@ -15,6 +15,7 @@ from sqlalchemy.engine import Connection
 from market.adapters.eventstore import event_from_row
 from market.adapters.tables import EventRow
 from market.domain.events import event_types as known_event_types
+from market.domain.events.certificates import CertificateIssued
 from market.services.kernel import lookups
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.paging import split_page
@@ -106,7 +107,7 @@ def issue_record(
     printed certificate carries so anyone can find that event in the ledger and check it."""
     for e in history:
         if (
-            e["type"] == "CERT_ISSUED"
+            e["type"] == CertificateIssued.TYPE
             and (e.get("payload") or {}).get("certificate_id") == certificate_id
         ):
             digest = conn.execute(

@@ -16,36 +16,65 @@ from sqlalchemy.engine import Connection
 
 from market.adapters.eventstore import Event, event_from_row, events_t
 from market.adapters.tables import User
+from market.domain.events import DomainEvent, by_type
+from market.domain.events.casefiles import (
+    TechApplicationSubmitted,
+    TechForwardedToTaxation,
+    TechPreliminaryApproved,
+    TechTaxCertificateRecorded,
+)
+from market.domain.events.funding import (
+    TransferPaymentRecorded,
+    TransferReceiptConfirmed,
+    TransferRefundOwed,
+)
+from market.domain.events.returns import CreditApplied
+from market.domain.events.tech import FyAllocationRun, TechApplicationReceived
+from market.domain.events.trading import (
+    CounterOfferAccepted,
+    CounterOfferDeclined,
+    OfferAccepted,
+    OfferCountered,
+    OfferDeclined,
+    OfferMade,
+    TransferApproved,
+    TransferConfirmed,
+    TransferDeclined,
+    TransferProposed,
+    TransferRejected,
+)
 from market.services.kernel import lookups
 from market.services.notify import notices
 
 users_t = User.__table__  # type: ignore[attr-defined]
 
-STATUS = {
-    "OFFER_MADE": "open",
-    "OFFER_ACCEPTED": "accepted",
-    "OFFER_DECLINED": "declined",
-    "OFFER_COUNTERED": "countered",
-    "COUNTER_OFFER_ACCEPTED": "accepted",
-    "COUNTER_OFFER_DECLINED": "declined",
-    "TRANSFER_PROPOSED": "pending_approval",
-    "TRANSFER_CONFIRMED": "pending_approval",
-    "TRANSFER_DECLINED": "declined",
-    "TRANSFER_APPROVED": "approved",
-    "TRANSFER_REJECTED": "rejected",
-    "TECH_APPLICATION_RECEIVED": "received",
-    "FY_ALLOCATION_RUN": "allocated",
-    "CREDIT_APPLIED": "applied",
+# The status each event class leads a deal to.
+STATUS: dict[type[DomainEvent], str] = {
+    OfferMade: "open",
+    OfferAccepted: "accepted",
+    OfferDeclined: "declined",
+    OfferCountered: "countered",
+    CounterOfferAccepted: "accepted",
+    CounterOfferDeclined: "declined",
+    TransferProposed: "pending_approval",
+    TransferConfirmed: "pending_approval",
+    TransferDeclined: "declined",
+    TransferApproved: "approved",
+    TransferRejected: "rejected",
+    TechApplicationReceived: "received",
+    FyAllocationRun: "allocated",
+    CreditApplied: "applied",
     # RULES.md section 7: a TECH application's administrative steps
-    "TECH_APPLICATION_SUBMITTED": "submitted",
-    "TECH_PRELIMINARY_APPROVED": "preliminarily_approved",
-    "TECH_FORWARDED_TO_TAXATION": "forwarded_to_taxation",
-    "TECH_TAX_CERTIFICATE_RECORDED": "valued",
+    TechApplicationSubmitted: "submitted",
+    TechPreliminaryApproved: "preliminarily_approved",
+    TechForwardedToTaxation: "forwarded_to_taxation",
+    TechTaxCertificateRecorded: "valued",
     # PRODUCT.md 8.3: the closing record, on the stream funding-<transfer id>
-    "TRANSFER_PAYMENT_RECORDED": "paid",
-    "TRANSFER_RECEIPT_CONFIRMED": "payment_received",
-    "TRANSFER_REFUND_OWED": "refund_owed",
+    TransferPaymentRecorded: "paid",
+    TransferReceiptConfirmed: "payment_received",
+    TransferRefundOwed: "refund_owed",
 }
+_STATUS_BY_TYPE = by_type(STATUS)
 
 # The next step once a deal is in a status (what the pages and the public status say).
 NEXT_STEP = {
@@ -80,9 +109,9 @@ def status_of(event: Event) -> str:
     status = facts.get("status")
     if isinstance(status, str):
         return status
-    if event.type == "TRANSFER_PROPOSED" and facts.get("awaiting_buyer"):
+    if event.type == TransferProposed.TYPE and facts.get("awaiting_buyer"):
         return "awaiting_buyer"
-    return STATUS.get(event.type) or notices.words(event.type)
+    return _STATUS_BY_TYPE.get(event.type) or notices.words(event.type)
 
 
 def _stream(conn: Connection, stream: str) -> list[Event]:

@@ -18,6 +18,12 @@ from market.adapters import checkpoint_store
 from market.adapters.eventstore import events_t
 from market.domain import merkle
 from market.domain.events import upcast
+from market.domain.events.certificates import CertificateIssued, QueueAllowed, QueueDeferred
+from market.domain.events.parties import PartyRegistered
+from market.domain.events.records import PartyFactsRecorded
+from market.domain.events.returns import CreditApplied
+from market.domain.events.tech import FyAllocationRun, TechApplicationReceived
+from market.domain.events.trading import TransferApproved, TransferProposed
 from market.domain.rules import statutory_reports
 from market.domain.rules.statutory_ledger import StatutoryLedger
 from market.domain.rulesets import Ruleset
@@ -26,16 +32,16 @@ from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 # The event types the reports read; every other event counts towards the root only.
 READ_TYPES = frozenset(
     {
-        "PARTY_REGISTERED",
-        "PARTY_FACTS_RECORDED",
-        "CERT_ISSUED",
-        "QUEUE_DEFERRED",
-        "QUEUE_ALLOWED",
-        "TRANSFER_PROPOSED",
-        "TRANSFER_APPROVED",
-        "TECH_APPLICATION_RECEIVED",
-        "FY_ALLOCATION_RUN",
-        "CREDIT_APPLIED",
+        PartyRegistered.TYPE,
+        PartyFactsRecorded.TYPE,
+        CertificateIssued.TYPE,
+        QueueDeferred.TYPE,
+        QueueAllowed.TYPE,
+        TransferProposed.TYPE,
+        TransferApproved.TYPE,
+        TechApplicationReceived.TYPE,
+        FyAllocationRun.TYPE,
+        CreditApplied.TYPE,
     }
 )
 BATCH = 2_000

@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection
 from market.adapters import merkle_store
 from market.adapters.eventstore import events_t
 from market.domain import merkle
+from market.domain.events.certificates import CertificateIssued
 from market.services.certificates import halts
 from market.services.kernel.errors import NotFoundError
 from market.services.kernel.reads import repositories
@@ -46,7 +47,7 @@ def issue_event(conn: Connection, cert: dict[str, Any]) -> dict[str, Any] | None
             events_t.c.seq == int(cert["issued_seq"])
         )
     ).first()
-    if row is None or row.type != "CERT_ISSUED":
+    if row is None or row.type != CertificateIssued.TYPE:
         return None
     if (row.payload or {}).get("certificate_id") != cert["id"]:
         return None
