@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from market.adapters.notifications.target_guard import UnsafeTargetError, check_target
 from market.services.notify.delivery import Settings
-from market.services.notify.target_guard import UnsafeTargetError, check_target
 
 CLOSED = Settings(own_hosts=frozenset({"market.example:443", "127.0.0.1:5000"}))
 OPEN = Settings(

@@ -9,13 +9,13 @@ worker killed between sending and recording) is recognisably the same message.
 from __future__ import annotations
 
 import re
-import smtplib
 from email.message import EmailMessage as Mime
 from email.utils import formatdate
 from typing import Any
 
 from sqlalchemy import Engine, update
 
+from market.adapters.notifications.smtp import MailTransport, SmtpTransport
 from market.adapters.tables import EmailMessage
 from market.services.kernel import clock
 from market.services.notify import delivery, mail_history
@@ -53,9 +53,12 @@ def mime(row: dict[str, Any], mail_from: str) -> Mime:
     return msg
 
 
-def send_due(engine: Engine, settings: Settings, limit: int = 100) -> dict[str, int]:
-    """One pass: send what is due over one connection; what fails waits for its next
-    attempt. The pass's outcomes are recorded together (one transaction)."""
+def send_due(
+    engine: Engine, settings: Settings, limit: int = 100, transport: MailTransport | None = None
+) -> dict[str, int]:
+    """One pass: send what is due in one batch (SMTP_HOST's server unless a `transport` is
+    given); what fails waits for its next attempt. The pass's outcomes are recorded
+    together (one transaction)."""
     if not settings.smtp_host:
         return {"sent": 0, "failed": 0}
     with engine.connect() as conn:
@@ -63,30 +66,12 @@ def send_due(engine: Engine, settings: Settings, limit: int = 100) -> dict[str, 
     rows = delivery.claim_due(engine, mail_t, "pending", limit, settings.lease_s, sendable)
     if not rows:
         return {"sent": 0, "failed": 0}
-    outcomes: list[tuple[dict[str, Any], str | None]] = []
-    try:
-        smtp = smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=10)
-    except (OSError, smtplib.SMTPException) as exc:
-        # The server is down: every message waits for its next attempt.
-        outcomes = [(row, str(exc) or type(exc).__name__) for row in rows]
-    else:
-        for row in rows:
-            try:
-                smtp.send_message(mime(row, settings.mail_from))
-                outcomes.append((row, None))
-            except (OSError, smtplib.SMTPException) as exc:
-                outcomes.append((row, str(exc) or type(exc).__name__))
-        _quit(smtp)
+    transport = transport or SmtpTransport(settings.smtp_host, settings.smtp_port)
+    errors = transport.send([mime(row, settings.mail_from) for row in rows])
+    outcomes = list(zip(rows, errors, strict=True))
     _record(engine, settings, outcomes)
     sent = sum(1 for _, error in outcomes if error is None)
     return {"sent": sent, "failed": len(outcomes) - sent}
-
-
-def _quit(smtp: smtplib.SMTP) -> None:
-    try:
-        smtp.quit()
-    except (OSError, smtplib.SMTPException):
-        smtp.close()
 
 
 def _record(

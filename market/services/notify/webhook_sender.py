@@ -28,15 +28,17 @@ from typing import Any
 from sqlalchemy import Engine, insert, select, update
 
 from market.adapters.eventstore import event_from_row, events_t
+from market.adapters.notifications import pinned_http
+from market.adapters.notifications.pinned_http import WebhookPost
+from market.adapters.notifications.target_guard import check_target
 from market.adapters.tables import Webhook, WebhookAttempt, WebhookDelivery
 from market.domain.errors import DomainError
 from market.services.kernel import clock
 from market.services.kernel.numbering import new_id
-from market.services.notify import delivery, pinned_http
+from market.services.notify import delivery
 from market.services.notify.delivery import Settings
 from market.services.notify.event_names import dotted
 from market.services.notify.fanout import write_transaction
-from market.services.notify.target_guard import check_target
 from market.services.notify.webhook_payloads import payload_for
 
 hooks_t = Webhook.__table__  # type: ignore[attr-defined]
@@ -67,7 +69,9 @@ def body_of(event: Any, hook: dict[str, Any]) -> str:
     )
 
 
-def attempt(settings: Settings, row: dict[str, Any], hook: Any, event: Any) -> dict[str, Any]:
+def attempt(
+    settings: Settings, row: dict[str, Any], hook: Any, event: Any, post: WebhookPost
+) -> dict[str, Any]:
     """One POST; what happened, to be recorded with the pass's other outcomes."""
     body = body_of(event, dict(hook))
     stamp = int(time.time())
@@ -83,7 +87,7 @@ def attempt(settings: Settings, row: dict[str, Any], hook: Any, event: Any) -> d
     error: str | None = None
     try:
         target = check_target(hook["url"], settings)  # again at delivery: DNS may change
-        status = pinned_http.post(target, headers, body.encode(), settings.timeout_s)
+        status = post(target, headers, body.encode(), settings.timeout_s)
         if not 200 <= status < 300:
             error = f"HTTP {status}"
     except DomainError as exc:
@@ -139,8 +143,10 @@ class Sender:
     does not wait for them (a hanging receiver holds its thread for the timeout, nothing
     else), the one-pass `deliver` does (`wait=True`)."""
 
-    def __init__(self, engine: Engine, settings: Settings) -> None:
-        self.engine, self.settings = engine, settings
+    def __init__(
+        self, engine: Engine, settings: Settings, post: WebhookPost = pinned_http.post
+    ) -> None:
+        self.engine, self.settings, self.post = engine, settings, post
         self.pool = ThreadPoolExecutor(max_workers=settings.senders)
         self.running: set[Future[dict[str, Any]]] = set()
 
@@ -182,7 +188,9 @@ class Sender:
                 }
             for r in rows:
                 hook, event = hooks[r["webhook_id"]], events[r["seq"]]
-                self.running.add(self.pool.submit(attempt, self.settings, r, hook, event))
+                self.running.add(
+                    self.pool.submit(attempt, self.settings, r, hook, event, self.post)
+                )
         done["started"] = len(rows)
         if wait:
             futures_wait(self.running)
@@ -195,9 +203,11 @@ class Sender:
         return self._drain()
 
 
-def send_due(engine: Engine, settings: Settings) -> dict[str, int]:
+def send_due(
+    engine: Engine, settings: Settings, post: WebhookPost = pinned_http.post
+) -> dict[str, int]:
     """One pass that waits for its deliveries (the `deliver` command)."""
-    sender = Sender(engine, settings)
+    sender = Sender(engine, settings, post)
     try:
         done = sender.run_pass(wait=True)
     finally:

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, select, update
 
 from market.adapters.eventstore import head, page_events
+from market.adapters.notifications.target_guard import check_target
 from market.adapters.projections import known_types
 from market.adapters.tables import Webhook, WebhookAttempt, WebhookDelivery
 from market.domain.errors import InvalidRequestError
@@ -26,7 +27,6 @@ from market.services.notify import notices
 from market.services.notify.delivery import Settings, now_iso
 from market.services.notify.event_names import canonical
 from market.services.notify.fanout import hook_wants, write_transaction
-from market.services.notify.target_guard import check_target
 
 hooks_t = Webhook.__table__  # type: ignore[attr-defined]
 deliveries_t = WebhookDelivery.__table__  # type: ignore[attr-defined]

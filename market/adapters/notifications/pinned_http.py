@@ -7,8 +7,10 @@ from __future__ import annotations
 import http.client
 import socket
 import ssl
+from collections.abc import Mapping
+from typing import Protocol
 
-from market.services.notify.target_guard import Target
+from market.adapters.notifications.target_guard import Target
 
 
 class _PinnedHTTPS(http.client.HTTPSConnection):
@@ -31,13 +33,19 @@ class _PinnedHTTP(http.client.HTTPConnection):
         self.sock = socket.create_connection((self._address, self.port), self.timeout)
 
 
-def post(target: Target, headers: dict[str, str], body: bytes, timeout: float) -> int:
+class WebhookPost(Protocol):
+    def __call__(
+        self, target: Target, headers: Mapping[str, str], body: bytes, timeout: float
+    ) -> int: ...
+
+
+def post(target: Target, headers: Mapping[str, str], body: bytes, timeout: float) -> int:
     """The answer's status (a redirect is an answer like any other: not followed)."""
     conn: http.client.HTTPConnection = (
         _PinnedHTTPS(target, timeout) if target.scheme == "https" else _PinnedHTTP(target, timeout)
     )
     try:
-        conn.request("POST", target.path, body=body, headers=headers)
+        conn.request("POST", target.path, body=body, headers=dict(headers))
         response = conn.getresponse()
         response.read(65536)
         return int(response.status)

@@ -17,12 +17,24 @@ from __future__ import annotations
 import ipaddress
 import socket
 from dataclasses import dataclass
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from market.domain.errors import InvalidRequestError
-from market.services.notify.delivery import Settings
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+class Settings(Protocol):
+    """What the guard reads of the delivery settings (notify.delivery.Settings)."""
+
+    @property
+    def own_hosts(self) -> frozenset[str]: ...
+
+    @property
+    def allow_private_networks(self) -> bool: ...
+
+
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 _NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
 _COMPATIBLE = ipaddress.ip_network("::/96")
