@@ -20,7 +20,7 @@ with Retry-After) instead of holding its thread, so the other threads keep servi
 A sign-in from a client address that already has one in progress in this process is
 refused as busy at once, without waiting (`POOL.attempt(address)`): a flood from one
 address hashes one guess at a time per process, and its busy refusals (which count
-against the address) lock it within a fraction of a second instead of after 100 hashes.
+against the address) lock it mostly without hashing, instead of after about 100 hashes.
 """
 
 from __future__ import annotations
