@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import re
 import time
+import weakref
 from typing import Any
 
 import pyotp
 import pytest
 from sqlalchemy import Engine
 
-from market.services.identity import identity, mfa
+from market.services.identity import identity, mfa, throttle
 from tests.helpers import create_party, headers_for
 
 PASSWORD = "a-fine-long-passphrase"
@@ -225,8 +226,15 @@ def test_a_known_lock_is_refused_in_front_of_flask_with_the_same_answer(
     _user(app)
     for _ in range(10):
         _token(client, "eda@example.com", "wrong-password-x")
-    from_db = _token(client, "eda@example.com", "wrong-password-x")  # finds the lock
+    # The process that set the lock knows it: the gate refuses the next attempt at once.
     calls: list[object] = []
+    monkeypatch.setattr("market.api.auth.signin.sign_in", lambda *a: calls.append(a))
+    assert _token(client, "eda@example.com", "wrong-password-x").status_code == 429
+    assert calls == []
+    monkeypatch.undo()
+    # A process that has not seen it (another worker) finds the lock in the database.
+    monkeypatch.setattr(throttle, "_SEEN_LOCKS", weakref.WeakKeyDictionary())
+    from_db = _token(client, "eda@example.com", "wrong-password-x")
     monkeypatch.setattr("market.api.auth.signin.sign_in", lambda *a: calls.append(a))
     from_gate = _token(client, "EDA@example.com", "wrong-password-x")
     assert calls == []  # the view never ran

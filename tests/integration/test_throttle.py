@@ -59,3 +59,13 @@ def test_emails_are_counted_case_insensitively(engine: Engine) -> None:
         throttle.record_failure(engine, email, None, POLICY, now=T0)
     with pytest.raises(TooManyAttemptsError):
         throttle.check(engine, "a@example.com", None, now=T0)
+
+
+def test_the_process_that_locks_a_key_knows_it_without_reading_it(engine: Engine) -> None:
+    """The gate in front of Flask refuses the next attempt at once (`seen_lock`, no
+    database read); before the limit nothing is known."""
+    _fail(engine, 2, T0, address="192.0.2.7")
+    assert throttle.seen_lock(engine, "a@example.com", "192.0.2.7", now=T0) == 0
+    _fail(engine, 1, T0, address="192.0.2.7")
+    assert throttle.seen_lock(engine, "a@example.com", None, now=T0 + 1) == 59
+    assert throttle.seen_lock(engine, "b@example.com", "192.0.2.7", now=T0) == 0

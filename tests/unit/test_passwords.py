@@ -83,6 +83,35 @@ def test_the_pool_is_reentrant_within_a_thread() -> None:
     passwords.POOL.slots.release()
 
 
+def test_one_attempt_per_address_at_a_time_the_next_is_busy_at_once() -> None:
+    passwords.configure(2, 5.0)  # a free slot, and a wait long enough to notice
+    try:
+        with passwords.POOL.attempt("10.0.0.9"):
+            # Same address from another thread: refused without taking the free slot.
+            failed: list[BaseException] = []
+
+            def same() -> None:
+                try:
+                    with passwords.POOL.attempt("10.0.0.9"):
+                        pass
+                except HashingBusyError as e:
+                    failed.append(e)
+
+            other = threading.Thread(target=same)
+            other.start()
+            other.join()
+            assert len(failed) == 1 and failed[0].status == 503  # type: ignore[attr-defined]
+            with passwords.POOL.attempt("10.0.0.8"):  # another address takes the free slot
+                pass
+        with passwords.POOL.attempt("10.0.0.9"):  # given back on the way out
+            pass
+        with passwords.POOL.attempt(None), passwords.POOL.attempt(None):  # no address known
+            pass
+        assert passwords.POOL.addresses == set()
+    finally:
+        passwords.configure(1, 0.02)
+
+
 def test_the_breached_list_ships_over_a_hundred_thousand_entries() -> None:
     assert passwords._BREACHED.stat().st_size // passwords._RECORD >= 100_000
     assert passwords.is_breached("password1234") and passwords.is_breached("iloveyou1234")

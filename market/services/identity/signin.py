@@ -46,7 +46,8 @@ def first_factor(
 ) -> Actor:
     throttle.check(engine, email, address)
     try:
-        with passwords.POOL:  # the whole attempt holds one slot (see services/passwords)
+        # The whole attempt holds one slot, and one per address (see services/passwords).
+        with passwords.POOL.attempt(address):
             try:
                 return identity.check_password(engine, email, password)
             except UnauthorizedError:

@@ -133,6 +133,7 @@ def record_failure(
     counted = [k for k in keys(email, address) if not address_only or k[0] == "address"]
     if not counted:
         return
+    locked: list[tuple[str, int]] = []
     with engine.begin() as conn:
         dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
         for kind, key in counted:
@@ -156,6 +157,11 @@ def record_failure(
                     .where(failures_t.c.key == key)
                     .values(locked_until=now_s + lock)
                 )
+                locked.append((key, now_s + lock))
+    # The process that set a lock knows it without reading it back: the next attempt on
+    # that key is refused by the gate in front of Flask at once.
+    for key, until in locked:
+        _remember(engine, key, until, now_s)
 
 
 def record_success(engine: Engine, email: str) -> None:
