@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from market.domain.errors import InvalidRequestError
+from market.domain.errors import FundingNotConfirmedError, InvalidRequestError
 from market.domain.events.funding import (
     TransferPaymentRecorded,
     TransferReceiptConfirmed,
@@ -23,7 +23,13 @@ from market.domain.rulesets import Ruleset
 from market.domain.values import format_cents
 from market.services.kernel import clock
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
-from market.services.kernel.errors import ConflictError, RuleRefusedError, not_found
+from market.services.kernel.errors import (
+    ConflictError,
+    NoPaymentRecordedError,
+    PaymentAlreadyRecordedError,
+    ReceiptAlreadyConfirmedError,
+    not_found,
+)
 from market.services.kernel.reads import Source, repositories
 from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.trading.trade_views import load_transfer, load_transfer_for
@@ -98,10 +104,9 @@ def record_payment(
     if t["status"] == "rejected":
         raise ConflictError(f"Transfer {transfer_id} was rejected.", {"status": "rejected"})
     if load_funding(uow, transfer_id) is not None:
-        raise ConflictError(
+        raise PaymentAlreadyRecordedError(
             f"A payment for transfer {transfer_id} is already recorded.",
             {"transfer_id": transfer_id},
-            code="payment_already_recorded",
         )
     uow.append(
         f"funding-{transfer_id}",
@@ -126,16 +131,12 @@ def confirm_receipt(
     actor.require_signer()  # attesting receipt takes an owner (issue 29)
     f = load_funding(uow, transfer_id)
     if f is None:
-        raise ConflictError(
-            "The buyer has not recorded a payment yet.",
-            {"transfer_id": transfer_id},
-            code="no_payment_recorded",
+        raise NoPaymentRecordedError(
+            "The buyer has not recorded a payment yet.", {"transfer_id": transfer_id}
         )
     if f["confirmed_on"]:
-        raise ConflictError(
-            f"Receipt was already confirmed on {f['confirmed_on']}.",
-            {"transfer_id": transfer_id},
-            code="receipt_already_confirmed",
+        raise ReceiptAlreadyConfirmedError(
+            f"Receipt was already confirmed on {f['confirmed_on']}.", {"transfer_id": transfer_id}
         )
     on = received_on or clock.today()
     if on > clock.today() or on.isoformat() < f["paid_on"]:
@@ -162,8 +163,7 @@ def check_funded(source: Source, transfer: dict[str, Any], ruleset: Ruleset) -> 
         return
     view = funding_view(source, transfer)
     if not view["funded"]:
-        raise RuleRefusedError(
-            "funding_not_confirmed",
+        raise FundingNotConfirmedError(
             f"Ruleset {ruleset.name} approves a transfer only once the seller confirms "
             f"receipt of the consideration of {format_cents(view['consideration_cents'])}; "
             f"the closing record is {view['status']}.",
