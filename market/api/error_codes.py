@@ -1,15 +1,28 @@
 """Every error code the API answers with: its HTTP status and what it means.
 
-The one list of codes: the error handler takes the HTTP-level codes from it, the OpenAPI
-document enumerates it (the `Error` schema's `code`, each error response's description and
-the document's introduction), and a test reads the source for every code the services and
-the domain raise and fails when one is missing here or listed at another status.
+The one list of codes: the errors of the domain and the services carry a code and no HTTP
+status (one class per code); the API's handler and the pages answer each at the status
+listed here (`status_of`). The handler takes the HTTP-level codes from it too, and the
+OpenAPI document enumerates it (the `Error` schema's `code`, each error response's
+description and the document's introduction). A test walks the error classes and fails
+unless their codes and this list's are the same set, but for the HTTP-level codes only
+the handler answers (tests/e2e/test_api_document.py names them).
 
-A new code: add one line below (code, status, meaning). A code is answered at one status."""
+A new code: a class with its `code`, and one line below (code, status, meaning). A code
+is answered at one status. A class whose code is missing here is a programming error the
+test catches; should one reach a request all the same, it is answered at
+`UNLISTED_STATUS` (422, a refusal, as every error was before the list) with its own code,
+and logged."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
+
+from market.domain.errors import DomainError
+
+log = logging.getLogger(__name__)
+UNLISTED_STATUS = 422
 
 
 @dataclass(frozen=True)
@@ -170,3 +183,12 @@ def http_code(status: int) -> str:
 
 def at_status(status: int) -> list[ErrorCode]:
     return [c for c in CODES.values() if c.status == status]
+
+
+def status_of(error: DomainError) -> int:
+    """The HTTP status a domain or service error is answered at (the module docstring)."""
+    listed = CODES.get(error.code)
+    if listed is None:
+        log.error("error code %r is not in market.api.error_codes", error.code)
+        return UNLISTED_STATUS
+    return listed.status

@@ -10,7 +10,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
 from market.adapters.db import storage_full
-from market.api.error_codes import code, http_code
+from market.api.error_codes import code, http_code, status_of
 from market.api.input_guard import guard_request
 from market.document_uploads import raise_upload_limit
 from market.domain.errors import DomainError
@@ -109,7 +109,7 @@ def handle_domain(e: DomainError) -> ResponseReturnValue:
     retry_after = getattr(e, "retry_after", None)
     if retry_after:
         response.headers["Retry-After"] = str(retry_after)
-    return response, e.status
+    return response, status_of(e)
 
 
 def handle_outage(e: Exception) -> ResponseReturnValue:

@@ -34,7 +34,6 @@ class StepOutOfOrderError(DomainError):
     """ADM-7, ADM-8: a step of the case taken before the one it follows."""
 
     code = "step_out_of_order"
-    status = 409
 
 
 class ApplicationLockedError(DomainError):
@@ -50,15 +49,19 @@ class OverpaymentError(DomainError):
 
 
 class DocumentRefusedError(DomainError):
-    """ADM-10: the bytes are not an allowed exhibit; `code` names why per instance
-    (`document_empty`, `unsupported_media_type` (415), `document_too_large` (413))."""
+    """ADM-10: the bytes are not an allowed exhibit; a subclass names why."""
 
-    def __init__(
-        self, code: str, message: str, status: int, details: dict[str, object] | None = None
-    ) -> None:
-        super().__init__(message, details)
-        self.code = code
-        self.status = status
+
+class DocumentEmptyError(DocumentRefusedError):
+    code = "document_empty"
+
+
+class UnsupportedMediaTypeError(DocumentRefusedError):
+    code = "unsupported_media_type"
+
+
+class DocumentTooLargeError(DocumentRefusedError):
+    code = "document_too_large"
 
 
 class BoardApprovalExceededError(DomainError):

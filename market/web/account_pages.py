@@ -7,6 +7,7 @@ from flask import current_app, flash, redirect, render_template, request, sessio
 from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_user
 
+from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.services.identity import accounts, identity, mfa, signin, throttle, web_sessions
 from market.web.base import actor, bp, engine, roles_required, token_hasher
@@ -62,10 +63,10 @@ def account_password() -> ResponseReturnValue:
         throttle.check(engine(), email, request.remote_addr)
         identity.change_password(engine(), me.user_id, form.get("current_password", ""), new)
     except DomainError as e:
-        if e.status == 401:  # a wrong current password counts like a failed sign-in
+        if status_of(e) == 401:  # a wrong current password counts like a failed sign-in
             throttle.record_failure(engine(), email, request.remote_addr, policy)
         flash(e.message, "error")
-        return render_account(e.status)
+        return render_account(status_of(e))
     # Every session ended with the old password; this browser gets a fresh one.
     session.clear()
     session["sid"] = web_sessions.start(engine(), token_hasher(), me.user_id)
@@ -91,7 +92,7 @@ def account_mfa_confirm() -> ResponseReturnValue:
         codes = mfa.confirm(engine(), actor().user_id, request.form.get("code", ""))
     except DomainError as e:
         flash(e.message, "error")
-        return render_account(400 if e.status == 401 else e.status)
+        return render_account(400 if status_of(e) == 401 else status_of(e))
     return render_account(recovery_codes=codes)
 
 
@@ -105,5 +106,5 @@ def account_recovery_codes() -> ResponseReturnValue:
         )
     except DomainError as e:
         flash(e.message, "error")
-        return render_account(400 if e.status == 401 else e.status)
+        return render_account(400 if status_of(e) == 401 else status_of(e))
     return render_account(recovery_codes=codes)

@@ -12,6 +12,7 @@ from typing import Any
 from flask import flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.services.certificates import returns
 from market.services.kernel import lookups, runner
@@ -143,7 +144,7 @@ def apply_credit() -> ResponseReturnValue:
                 f.errors["s40_entity_income"] = e.message
                 return render_holdings(f.refuse())
             flash(e.message, "error")
-            return render_holdings(e.status)
+            return render_holdings(status_of(e))
         return _review(new, result)
     ok, result, status = forms.attempt(
         lambda: runner.run(engine(), lambda uow: returns.apply_to_return(uow, who, rules, new))

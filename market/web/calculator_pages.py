@@ -11,6 +11,7 @@ from typing import Any
 from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
+from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.services.kernel.actor import PARTICIPANT
 from market.services.kernel.uow import ReadOnly
@@ -71,5 +72,6 @@ def tech_calculator() -> ResponseReturnValue:
             with ReadOnly(engine()) as conn:
                 result = calculator.tech_value(conn, actor(), purchase, ruleset())
         except (DomainError, forms.FormError) as exc:
-            error, status = exc.message, exc.status
+            error = exc.message
+            status = exc.status if isinstance(exc, forms.FormError) else status_of(exc)
     return render_template("calculator.html", args=args, result=result, error=error), status

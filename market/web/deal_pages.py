@@ -9,6 +9,7 @@ from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
+from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.services.kernel import clock, lookups, runner
 from market.services.kernel.reads import repositories
@@ -85,7 +86,7 @@ def _deal(kind: str, key: str) -> ResponseReturnValue:
             else:
                 item = deals.get_credit_application(conn, me, key)
         except DomainError as e:
-            abort(404 if e.status in (403, 404) else e.status)
+            abort(404 if status_of(e) in (403, 404) else status_of(e))
         names = lookups.names_of(
             conn, [item.get(k) for k in ("seller_party_id", "buyer_party_id", "party_id")]
         )
@@ -104,7 +105,7 @@ def render_transfer_room(transfer_id: str, status: int = 200) -> ResponseReturnV
             room = deal_room.transfer_room(conn, actor(), transfer_id)
             room["messages"] = deal_messages.messages(conn, transfer_id)
         except DomainError as e:
-            abort(404 if e.status in (403, 404) else e.status)
+            abort(404 if status_of(e) in (403, 404) else status_of(e))
     return render_template(
         "deal_room.html", room=room, form=request.form, today=clock.today().isoformat()
     ), status
@@ -131,11 +132,11 @@ def deal_message(transfer_id: str) -> ResponseReturnValue:
     try:
         runner.run(engine(), lambda uow: deal_messages.post_message(uow, who, transfer_id, body))
     except DomainError as e:
-        if e.status == 404:
+        if status_of(e) == 404:
             abort(404)
         flash(e.message, "error")
         g.field_errors = {"body": e.message}
-        return render_transfer_room(transfer_id, e.status)
+        return render_transfer_room(transfer_id, status_of(e))
     flash("Message sent.", "success")
     return redirect(url_for("pages.deal_transfer", transfer_id=transfer_id) + "#messages")
 

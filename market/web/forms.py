@@ -11,6 +11,7 @@ from typing import Any
 from flask import flash, g, redirect, url_for
 from flask.typing import ResponseReturnValue
 
+from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.web.filters import money
 
@@ -133,7 +134,7 @@ def attempt(action: Callable[[], Any]) -> tuple[bool, Any, int]:
         return False, None, e.status
     except DomainError as e:
         flash(e.message, "error")
-        return False, None, e.status
+        return False, None, status_of(e)
 
 
 def finish(

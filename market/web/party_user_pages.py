@@ -8,6 +8,7 @@ from __future__ import annotations
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.services.identity import accounts, invitations
 from market.services.kernel.actor import AUTHORITY, PARTY_ROLES
@@ -66,7 +67,7 @@ def invite_user(party_id: str) -> ResponseReturnValue:
         )
     except DomainError as e:
         f.errors[str(e.details.get("field") or "email")] = e.message
-        return _render(party_id, f, f.refuse() if e.status == 422 else e.status)
+        return _render(party_id, f, f.refuse() if status_of(e) == 422 else status_of(e))
     flash(f"{user['email']} is invited as {user['role']}: the link is on its way.", "success")
     return redirect(_back(party_id))
 
@@ -84,7 +85,7 @@ def deactivate_user(user_id: str) -> ResponseReturnValue:
             accounts.may_deactivate(engine(), actor(), user_id)
         except DomainError as e:
             flash(e.message, "error")
-            return redirect(_back(party_id)) if e.status < 403 else abort(e.status)
+            return redirect(_back(party_id)) if status_of(e) < 403 else abort(status_of(e))
         return confirm.review(
             title="Deactivate a user",
             action=url_for("pages.deactivate_user", user_id=user_id),

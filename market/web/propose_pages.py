@@ -14,6 +14,7 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.api.error_codes import status_of
 from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import DomainError
 from market.services.kernel import runner
@@ -154,7 +155,7 @@ def propose() -> ResponseReturnValue:
                 rules,
             )
     except DomainError as e:  # not the seller's certificate (told as if unknown)
-        return _render(e.status, {"certificate_id": e.message})
+        return _render(status_of(e), {"certificate_id": e.message})
     failed = {RULE_FIELDS.get(c["rule"], "certificate_id"): c for c in checks if not c["passed"]}
     if failed:
         flash("Nothing was written: the transfer would be refused, as marked below.", "error")

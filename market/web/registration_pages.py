@@ -11,6 +11,7 @@ from typing import Any
 from flask import current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.services.identity import signin
 from market.services.kernel.uow import ReadOnly
@@ -80,7 +81,7 @@ def join_post() -> ResponseReturnValue:
     except DomainError as e:
         field = str(e.details.get("field") or "legal_name")
         f.errors[field] = e.message
-        return _render_join(e.status if e.status != 422 else 400)
+        return _render_join(status_of(e) if status_of(e) != 422 else 400)
     return render_template("join_sent.html", email=loaded["contact_email"]), 202
 
 

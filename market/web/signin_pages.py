@@ -18,6 +18,7 @@ from flask import current_app, flash, redirect, render_template, request, sessio
 from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_user, logout_user
 
+from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.services.identity import identity, signin, web_sessions
 from market.services.kernel.actor import Actor
@@ -64,7 +65,7 @@ def complete(actor: Actor, email: str) -> ResponseReturnValue:
 
 def _refused(e: DomainError, template: str, email: str) -> ResponseReturnValue:
     flash(e.message, "error")
-    response = current_app.make_response((render_template(template, email=email), e.status))
+    response = current_app.make_response((render_template(template, email=email), status_of(e)))
     retry = getattr(e, "retry_after", None)
     if retry:
         response.headers["Retry-After"] = str(retry)

@@ -8,6 +8,7 @@ from datetime import date
 
 import pytest
 
+from market.api.error_codes import status_of
 from market.domain.casefile_errors import BoardApprovalExceededError, StepOutOfOrderError
 from market.domain.rules.adm_board import Approval, Sale, check_sale, drawn
 
@@ -19,7 +20,7 @@ SMALL = Approval("brd_small", 500_000, date(2024, 11, 20))
 def test_no_approval_in_effect_is_a_step_out_of_order() -> None:
     with pytest.raises(StepOutOfOrderError) as e:
         check_sale([], [], 100, ON)
-    assert e.value.code == "step_out_of_order" and e.value.status == 409
+    assert e.value.code == "step_out_of_order" and status_of(e.value) == 409
     assert e.value.details == {"needs": "board_action", "takes_effect_on": None}
     assert "takes effect" not in str(e.value)
     vetoed = Approval("brd_veto", 1_000, None)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from market.api.error_codes import status_of
 from market.domain.programs import Program, TaxType
 from market.domain.rules.section_40 import Section40FiguresRequiredError, section_40_basis
 
@@ -16,7 +17,7 @@ def test_a_git_use_without_the_figures_is_refused_for_every_program(program: Pro
     # no figures got their full amount with no Cap40.
     with pytest.raises(Section40FiguresRequiredError) as refused:
         section_40_basis(program, TaxType.GIT, figures_given=False, direct_individual=False)
-    assert refused.value.status == 400
+    assert status_of(refused.value) == 400
     assert refused.value.code == "section_40_figures_required"
     assert f"Using a {program} credit against GIT" in refused.value.message
     assert refused.value.details["figures"] == [

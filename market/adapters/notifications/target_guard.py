@@ -42,7 +42,6 @@ _COMPATIBLE = ipaddress.ip_network("::/96")
 
 class UnsafeTargetError(InvalidRequestError):
     code = "unsafe_webhook_url"
-    status = 400
 
 
 @dataclass(frozen=True)

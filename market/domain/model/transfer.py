@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from market.domain.errors import ConflictError
+from market.domain.errors import AwaitingBuyerError, ConflictError
 
 
 class TransferStatus(StrEnum):
@@ -47,11 +47,10 @@ class Transfer:
     def check_undecided(self, *allowed: TransferStatus) -> None:
         """Refuse (409) a step the transfer's state does not allow."""
         if self.status is TransferStatus.AWAITING_BUYER and self.status not in allowed:
-            raise ConflictError(
+            raise AwaitingBuyerError(
                 f"Transfer {self.id} is awaiting the buyer's confirmation; the Authority "
                 "decides on it once the buyer has confirmed (PRODUCT.md 8.2).",
                 {"transfer_id": self.id, "status": self.status.value},
-                code="awaiting_buyer",
             )
         if self.status not in allowed:
             raise ConflictError(

@@ -50,7 +50,6 @@ class NotARecordedOwnerError(DomainError):
 
 class AgreementOutOfOrderError(DomainError):
     code = "agreement_out_of_order"
-    status = 409
 
 
 def split_exact(amount_cents: int, shares: Mapping[str, int]) -> dict[str, int]:

@@ -18,7 +18,6 @@ FIGURES = ("entity_income_cents", "category_amounts_cents", "other_categories_ne
 
 class Section40FiguresRequiredError(DomainError):
     code = "section_40_figures_required"
-    status = 400
 
 
 def section_40_basis(

@@ -7,8 +7,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from market.domain.errors import InvalidRequestError
+from market.domain.errors import (
+    DomainError,
+    InvalidRequestError,
+    TrancheAtRiskError,
+    TrancheNotReviewedError,
+    TrancheNotYetUsableError,
+)
 from market.domain.rules.pass_through import split_exact
+from market.domain.rules.sale_window import CarryforwardExpiredError
 
 # What a held tranche's cents went to, for its holder alone: used on a return, passed
 # through to owners, expired (UTH-10). An owner's copy starts without them.
@@ -58,12 +65,12 @@ def pass_through_tranches(
 
 
 # Why a held tranche's unapplied cents cannot go on a return, in the order a refusal names
-# them, with the error code each gives when it withholds all that is left.
-WITHHELD: Mapping[str, str] = {
-    "frozen": "tranche_at_risk",
-    "conditional": "tranche_not_reviewed",
-    "not_yet_usable": "tranche_not_yet_usable",
-    "expired": "carryforward_expired",
+# them, with the error each raises when it withholds all that is left.
+WITHHELD: Mapping[str, type[DomainError]] = {
+    "frozen": TrancheAtRiskError,
+    "conditional": TrancheNotReviewedError,
+    "not_yet_usable": TrancheNotYetUsableError,
+    "expired": CarryforwardExpiredError,
 }
 
 

@@ -16,7 +16,11 @@ from market.domain.rules import adm_clearance
 from market.domain.rulesets import Ruleset
 from market.services.kernel.actor import AUTHORITY, Actor
 from market.services.kernel.clock import now_utc, today
-from market.services.kernel.errors import ConflictError, not_found
+from market.services.kernel.errors import (
+    AlreadyRenewedError,
+    DuplicateCertificateError,
+    not_found,
+)
 from market.services.kernel.numbering import new_id
 from market.services.kernel.reads import Source, repositories
 from market.services.kernel.uow import AbstractUnitOfWork
@@ -64,18 +68,14 @@ def record_clearance(
             "A renewal renews a certificate of the same party and program.", {"renews": renews}
         )
     if renews is not None and any(r["renews"] == renews for r in uow.tax_clearances.where()):
-        raise ConflictError(
-            "That certificate was already renewed; renew the latest one.",
-            {"renews": renews},
-            code="already_renewed",
+        raise AlreadyRenewedError(
+            "That certificate was already renewed; renew the latest one.", {"renews": renews}
         )
     if any(
         r["certificate_number"] == number for r in uow.tax_clearances.of_party(party_id, program)
     ):
-        raise ConflictError(
-            f"Certificate {number} is already recorded.",
-            {"certificate_number": number},
-            code="duplicate_certificate",
+        raise DuplicateCertificateError(
+            f"Certificate {number} is already recorded.", {"certificate_number": number}
         )
     clearance = adm_clearance.Clearance(
         issued_on, [date.fromisoformat(str(r["issued_on"])) for r in chain]

@@ -10,7 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from market.adapters.document_store import DocumentStore
-from market.domain.casefile_errors import DocumentRefusedError
+from market.domain.casefile_errors import (
+    DocumentEmptyError,
+    DocumentTooLargeError,
+)
 from market.domain.errors import InvalidRequestError
 from market.domain.events.casefiles import DocumentFiled
 from market.services.casefiles import application_lock, media_types, subjects
@@ -38,12 +41,10 @@ def check_bytes(data: bytes, max_bytes: int) -> str:
     """The media type of acceptable bytes; refuses empty (422), too large (413) and
     anything but the allowed types (415)."""
     if not data:
-        raise DocumentRefusedError("document_empty", "The file is empty.", 422, {"bytes": 0})
+        raise DocumentEmptyError("The file is empty.", {"bytes": 0})
     if len(data) > max_bytes:
-        raise DocumentRefusedError(
-            "document_too_large",
+        raise DocumentTooLargeError(
             f"The file is {len(data)} bytes; the limit is {max_bytes} bytes.",
-            413,
             {"bytes": len(data), "max_bytes": max_bytes},
         )
     return media_types.media_type_of(data)

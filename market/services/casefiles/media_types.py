@@ -10,7 +10,7 @@ import zipfile
 
 import filetype
 
-from market.domain.casefile_errors import DocumentRefusedError
+from market.domain.casefile_errors import DocumentRefusedError, UnsupportedMediaTypeError
 
 PDF = "application/pdf"
 PNG = "image/png"
@@ -24,11 +24,9 @@ _TEXT_LOOKALIKES = (b"<!doctype html", b"<html", b"<?xml", b"<svg", b"<script", 
 
 
 def _refuse(found: str | None) -> DocumentRefusedError:
-    return DocumentRefusedError(
-        "unsupported_media_type",
+    return UnsupportedMediaTypeError(
         "Only PDF, PNG, JPEG, CSV and XLSX exhibits are accepted; the type is read from "
         f"the content{f' (this is {found})' if found else ''}, not the file name.",
-        415,
         {"media_type": found, "allowed": list(ALLOWED)},
     )
 

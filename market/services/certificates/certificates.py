@@ -33,7 +33,7 @@ from market.services.certificates.certificate_views import certificate_view
 from market.services.certificates.dm_pools import issue_dm
 from market.services.kernel import clock
 from market.services.kernel.actor import AUTHORITY, Actor
-from market.services.kernel.errors import BadRequestError
+from market.services.kernel.errors import ValidationFailedError
 from market.services.kernel.numbering import new_id, next_number
 from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.parties.parties import load_party
@@ -84,8 +84,7 @@ def issue_certificate(
         raise InvalidRequestError("face_cents must be positive.", {"face_cents": new.face_cents})
     activity_ids = normalize_activity_ids(new.creditable_activity_ids)
     if program is not Program.UTH and new.tax_period_start_month is not None:
-        raise BadRequestError(
-            "validation_failed",
+        raise ValidationFailedError(
             "tax_period_start_month sets when a UTH installment's tax period begins (UTH-13).",
             {"program": program.value},
         )
@@ -93,8 +92,7 @@ def issue_certificate(
     if program is not Program.BRRAG and (
         any(f is not None for f in award_facts) or new.cannot_use_before_expiry is not None
     ):
-        raise BadRequestError(
-            "validation_failed",
+        raise ValidationFailedError(
             "retained_jobs, award_years, nj_operations_since and cannot_use_before_expiry "
             "describe a BRRAG award only.",
             {"program": program.value},
@@ -153,8 +151,7 @@ def brrag_award(new: NewCertificate, ruleset: Ruleset) -> dict[str, object]:
     }
     missing = [name for name, value in facts.items() if value is None]
     if missing or new.retained_jobs is None or new.nj_operations_since is None:
-        raise BadRequestError(
-            "validation_failed",
+        raise ValidationFailedError(
             f"A BRRAG certificate needs the award's {', '.join(missing)} (BR-1, BR-2, BR-6).",
             {"missing": missing},
         )

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from market.domain.errors import ActivityAlreadyUsedError
 from market.domain.rules import activities
 from market.domain.rulesets import Ruleset
 from market.services.certificates.certificate_views import activity_ids_of
-from market.services.kernel.errors import RuleRefusedError
 from market.services.kernel.reads import Source, repositories
 from market.services.parties.parties import load_party, ownership_graph
 
@@ -56,8 +56,7 @@ def check_activities_unused(
         f"certificate {c.use.certificate_number} against {c.use.tax_type} for {c.use.tax_year}"
         for c in conflicts
     )
-    raise RuleRefusedError(
-        "activity_already_used",
+    raise ActivityAlreadyUsedError(
         f"Creditable activity {', '.join(shared)} was already used for another State tax "
         f"credit: {used}. A credit is not allowed for an activity already used (PT-1, "
         f"scope {scope}).",

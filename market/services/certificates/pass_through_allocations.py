@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from market.domain.errors import InsufficientBalanceError, InvalidRequestError
+from market.domain.errors import (
+    InsufficientBalanceError,
+    InvalidRequestError,
+    NotAPassThroughEntityError,
+)
 from market.domain.events.certificates import ACTIVITY_KEY, Parent, certificate_issued
 from market.domain.events.returns import PassThroughAllocated
 from market.domain.programs import Program
@@ -21,7 +25,7 @@ from market.services.certificates.certificate_views import (
 )
 from market.services.certificates.returns import certificate_stream
 from market.services.kernel.actor import AUTHORITY, PARTICIPANT, Actor
-from market.services.kernel.errors import RuleRefusedError, not_found
+from market.services.kernel.errors import not_found
 from market.services.kernel.numbering import derived_number, new_id
 from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.parties.parties import load_party, owners_agreement
@@ -53,8 +57,7 @@ def pass_through_allocate(
     uow.certificates.remember(cert)
     entity = load_party(uow, cert["holder_party_id"])
     if entity["entity_type"] not in PASS_THROUGH_ENTITIES:
-        raise RuleRefusedError(
-            "not_a_pass_through_entity",
+        raise NotAPassThroughEntityError(
             f"A {entity['entity_type']} does not pass credits through to owners (PT-5, PT-6).",
             {"entity_type": entity["entity_type"], "allowed": list(PASS_THROUGH_ENTITIES)},
         )

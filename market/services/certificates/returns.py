@@ -10,7 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from market.domain.errors import InsufficientBalanceError, InvalidRequestError
+from market.domain.errors import (
+    InsufficientBalanceError,
+    InvalidRequestError,
+    TaxTypeNotAllowedError,
+)
 from market.domain.events.returns import CreditApplied
 from market.domain.programs import Program, TaxType, check_tax_type
 from market.domain.rules import (
@@ -22,12 +26,13 @@ from market.domain.rules import (
     uth_held_tranches,
 )
 from market.domain.rules.certificate_status import certificate_status
+from market.domain.rules.sale_window import CarryforwardExpiredError
 from market.domain.rulesets import Ruleset
 from market.services.certificates.certificate_rules import carryover_window, check_not_waived
 from market.services.certificates.certificate_views import load_certificate, uth_tranches
 from market.services.certificates.credit_activities import check_activities_unused
 from market.services.kernel.actor import AUTHORITY, PARTICIPANT, Actor
-from market.services.kernel.errors import RuleRefusedError, not_found
+from market.services.kernel.errors import not_found
 from market.services.kernel.numbering import new_id
 from market.services.kernel.reads import Source, repositories
 from market.services.kernel.uow import AbstractUnitOfWork
@@ -120,8 +125,7 @@ def _usable_balance(
             words = ", ".join(str(p) for p in periods)
             reasons.append(_WITHHELD_WORDS[state].format(periods=words))
     first = next(state for state in uth_held_tranches.WITHHELD if state in held)
-    raise RuleRefusedError(
-        uth_held_tranches.WITHHELD[first],
+    raise uth_held_tranches.WITHHELD[first](
         "Nothing on this certificate can be applied for tax year "
         f"{tax_year}: " + "; ".join(reasons) + ".",
         details | {"tax_periods": held[first][1]},
@@ -145,8 +149,7 @@ def apply_to_return(
     check_tax_type(program, tax_type)
     holder = load_party(uow, cert["holder_party_id"])
     if tax_type.value not in holder["tax_types"]:
-        raise RuleRefusedError(
-            "tax_type_not_allowed",
+        raise TaxTypeNotAllowedError(
             f"The holder is not registered for {tax_type}; it files no such return.",
             {"tax_type": tax_type.value, "holder_tax_types": list(holder["tax_types"])},
         )
@@ -154,8 +157,7 @@ def apply_to_return(
     pass_through.check_direct_git_use(str(holder["entity_type"]), tax_type.value)
     last = carryover_window(cert, tax_type, ruleset)
     if carryover.is_expired(last, new.tax_year):
-        raise RuleRefusedError(
-            "carryforward_expired",
+        raise CarryforwardExpiredError(
             f"This credit could be carried forward to tax year {last} at the latest.",
             {"certificate_id": cert["id"], "carryover_last_year": last, "tax_year": new.tax_year},
         )

@@ -62,7 +62,12 @@ from market.domain.rulesets import Ruleset
 from market.services.certificates.certificate_views import certificate_view, uth_tranches
 from market.services.kernel import reads
 from market.services.kernel.actor import AUTHORITY, Actor
-from market.services.kernel.errors import ConflictError
+from market.services.kernel.errors import (
+    ForfeiturePermanentError,
+    NotAnOriginalUthAwardError,
+    NothingToRestoreError,
+    ReviewConflictError,
+)
 from market.services.kernel.uow import AbstractUnitOfWork
 
 
@@ -70,13 +75,12 @@ class ReviewRequestError(InvalidRequestError):
     """A review that names something the certificate does not have (400)."""
 
     code = "invalid_review"
-    status = 400
 
 
 def _original_uth(repos: Repositories, certificate_id: str) -> dict[str, Any]:
     cert = reads.certificate(repos, certificate_id)
     if cert["program"] != Program.UTH.value or cert["origin"] != "issued":
-        raise ConflictError(
+        raise NotAnOriginalUthAwardError(
             "Annual reviews are recorded on the original Urban Transit Hub award (a UTH "
             f"certificate with origin 'issued'); {cert['number']} is a {cert['program']} "
             f"certificate with origin '{cert['origin']}'.",
@@ -86,7 +90,6 @@ def _original_uth(repos: Repositories, certificate_id: str) -> dict[str, Any]:
                 "origin": cert["origin"],
                 "root_id": cert["root_id"],
             },
-            code="not_an_original_uth_award",
         )
     return cert
 
@@ -94,25 +97,22 @@ def _original_uth(repos: Repositories, certificate_id: str) -> dict[str, Any]:
 def _check_transition(tranche: dict[str, Any], finding: str, period: int) -> None:
     before = tranche.get("finding")
     if before in uth_review.PERMANENT_FORFEITURES:
-        raise ConflictError(
+        raise ForfeiturePermanentError(
             f"Tax period {period} was forfeited for a facility sale (UTH-11(4)); that is "
             "permanent for the seller-owner and cannot be approved or restored.",
             {"tax_period": period, "finding": finding, "recorded_finding": before},
-            code="forfeiture_permanent",
         )
     reviewed_down = tranche.get("review") in ("reduced", "forfeited")
     if finding == "restored" and not reviewed_down:
-        raise ConflictError(
+        raise NothingToRestoreError(
             f"Tax period {period} is not reduced or forfeited; there is nothing to restore.",
             {"tax_period": period, "review": tranche.get("review")},
-            code="nothing_to_restore",
         )
     if finding == "approved" and reviewed_down:
-        raise ConflictError(
+        raise ReviewConflictError(
             f"Tax period {period} was {tranche['review']} ({before}); record 'restored' to "
             "lift it.",
             {"tax_period": period, "review": tranche["review"], "recorded_finding": before},
-            code="review_conflict",
         )
 
 

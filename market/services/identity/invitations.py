@@ -20,7 +20,7 @@ from market.domain.errors import InvalidRequestError
 from market.services.identity import account_log, passwords, single_use_links, web_sessions
 from market.services.identity.token_digest import TokenHasher
 from market.services.kernel.actor import AUTHORITY, OWNER, PARTICIPANT, PARTY_ROLES, Actor
-from market.services.kernel.errors import ConflictError, ForbiddenError, not_found
+from market.services.kernel.errors import EmailTakenError, ForbiddenError, not_found
 from market.services.notify.fanout import write_transaction
 
 INVITE_VALID_FOR = timedelta(days=7)
@@ -93,9 +93,7 @@ def invite(
         if party is None:
             raise not_found("Party", "party_id", party_id)
         if conn.execute(select(users_t.c.id).where(users_t.c.email == address)).first():
-            raise ConflictError(
-                "That address already has an account.", {"field": "email"}, code="email_taken"
-            )
+            raise EmailTakenError("That address already has an account.", {"field": "email"})
         create_invited(conn, user_id, address, party_id, party_role, actor.user_id)
         token = send_invite(conn, hasher, user_id, address, party.name)
     account_log.record(engine, user_id, "invited", f"{party_role} of {party_id}", by=actor)

@@ -22,7 +22,11 @@ from sqlalchemy import Engine, select
 from market.adapters.eventstore import utcnow_iso
 from market.adapters.tables import MfaCredential, MfaRecoveryCode
 from market.services.identity import account_log
-from market.services.kernel.errors import ConflictError, UnauthorizedError
+from market.services.kernel.errors import (
+    MfaAlreadyEnrolledError,
+    MfaNotStartedError,
+    UnauthorizedError,
+)
 
 creds_t = MfaCredential.__table__  # type: ignore[attr-defined]
 codes_t = MfaRecoveryCode.__table__  # type: ignore[attr-defined]
@@ -53,7 +57,7 @@ def is_enrolled(engine: Engine, user_id: str) -> bool:
 def begin(engine: Engine, user_id: str) -> str:
     """A new unconfirmed secret (replacing an unconfirmed one); refused once enrolled."""
     if is_enrolled(engine, user_id):
-        raise ConflictError("Two-step sign-in is already set up.", code="mfa_already_enrolled")
+        raise MfaAlreadyEnrolledError("Two-step sign-in is already set up.")
     secret = pyotp.random_base32()
     with engine.begin() as conn:
         conn.execute(creds_t.delete().where(creds_t.c.user_id == user_id))
@@ -107,7 +111,7 @@ _recovery_code = new_recovery_code
 def confirm(engine: Engine, user_id: str, code: str, now: float | None = None) -> list[str]:
     secret = pending_secret(engine, user_id)
     if secret is None:
-        raise ConflictError("Start the set-up first.", code="mfa_not_started")
+        raise MfaNotStartedError("Start the set-up first.")
     step = _matching_step(secret, code, now or time.time())
     if step is None:
         raise MfaInvalidError("That code is not the current one; check the app's clock.")

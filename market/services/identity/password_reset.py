@@ -40,7 +40,6 @@ tokens_t = ApiToken.__table__  # type: ignore[attr-defined]
 
 class ResetLinkError(InvalidRequestError):
     code = "reset_link_invalid"
-    status = 400
 
 
 def throttle_request(engine: Engine, email: str, client: str | None) -> None:

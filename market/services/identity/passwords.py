@@ -57,7 +57,6 @@ class HashingBusyError(DomainError):
     """Every hashing slot stayed taken for the whole wait: try again in a moment."""
 
     code = "busy"
-    status = 503
     retry_after = 1
 
 
@@ -161,7 +160,6 @@ def check_policy(password: str, email: str = "") -> None:
 
 class WeakPasswordError(InvalidRequestError):
     code = "weak_password"
-    status = 400
 
 
 def hash_password(password: str) -> str:

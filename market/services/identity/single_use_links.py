@@ -26,7 +26,6 @@ MAX_TOKEN = 100
 
 class LinkInvalidError(InvalidRequestError):
     code = "link_invalid"
-    status = 400
 
 
 def issue(

@@ -67,7 +67,6 @@ class Policy:
 
 class TooManyAttemptsError(DomainError):
     code = "too_many_attempts"
-    status = 429
 
     def __init__(self, retry_after: int, what: str = "failed sign-ins") -> None:
         super().__init__(

@@ -1,14 +1,15 @@
-"""Errors raised by the service layer that are not statutory rules (those live in the domain)."""
+"""Errors raised by the service layer that are not statutory rules (those live in the domain):
+one class per code, no HTTP status (market/api/error_codes.py maps a code to its status)."""
 
 from __future__ import annotations
 
 from market.domain.errors import ConflictError as ConflictError  # raised here, defined there
 from market.domain.errors import DomainError
+from market.domain.errors import RuleRefusedError as RuleRefusedError
 
 
 class NotFoundError(DomainError):
     code = "not_found"
-    status = 404
 
 
 def not_found(kind: str, key: str, value: str) -> NotFoundError:
@@ -19,32 +20,98 @@ def not_found(kind: str, key: str, value: str) -> NotFoundError:
 
 class ForbiddenError(DomainError):
     code = "forbidden"
-    status = 403
 
 
 class UnauthorizedError(DomainError):
     code = "unauthorized"
-    status = 401
 
 
 class IdempotencyConflictError(ConflictError):
     code = "idempotency_key_reused"
 
 
-class RuleRefusedError(DomainError):
-    """A business rule refused the request with a code the domain has no class for
-    (e.g. `carryforward_expired`, `waived_by_seller`); the code is per instance."""
-
-    def __init__(self, code: str, message: str, details: dict[str, object] | None = None) -> None:
-        super().__init__(message, details)
-        self.code = code
-
-
 class BadRequestError(DomainError):
-    """Input the caller may not send (400), with a code naming why."""
+    """Input the caller may not send; a subclass names why."""
 
-    status = 400
 
-    def __init__(self, code: str, message: str, details: dict[str, object] | None = None) -> None:
-        super().__init__(message, details)
-        self.code = code
+class ValidationFailedError(BadRequestError):
+    code = "validation_failed"
+
+
+class ReceiptReasonWithoutReceivedOnError(BadRequestError):
+    code = "receipt_reason_without_received_on"
+
+
+class ReceivedOnNotAllowedError(BadRequestError):
+    code = "received_on_not_allowed"
+
+
+# The state does not allow the request now (ConflictError's family).
+
+
+class AlreadyRenewedError(ConflictError):
+    code = "already_renewed"
+
+
+class DuplicateCertificateError(ConflictError):
+    code = "duplicate_certificate"
+
+
+class EmailTakenError(ConflictError):
+    code = "email_taken"
+
+
+class MfaAlreadyEnrolledError(ConflictError):
+    code = "mfa_already_enrolled"
+
+
+class MfaNotStartedError(ConflictError):
+    code = "mfa_not_started"
+
+
+class PaymentAlreadyRecordedError(ConflictError):
+    code = "payment_already_recorded"
+
+
+class NoPaymentRecordedError(ConflictError):
+    code = "no_payment_recorded"
+
+
+class ReceiptAlreadyConfirmedError(ConflictError):
+    code = "receipt_already_confirmed"
+
+
+class NotAnOriginalUthAwardError(ConflictError):
+    code = "not_an_original_uth_award"
+
+
+class ForfeiturePermanentError(ConflictError):
+    code = "forfeiture_permanent"
+
+
+class NothingToRestoreError(ConflictError):
+    code = "nothing_to_restore"
+
+
+class ReviewConflictError(ConflictError):
+    code = "review_conflict"
+
+
+class LedgerEmptyError(ConflictError):
+    code = "ledger_empty"
+
+
+class MerkleTreeBehindError(ConflictError):
+    code = "merkle_tree_behind"
+
+
+class LedgerContradictsTreeError(ConflictError):
+    code = "ledger_contradicts_tree"
+
+
+class LedgerContradictsCheckpointError(ConflictError):
+    code = "ledger_contradicts_checkpoint"
+
+
+class CheckpointRowForgedError(ConflictError):
+    code = "checkpoint_row_forged"

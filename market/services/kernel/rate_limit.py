@@ -23,7 +23,6 @@ MAX_KEYS = 10_000  # addresses remembered at once: bounded memory under a spread
 
 class RateLimitedError(DomainError):
     code = "rate_limited"
-    status = 429
 
     def __init__(self, retry_after: int, per_minute: int) -> None:
         super().__init__(

@@ -35,7 +35,6 @@ attempts_t = WebhookAttempt.__table__  # type: ignore[attr-defined]
 
 class UnknownEventTypeError(InvalidRequestError):
     code = "unknown_event_type"
-    status = 400
 
 
 def event_types() -> frozenset[str]:

@@ -21,7 +21,7 @@ from market.services.identity import account_log, invitations, single_use_links,
 from market.services.identity.token_digest import TokenHasher
 from market.services.kernel import runner
 from market.services.kernel.actor import OWNER, PARTICIPANT, Actor
-from market.services.kernel.errors import ConflictError
+from market.services.kernel.errors import EmailTakenError
 from market.services.kernel.numbering import new_id
 from market.services.notify.fanout import write_transaction
 from market.services.registration import registrations
@@ -53,10 +53,9 @@ def submit(
     registrations.check(new)
     with engine.connect() as conn:
         if conn.execute(select(users_t.c.id).where(users_t.c.email == email)).first():
-            raise ConflictError(
+            raise EmailTakenError(
                 "That address already has an account: sign in, or use another address.",
                 {"field": "contact_email"},
-                code="email_taken",
             )
     registration_id = new_id("reg")
     now = utcnow_iso()

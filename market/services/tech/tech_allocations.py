@@ -12,6 +12,7 @@ from typing import Any
 from market.adapters.repositories.tech import PLAN_COLUMNS
 from market.domain.errors import (
     CapExceededError,
+    IntakeStillOpenError,
     InvalidRequestError,
 )
 from market.domain.events.certificates import certificate_issued
@@ -23,7 +24,7 @@ from market.domain.rulesets import Ruleset
 from market.domain.values import floor_int
 from market.services.kernel import clock
 from market.services.kernel.actor import AUTHORITY, Actor
-from market.services.kernel.errors import ConflictError, RuleRefusedError
+from market.services.kernel.errors import ConflictError
 from market.services.kernel.numbering import new_id, next_numbers
 from market.services.kernel.reads import Source, repositories
 from market.services.kernel.uow import AbstractUnitOfWork
@@ -133,8 +134,7 @@ def commit_allocation(
         )
     close = tech_caps.deadline(fiscal_year, ruleset)
     if (today or clock.today()) <= close:
-        raise RuleRefusedError(
-            "intake_still_open",
+        raise IntakeStillOpenError(
             f"FY {fiscal_year} applications are received until {close.isoformat()}; "
             "the allocation runs after that deadline (TB-14).",
             {"fiscal_year": fiscal_year, "deadline": close.isoformat()},

@@ -18,7 +18,11 @@ from market.domain.events.tech import TechReceiptRecorded
 from market.domain.rules import tech_receipt
 from market.services.kernel import clock
 from market.services.kernel.actor import AUTHORITY, Actor
-from market.services.kernel.errors import BadRequestError
+from market.services.kernel.errors import (
+    ReceiptReasonWithoutReceivedOnError,
+    ReceivedOnNotAllowedError,
+    ValidationFailedError,
+)
 from market.services.kernel.uow import AbstractUnitOfWork
 
 
@@ -45,7 +49,7 @@ def _as_instant(value: date | datetime | str) -> datetime:
     try:
         return tech_receipt.parse_receipt(text)
     except InvalidRequestError as exc:
-        raise BadRequestError("validation_failed", exc.message, exc.details) from None
+        raise ValidationFailedError(exc.message, exc.details) from None
 
 
 def receipt_of(
@@ -54,16 +58,14 @@ def receipt_of(
     """The application's receipt: stamped now, or the Authority's record of a paper one."""
     if received_on is None:
         if reason is not None:
-            raise BadRequestError(
-                "receipt_reason_without_received_on",
+            raise ReceiptReasonWithoutReceivedOnError(
                 "receipt_reason goes with a received_on the Authority records for a paper "
                 "filing; without one the service stamps the receipt (TB-6).",
                 {},
             )
         return Receipt(clock.now_business(), None)
     if actor.role != AUTHORITY:
-        raise BadRequestError(
-            "received_on_not_allowed",
+        raise ReceivedOnNotAllowedError(
             "The service stamps the moment an application is received; only the Authority "
             "may record a paper filing's receipt (TB-6). Send the application without "
             "received_on.",

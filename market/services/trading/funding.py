@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any
 
 from market.domain.commands.trading import RecordPayment
-from market.domain.errors import InvalidRequestError
+from market.domain.errors import FundingNotConfirmedError, InvalidRequestError
 from market.domain.events.funding import (
     TransferPaymentRecorded,
     TransferReceiptConfirmed,
@@ -22,7 +22,13 @@ from market.domain.rulesets import Ruleset
 from market.domain.values import format_cents
 from market.services.kernel import clock
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
-from market.services.kernel.errors import ConflictError, RuleRefusedError, not_found
+from market.services.kernel.errors import (
+    ConflictError,
+    NoPaymentRecordedError,
+    PaymentAlreadyRecordedError,
+    ReceiptAlreadyConfirmedError,
+    not_found,
+)
 from market.services.kernel.reads import Connection, Source, repositories
 from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.trading.trade_views import load_transfer, load_transfer_for
@@ -91,10 +97,9 @@ def record_payment(uow: AbstractUnitOfWork, actor: Actor, command: RecordPayment
     if t["status"] == "rejected":
         raise ConflictError(f"Transfer {transfer_id} was rejected.", {"status": "rejected"})
     if load_funding(uow, transfer_id) is not None:
-        raise ConflictError(
+        raise PaymentAlreadyRecordedError(
             f"A payment for transfer {transfer_id} is already recorded.",
             {"transfer_id": transfer_id},
-            code="payment_already_recorded",
         )
     uow.append(
         f"funding-{transfer_id}",
@@ -119,16 +124,12 @@ def confirm_receipt(
     actor.require_signer()  # attesting receipt takes an owner (issue 29)
     f = load_funding(uow, transfer_id)
     if f is None:
-        raise ConflictError(
-            "The buyer has not recorded a payment yet.",
-            {"transfer_id": transfer_id},
-            code="no_payment_recorded",
+        raise NoPaymentRecordedError(
+            "The buyer has not recorded a payment yet.", {"transfer_id": transfer_id}
         )
     if f["confirmed_on"]:
-        raise ConflictError(
-            f"Receipt was already confirmed on {f['confirmed_on']}.",
-            {"transfer_id": transfer_id},
-            code="receipt_already_confirmed",
+        raise ReceiptAlreadyConfirmedError(
+            f"Receipt was already confirmed on {f['confirmed_on']}.", {"transfer_id": transfer_id}
         )
     on = received_on or clock.today()
     if on > clock.today() or on.isoformat() < f["paid_on"]:
@@ -155,8 +156,7 @@ def check_funded(source: Source, transfer: dict[str, Any], ruleset: Ruleset) -> 
         return
     view = funding_view(source, transfer)
     if not view["funded"]:
-        raise RuleRefusedError(
-            "funding_not_confirmed",
+        raise FundingNotConfirmedError(
             f"Ruleset {ruleset.name} approves a transfer only once the seller confirms "
             f"receipt of the consideration of {format_cents(view['consideration_cents'])}; "
             f"the closing record is {view['status']}.",

@@ -33,7 +33,14 @@ from market.domain.checkpoint_note import (
 )
 from market.domain.errors import DomainError
 from market.services.kernel import clock
-from market.services.kernel.errors import ConflictError
+from market.services.kernel.errors import (
+    CheckpointRowForgedError,
+    ConflictError,
+    LedgerContradictsCheckpointError,
+    LedgerContradictsTreeError,
+    LedgerEmptyError,
+    MerkleTreeBehindError,
+)
 from market.services.kernel.paging import split_page
 from market.services.kernel.uow import ReadOnly
 from market.services.trust import cosigned, key_rotation, published, witnessing
@@ -47,12 +54,10 @@ log = logging.getLogger(__name__)
 
 class SigningKeyUnavailableError(DomainError):
     code = "signing_key_unavailable"
-    status = 503
 
 
 class SigningKeyNotTrustedError(DomainError):
     code = "signing_key_not_trusted"
-    status = 503
 
 
 @dataclass(frozen=True)
@@ -151,10 +156,9 @@ def refuse_contradictions(conn: Connection, settings: TrustSettings, size: int) 
     )
     if problems:
         log.error("checkpoint of size %s refused: %s", size, "; ".join(problems))
-        raise ConflictError(
+        raise LedgerContradictsCheckpointError(
             "Not signed: the ledger contradicts what this log published. " + problems[0],
             {"tree_size": size, "problems": problems},
-            code="ledger_contradicts_checkpoint",
         )
 
 
@@ -180,18 +184,17 @@ def make_checkpoint(
                 return as_public(last), False
             backlog = head_seq - stored
         if max_backlog is not None and backlog > max_backlog:
-            raise ConflictError(
+            raise MerkleTreeBehindError(
                 f"The Merkle tree is {backlog} events behind the ledger; build it with "
                 "`flask --app market checkpoint` first (too long for a request).",
                 {"behind": backlog},
-                code="merkle_tree_behind",
             )
         if backlog > CHUNK:  # a long backlog in chunks, so the lock is never held long
             merkle_store.extend_all(engine, CHUNK)
         with merkle_store.trust_transaction(engine) as conn:
             size = merkle_store.extend(conn)
             if size == 0:
-                raise ConflictError("The ledger has no events to sign yet.", code="ledger_empty")
+                raise LedgerEmptyError("The ledger has no events to sign yet.")
             refuse_contradictions(conn, settings, size)
             last = latest_row(conn, settings)
             if last is not None and last["tree_size"] == size:
@@ -201,9 +204,7 @@ def make_checkpoint(
         witnessing.cosign(engine, settings.witnesses, settings.checkpoint_dir, row)
         return cosigned.with_cosignatures(engine, settings.witnesses, public), True
     except merkle_store.TreeContradiction as e:
-        raise ConflictError(
-            f"Not signed: {e}.", {"seq": e.seq}, code="ledger_contradicts_tree"
-        ) from e
+        raise LedgerContradictsTreeError(f"Not signed: {e}.", {"seq": e.seq}) from e
 
 
 def _sign(
@@ -232,11 +233,10 @@ def _sign(
             checkpoint_store.insert(conn, row)
     except IntegrityError as e:
         # Only a row written by hand can hold this size (latest_row passed over it).
-        raise ConflictError(
+        raise CheckpointRowForgedError(
             f"Checkpoint {size} is signed and in CHECKPOINT_DIR, but the checkpoints table "
             "holds a row for that size that this log did not sign (written by hand).",
             {"tree_size": size},
-            code="checkpoint_row_forged",
         ) from e
     return public, row
 

@@ -30,7 +30,6 @@ def events_page(
 
 class InvariantBrokenError(DomainError):
     code = "ledger_invariant_broken"
-    status = 409
 
     def __init__(self, breaches: list[Breach]) -> None:
         super().__init__(

@@ -25,7 +25,11 @@ from market.domain.errors import DomainError
 from market.services.casefiles import documents
 from market.services.certificates import certificate_views
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
-from market.services.kernel.errors import ConflictError, NotFoundError
+from market.services.kernel.errors import (
+    LedgerContradictsTreeError,
+    MerkleTreeBehindError,
+    NotFoundError,
+)
 from market.services.kernel.uow import ReadOnly
 from market.services.trust import cosigned
 from market.services.trust import signer as signing
@@ -49,7 +53,6 @@ class ProofRequestError(DomainError):
     """A proof asked for something no tree can prove (a seq past the size, from > to)."""
 
     code = "invalid_proof_request"
-    status = 400
 
 
 def _ensure_tree(engine: Engine, size: int, signer: Engine | None) -> None:
@@ -62,20 +65,17 @@ def _ensure_tree(engine: Engine, size: int, signer: Engine | None) -> None:
             {"tree_size": size, "events": head_seq},
         )
     if size - stored > REQUEST_BACKLOG:
-        raise ConflictError(
+        raise MerkleTreeBehindError(
             f"The Merkle tree is {size - stored} events behind; build it with "
             "`flask --app market checkpoint` first (too long for a request).",
             {"behind": size - stored},
-            code="merkle_tree_behind",
         )
     if stored < size:
         try:
             with signing.writing_trust():
                 merkle_store.extend_all(signer or engine)
         except merkle_store.TreeContradiction as e:
-            raise ConflictError(
-                f"No proof: {e}.", {"seq": e.seq}, code="ledger_contradicts_tree"
-            ) from e
+            raise LedgerContradictsTreeError(f"No proof: {e}.", {"seq": e.seq}) from e
 
 
 def _default_size(engine: Engine) -> int:

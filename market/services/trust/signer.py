@@ -23,7 +23,6 @@ from market.services.trust.checkpoints import TrustSettings
 
 class SignerCannotWriteError(DomainError):
     code = "signer_cannot_write"
-    status = 503
 
 
 @contextmanager

@@ -45,7 +45,6 @@ log = logging.getLogger(__name__)
 
 class WitnessConfigError(DomainError):
     code = "witness_config_invalid"
-    status = 503
 
 
 class WitnessFailed(Exception):

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from market.api.error_codes import status_of
 from market.domain.commands.casefiles import (
     RecordBoardAction,
     RecordClearance,
@@ -92,7 +93,7 @@ class Closing:
         before = list(self.uow.events)
         with self.uow, pytest.raises(DomainError) as refused:
             self.approve(transfer)
-        assert refused.value.status == 422
+        assert status_of(refused.value) == 422
         assert self.uow.events == before
         return refused.value
 

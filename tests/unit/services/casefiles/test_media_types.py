@@ -7,6 +7,7 @@ import zipfile
 
 import pytest
 
+from market.api.error_codes import status_of
 from market.domain.casefile_errors import DocumentRefusedError
 from market.services.casefiles import documents, media_types
 
@@ -53,13 +54,13 @@ def test_allowed_types(data: bytes, expected: str) -> None:
 def test_refused_types(data: bytes) -> None:
     with pytest.raises(DocumentRefusedError) as e:
         media_types.media_type_of(data)
-    assert (e.value.code, e.value.status) == ("unsupported_media_type", 415)
+    assert (e.value.code, status_of(e.value)) == ("unsupported_media_type", 415)
 
 
 def test_empty_and_too_large() -> None:
     with pytest.raises(DocumentRefusedError) as e:
         documents.check_bytes(b"", 100)
-    assert (e.value.code, e.value.status) == ("document_empty", 422)
+    assert (e.value.code, status_of(e.value)) == ("document_empty", 422)
     with pytest.raises(DocumentRefusedError) as e:
         documents.check_bytes(PDF, 10)
-    assert (e.value.code, e.value.status) == ("document_too_large", 413)
+    assert (e.value.code, status_of(e.value)) == ("document_too_large", 413)

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from market.adapters.document_store import DocumentStore
+from market.api.error_codes import status_of
 from market.domain.commands.casefiles import RecordClearance, RecordFeePayment
 from market.domain.errors import DomainError
 from market.services.casefiles import clearances, fees, tech_steps
@@ -113,7 +114,7 @@ class Case:
         before = list(self.uow.events)
         with self.uow, pytest.raises(DomainError) as refused:
             step()
-        assert refused.value.status == 422
+        assert status_of(refused.value) == 422
         assert self.uow.events == before
         return refused.value
 

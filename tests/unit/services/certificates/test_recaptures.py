@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from market.api.error_codes import status_of
 from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import DomainError
 from market.domain.programs import Program
@@ -54,7 +55,7 @@ def _refused(
     before = list(uow.events)
     with pytest.raises(DomainError) as refused:
         _assess(uow, new)
-    assert (refused.value.code, refused.value.status) == (code, 422)
+    assert (refused.value.code, status_of(refused.value)) == (code, 422)
     assert uow.events == before
     return refused.value
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from market.api.error_codes import status_of
 from market.domain.commands.certificates import RecordUthReview
 from market.domain.commands.trading import CreateListing, CreateTransfer
 from market.domain.errors import DomainError, TrancheNotReviewedError
@@ -79,7 +80,7 @@ class Hub:
         before = list(self.uow.events)
         with pytest.raises(DomainError) as refused:
             self.apply(cert, 1, tax_year)
-        assert refused.value.status == 422
+        assert status_of(refused.value) == 422
         assert self.uow.events == before
         return refused.value
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from market.api.error_codes import status_of
 from market.services.kernel.rate_limit import Buckets, RateLimitedError
 
 
@@ -13,7 +14,7 @@ def test_a_full_bucket_spends_the_minute_at_once_then_refills_at_the_rate() -> N
         b.take("10.0.0.1", 60, now=100.0)
     with pytest.raises(RateLimitedError) as refused:
         b.take("10.0.0.1", 60, now=100.0)
-    assert refused.value.status == 429 and refused.value.retry_after == 1
+    assert status_of(refused.value) == 429 and refused.value.retry_after == 1
     assert refused.value.details == {"retry_after_seconds": 1, "limit_per_minute": 60}
     b.take("10.0.0.2", 60, now=100.0)  # another address has its own bucket
     b.take("10.0.0.1", 60, now=101.0)  # one second: one request back

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.services.kernel.errors import ForbiddenError
 from market.services.parties.parties import NewOwnersAgreement, file_owners_agreement
@@ -66,7 +67,7 @@ def test_a_bad_agreement_is_refused_writing_nothing(
     before = list(uow.events)
     with pytest.raises(DomainError) as refused:
         _file(uow, party, pairs)
-    assert (refused.value.code, refused.value.status) == (code, 422)
+    assert (refused.value.code, status_of(refused.value)) == (code, 422)
     assert uow.events == before
 
 

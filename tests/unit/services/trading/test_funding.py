@@ -9,6 +9,7 @@ from datetime import date
 
 import pytest
 
+from market.api.error_codes import status_of
 from market.domain.commands.trading import CreateTransfer, RecordPayment
 from market.domain.errors import DomainError
 from market.services.trading.funding import confirm_receipt, record_payment
@@ -51,7 +52,7 @@ def _refused(uow: FakeUnitOfWork, transfer: str) -> DomainError:
     before = list(uow.events)
     with uow, pytest.raises(DomainError) as refused:
         approve_transfer(uow, AUTHORITY_USER, transfer, FUNDED)
-    assert (refused.value.code, refused.value.status) == ("funding_not_confirmed", 422)
+    assert (refused.value.code, status_of(refused.value)) == ("funding_not_confirmed", 422)
     assert uow.events == before
     return refused.value
 

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import pytest
 
+from market.api.error_codes import status_of
 from market.domain.commands.parties import RecordOwnership
 from market.domain.commands.trading import CreateListing, CreateTransfer, MakeOffer
 from market.domain.errors import (
@@ -133,7 +134,7 @@ class TestMinimumConsideration:
             create_transfer(
                 uow, participant(seller), CreateTransfer(cert, buyer, amount, refused, None), RULES
             )
-        assert below.value.status == 422
+        assert status_of(below.value) == 422
         assert below.value.details["floor_cents"] == floor
         assert uow.events == before
         assert _negotiate(uow, seller, cert, buyer, amount, floor)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from market.api.error_codes import status_of
 from market.domain.commands.trading import CreateListing, CreateTransfer, MakeOffer
 from market.domain.errors import (
     AffiliatedPartiesError,
@@ -103,7 +104,7 @@ class TestAcceptOffer:
             uow.commit()
         with uow, pytest.raises(DomainError) as refused:
             accept_offer(uow, participant(buyer), offer["id"], RULES)
-        assert refused.value.status == 404  # another party's offer does not exist for it
+        assert status_of(refused.value) == 404  # another party's offer does not exist for it
 
 
 class TestNegotiatedTransfer:
