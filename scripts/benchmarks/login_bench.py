@@ -19,8 +19,12 @@ Besides the read's latency, each line gives the flood's answers that were hashed
 wrong password checked) and refused as busy (503), and the machine's load average at the
 end (other work on the machine moves every figure).
 
+`--front nginx` puts the tested TLS front (tests/fixtures/nginx_tls_front.conf, with its
+sign-in rate limit) before gunicorn, as docs/DEPLOYMENT.md deploys it: both wrk clients
+then speak HTTPS to nginx.
+
 Usage: scripts/bench_login [--seconds S] [--scenarios one-account,many-accounts,no-throttle]
-       [--backend sqlite|postgresql]
+       [--backend sqlite|postgresql] [--front none|nginx]
 """
 
 from __future__ import annotations
@@ -32,9 +36,12 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -162,11 +169,12 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
     proc.wait(timeout=20)
 
 
-def token(port: int) -> str:
+def token(base: str, verify: str | bool) -> str:
     r = requests.post(
-        f"http://127.0.0.1:{port}/api/v1/auth/token",
+        f"{base}/api/v1/auth/token",
         json={"email": EMAIL, "password": PASSWORD},
         timeout=30,
+        verify=verify,
     )
     r.raise_for_status()
     return str(r.json()["token"])
@@ -198,7 +206,7 @@ def wrk(args: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[
     )
 
 
-def read_latency(port: int, bearer: str, seconds: int) -> dict[str, Any]:
+def read_latency(base: str, bearer: str, seconds: int) -> dict[str, Any]:
     proc = wrk(
         [
             "-t1",
@@ -207,44 +215,60 @@ def read_latency(port: int, bearer: str, seconds: int) -> dict[str, Any]:
             "--latency",
             "-H",
             f"Authorization: Bearer {bearer}",
-            f"http://127.0.0.1:{port}{READ}",
+            f"{base}{READ}",
         ]
     )
     out, _ = proc.communicate()
     return parse_wrk(out)
 
 
-def scenario(name: str, backend: str, seconds: int) -> dict[str, Any]:
+@contextmanager
+def front(kind: str, port: int, tmp: str) -> Iterator[tuple[str, str | bool]]:
+    """(the base URL the clients use, what `requests` verifies TLS with)."""
+    if kind == "none":
+        yield f"http://127.0.0.1:{port}", True
+        return
+    sys.path.insert(0, str(ROOT))
+    from tests.ops_servers import nginx_front
+
+    with nginx_front(port, Path(tmp)) as nginx:
+        yield nginx.https, nginx.cert
+
+
+def scenario(name: str, backend: str, seconds: int, kind: str = "none") -> dict[str, Any]:
     tmp = tempfile.mkdtemp(prefix="bench_login_")
     url = database(backend, tmp)
     env = {k: v for k, v in os.environ.items() if k != "MARKET_ARGON2_FAST"}
     env |= {"DATABASE_URL": url, "SECRET_KEY": "bench", "FLASK_APP": "market"}
     env |= {k: v for k, v in SCENARIOS[name].items() if not k.startswith("BENCH_")}
+    if kind == "nginx":
+        env["TRUSTED_PROXIES"] = "1"  # as deployed behind the front: the client's address
     prepare(url, env)
     port = free_port()
     proc = serve(port, env)
     lua = Path(tmp) / "flood.lua"
     lua.write_text(FLOOD_LUA)
     try:
-        bearer = token(port)
-        read_latency(port, bearer, 2)  # warm-up
-        unloaded = read_latency(port, bearer, seconds)
-        flood = wrk(
-            [
-                "-t2",
-                "-c16",
-                f"-d{seconds + 4}s",
-                "--latency",
-                "-s",
-                str(lua),
-                f"http://127.0.0.1:{port}/",
-            ],
-            SCENARIOS[name],
-        )
-        time.sleep(2)
-        loaded = read_latency(port, bearer, seconds)
-        flood_out, _ = flood.communicate()
-        floodstats = parse_wrk(flood_out)
+        with front(kind, port, tmp) as (base, verify):
+            bearer = token(base, verify)
+            read_latency(base, bearer, 2)  # warm-up
+            unloaded = read_latency(base, bearer, seconds)
+            flood = wrk(
+                [
+                    "-t2",
+                    "-c16",
+                    f"-d{seconds + 4}s",
+                    "--latency",
+                    "-s",
+                    str(lua),
+                    f"{base}/",
+                ],
+                SCENARIOS[name],
+            )
+            time.sleep(2)
+            loaded = read_latency(base, bearer, seconds)
+            flood_out, _ = flood.communicate()
+            floodstats = parse_wrk(flood_out)
     finally:
         stop(proc)
         shutil.rmtree(tmp, ignore_errors=True)
@@ -263,6 +287,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--scenarios", default="one-account,many-accounts,no-throttle")
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--front", choices=["none", "nginx"], default="none")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is missing: apt-get install -y wrk")
@@ -271,7 +296,7 @@ def main() -> None:
         f"{'ratio':>6} {'flood req/s':>11} {'hashed':>7} {'busy':>6}  goal p99 <= 3x  load"
     )
     for name in args.scenarios.split(","):
-        r = scenario(name, args.backend, args.seconds)
+        r = scenario(name, args.backend, args.seconds, args.front)
         u, lo, f = r["unloaded"], r["loaded"], r["flood"]
         rate = f["requests"] / (args.seconds + 4)
         print(
