@@ -12,7 +12,7 @@ from typing import Any
 
 from market.adapters.repositories.models import certificate_of, party_of
 from market.domain.errors import InvalidRequestError
-from market.domain.model import Certificate, Party
+from market.domain.model import Party
 from market.domain.programs import Program
 from market.domain.rules import resale, uth_sales
 from market.domain.rules.affiliation import OwnershipGraph
@@ -113,16 +113,11 @@ def unreviewed_in_sale(
 
 
 def check_balance(cert: dict[str, Any], amount_cents: int) -> None:
-    as_certificate(cert).check_balance(amount_cents)
-
-
-def as_certificate(cert: dict[str, Any]) -> Certificate:
-    """A row read the dict way, as the aggregate the rules take."""
-    return certificate_of(cert)
+    certificate_of(cert).check_balance(amount_cents)
 
 
 def check_resale(cert: dict[str, Any], ruleset: Ruleset) -> None:
-    resale.check_can_sell(as_certificate(cert).held_by_original_holder, ruleset)
+    resale.check_can_sell(certificate_of(cert).held_by_original_holder, ruleset)
 
 
 def check_other_party(cert: dict[str, Any], buyer_party_id: str) -> None:
