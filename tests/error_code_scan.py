@@ -17,7 +17,7 @@ from market.domain.errors import DomainError
 ROOT = Path(__file__).resolve().parents[1] / "market"
 NOT_IMPORTED = {"market.wsgi"}  # builds an app at import; defines no error
 # The handler's own answers: market/api/errors.py, its HTTP_CODES, the input guard.
-HANDLER_FILES = ("api/errors.py", "api/error_codes.py", "api/input_guard.py")
+HANDLER_FILES = ("api/errors.py", "validation/error_codes.py", "api/input_guard.py")
 
 
 def error_classes() -> list[type[DomainError]]:

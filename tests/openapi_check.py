@@ -13,8 +13,8 @@ from flask import Flask
 from openapi_schema_validator import OAS30Validator
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
-from market.api.error_codes import CODES
 from market.api.openapi_errors import ERROR_REF
+from market.validation.error_codes import CODES
 
 SPEC_PATH = "/api/v1/openapi.json"
 UNDOCUMENTED = ("/api/v1/openapi.json", "/api/v1/docs")  # the document and its viewer

@@ -10,10 +10,10 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
 from market.adapters.db import storage_full
-from market.api.error_codes import code, http_code, status_of
 from market.api.input_guard import guard_request
 from market.document_uploads import raise_upload_limit
 from market.domain.errors import DomainError
+from market.validation.error_codes import code, http_code, status_of
 
 # What a page says for each status (the pages' own error pages, in the site's layout).
 _PAGE_TITLES = {

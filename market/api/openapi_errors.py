@@ -1,6 +1,6 @@
 """The error answers in /api/v1/openapi.json, as the service sends them (market/api/errors.py):
 one `Error` schema, `{"error": {code, message, details}}`, whose `code` enumerates
-market/api/error_codes.py; one response per status (`Error400` ... `Error503`) listing that
+market/validation/error_codes.py; one response per status (`Error400` ... `Error503`) listing that
 status's codes with an example of each; and, for every operation, the statuses it can
 answer (apispec plugin, passed to flask-smorest's Api).
 
@@ -21,7 +21,7 @@ from typing import Any
 
 from apispec import APISpec, BasePlugin
 
-from market.api.error_codes import CODES, at_status
+from market.validation.error_codes import CODES, at_status
 
 ERROR_STATUSES = (400, 401, 403, 404, 409, 413, 422, 429, 503, 507)
 ANSWERS_KEY = "x-market-answers"  # the view's additions and omissions; removed from the doc

@@ -1,5 +1,5 @@
 """Typed domain errors; each class carries the stable ``code`` the API returns (PRODUCT.md
-section 4), one class per code. No HTTP here: market/api/error_codes.py maps each code to
+section 4), one class per code. No HTTP here: market/validation/error_codes.py maps each code to
 its status."""
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ from flask import current_app, flash, redirect, render_template, request, sessio
 from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_user
 
-from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.services.identity import accounts, identity, mfa, signin, throttle, web_sessions
+from market.validation.error_codes import status_of
 from market.web.base import actor, bp, engine, roles_required, token_hasher
 from market.web.session import WebUser
 

@@ -12,12 +12,12 @@ from typing import Any
 from flask import flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
-from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.services.certificates import returns
 from market.services.kernel import lookups, runner
 from market.services.kernel.uow import ReadOnly
 from market.validation import CreditApplicationIn
+from market.validation.error_codes import status_of
 from market.web import confirm, forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.buyer_pages import limit_in_words, render_holdings

@@ -11,11 +11,11 @@ from typing import Any
 from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
-from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.services.kernel.actor import PARTICIPANT
 from market.services.kernel.uow import ReadOnly
 from market.services.trading import calculator, pretrade
+from market.validation.error_codes import status_of
 from market.web import forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
 

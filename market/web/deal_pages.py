@@ -9,7 +9,6 @@ from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.services.kernel import clock, lookups, runner
 from market.services.kernel.reads import repositories
@@ -18,6 +17,7 @@ from market.services.notify import inbox
 from market.services.queries import deal_room, deal_views, deals
 from market.services.tech import tech
 from market.services.trading import deal_messages
+from market.validation.error_codes import status_of
 from market.web.base import ALL_ROLES, actor, bp, engine, roles_required, ruleset
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import render_template
 from flask.typing import ResponseReturnValue
 
-from market.api.error_codes import status_of
 from market.domain.errors import DomainError
+from market.validation.error_codes import status_of
 
 
 def render_domain_error(e: DomainError) -> ResponseReturnValue:

@@ -11,8 +11,8 @@ from typing import Any
 from flask import flash, g, redirect, url_for
 from flask.typing import ResponseReturnValue
 
-from market.api.error_codes import status_of
 from market.domain.errors import DomainError
+from market.validation.error_codes import status_of
 from market.web.filters import money
 
 

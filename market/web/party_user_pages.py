@@ -8,10 +8,10 @@ from __future__ import annotations
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.services.identity import accounts, invitations
 from market.services.kernel.actor import AUTHORITY, PARTY_ROLES
+from market.validation.error_codes import status_of
 from market.web import confirm
 from market.web.base import actor, bp, engine, roles_required, token_hasher
 from market.web.fields import Fields

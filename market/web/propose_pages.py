@@ -14,7 +14,6 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from market.api.error_codes import status_of
 from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import DomainError
 from market.services.kernel import runner
@@ -23,6 +22,7 @@ from market.services.queries import desk_queries, pickers
 from market.services.trading import trading
 from market.services.trading.pretrade import proposal_checks
 from market.validation import TransferIn
+from market.validation.error_codes import status_of
 from market.web import forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.fields import Fields

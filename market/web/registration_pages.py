@@ -11,7 +11,6 @@ from typing import Any
 from flask import current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.services.identity import signin
 from market.services.kernel.uow import ReadOnly
@@ -19,6 +18,7 @@ from market.services.parties.parties import ENTITY_TYPES, TAX_TYPES
 from market.services.registration import applications, registration_views
 from market.services.registration.registrations import NewRegistration
 from market.validation import RegistrationIn
+from market.validation.error_codes import status_of
 from market.web import confirm
 from market.web.base import actor, bp, engine, roles_required, token_hasher
 from market.web.fields import Fields

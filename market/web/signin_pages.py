@@ -18,10 +18,10 @@ from flask import current_app, flash, redirect, render_template, request, sessio
 from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_user, logout_user
 
-from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.services.identity import identity, signin, web_sessions
 from market.services.kernel.actor import Actor
+from market.validation.error_codes import status_of
 from market.web.base import bp, engine, token_hasher
 from market.web.session import WebUser
 

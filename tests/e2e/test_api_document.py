@@ -11,11 +11,11 @@ import pytest
 from openapi_spec_validator import validate
 from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
-from market.api.error_codes import CODES, UNLISTED_STATUS, status_of
 from market.domain.casefile_errors import DocumentTooLargeError
 from market.domain.errors import DomainError, TrancheAtRiskError
 from market.domain.rules.uth_held_tranches import WITHHELD
 from market.services.kernel.errors import LedgerEmptyError
+from market.validation.error_codes import CODES, UNLISTED_STATUS, status_of
 from tests.error_code_scan import class_codes, error_classes, handler_codes, per_instance_sites
 from tests.openapi_check import AnswerMismatch, check_answer
 

@@ -8,9 +8,9 @@ from datetime import date
 
 import pytest
 
-from market.api.error_codes import status_of
 from market.domain.casefile_errors import BoardApprovalExceededError, StepOutOfOrderError
 from market.domain.rules.adm_board import Approval, Sale, check_sale, drawn
+from market.validation.error_codes import status_of
 
 ON = date(2024, 12, 2)
 BIG = Approval("brd_big", 1_000_000, date(2024, 11, 20))

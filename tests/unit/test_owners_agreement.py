@@ -5,7 +5,6 @@ from typing import Any
 
 import pytest
 
-from market.api.error_codes import status_of
 from market.domain.errors import InvalidRequestError
 from market.domain.programs import Program
 from market.domain.rules.pass_through import (
@@ -18,6 +17,7 @@ from market.domain.rules.pass_through import (
     validate_owners_agreement,
 )
 from market.domain.rulesets import A1178, UTH_PARTNERSHIP_BASES
+from market.validation.error_codes import status_of
 
 OWNERS = {"A", "B", "C"}
 

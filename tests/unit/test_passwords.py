@@ -6,10 +6,10 @@ import threading
 
 import pytest
 
-from market.api.error_codes import status_of
 from market.services.demo import DEMO_PASSWORD
 from market.services.identity import passwords
 from market.services.identity.passwords import HashingBusyError, WeakPasswordError, check_policy
+from market.validation.error_codes import status_of
 
 
 def test_twelve_characters_are_needed_and_enough() -> None:

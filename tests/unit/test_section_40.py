@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from market.api.error_codes import status_of
 from market.domain.programs import Program, TaxType
 from market.domain.rules.section_40 import Section40FiguresRequiredError, section_40_basis
+from market.validation.error_codes import status_of
 
 
 @pytest.mark.parametrize("program", list(Program))

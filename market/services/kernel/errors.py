@@ -1,5 +1,5 @@
 """Errors raised by the service layer that are not statutory rules (those live in the domain):
-one class per code, no HTTP status (market/api/error_codes.py maps a code to its status)."""
+one class per code, no HTTP status (market/validation/error_codes.py maps a code to its status)."""
 
 from __future__ import annotations
 

@@ -35,7 +35,6 @@ from market.domain.errors import DomainError
 from market.services.kernel import clock
 from market.services.kernel.errors import (
     CheckpointRowForgedError,
-    ConflictError,
     LedgerContradictsCheckpointError,
     LedgerContradictsTreeError,
     LedgerEmptyError,
@@ -264,8 +263,6 @@ def checkpoint_due(engine: Engine, settings: TrustSettings) -> dict[str, Any] | 
     ledger is not an error here. A ledger that contradicts the tree still raises."""
     try:
         made, created = make_checkpoint(engine, settings)
-    except ConflictError as e:
-        if e.code == "ledger_empty":
-            return None
-        raise
+    except LedgerEmptyError:
+        return None
     return made if created else None

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from market.api.error_codes import status_of
 from market.domain.commands.casefiles import (
     RecordBoardAction,
     RecordClearance,
@@ -24,6 +23,7 @@ from market.services.casefiles import board_actions, clearances
 from market.services.casefiles.documents import NewDocument, file_document
 from market.services.trading.transfer_decisions import approve_transfer
 from market.services.trading.transfers import confirm_transfer, create_transfer
+from market.validation.error_codes import status_of
 from tests.unit.fakes import FakeUnitOfWork
 from tests.unit.services import world
 from tests.unit.services.casefiles.test_media_types import PDF

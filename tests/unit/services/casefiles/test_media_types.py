@@ -7,9 +7,9 @@ import zipfile
 
 import pytest
 
-from market.api.error_codes import status_of
 from market.domain.casefile_errors import DocumentRefusedError
 from market.services.casefiles import documents, media_types
+from market.validation.error_codes import status_of
 
 PDF = b"%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n%%EOF\n"
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32

@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 
 from market.adapters.document_store import DocumentStore
-from market.api.error_codes import status_of
 from market.domain.commands.casefiles import RecordClearance, RecordFeePayment
 from market.domain.errors import DomainError
 from market.services.casefiles import clearances, fees, tech_steps
 from market.services.casefiles.documents import NewDocument, file_document
 from market.services.tech.tech import NewTechApplication, submit_application
+from market.validation.error_codes import status_of
 from tests.unit.fakes import FakeUnitOfWork
 from tests.unit.services import world
 from tests.unit.services.casefiles.test_media_types import PDF

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from market.api.error_codes import status_of
 from market.domain.commands.trading import CreateListing, CreateTransfer, MakeOffer
 from market.domain.errors import DomainError
 from market.domain.programs import Program
@@ -18,6 +17,7 @@ from market.services.certificates.halts import issue_notice, lift_notice
 from market.services.trading.listings import create_listing, make_offer
 from market.services.trading.transfer_decisions import approve_transfer
 from market.services.trading.transfers import accept_offer, confirm_transfer, create_transfer
+from market.validation.error_codes import status_of
 from tests.unit.fakes import FakeUnitOfWork
 from tests.unit.services import world
 from tests.unit.services.world import AUTHORITY_USER, RULES, participant

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from market.api.error_codes import status_of
 from market.domain.errors import CapExceededError, DomainError, TaxTypeNotAllowedError
 from market.services.certificates.certificates import NewCertificate, issue_certificate
 from market.services.certificates.dm_pools import roll_fiscal_year
 from market.services.kernel.errors import ForbiddenError
+from market.validation.error_codes import status_of
 from tests.unit.fakes import FakeUnitOfWork
 from tests.unit.services import world
 from tests.unit.services.world import AUTHORITY_USER, RULES, participant

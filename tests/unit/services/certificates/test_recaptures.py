@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from market.api.error_codes import status_of
 from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import DomainError
 from market.domain.programs import Program
 from market.services.certificates.recaptures import NewRecapture, assess_recapture
 from market.services.trading.transfer_decisions import approve_transfer
 from market.services.trading.transfers import confirm_transfer, create_transfer
+from market.validation.error_codes import status_of
 from tests.unit.fakes import FakeUnitOfWork
 from tests.unit.services import world
 from tests.unit.services.world import AUTHORITY_USER, RULES, participant

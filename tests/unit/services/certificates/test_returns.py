@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from market.api.error_codes import status_of
 from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import DomainError, InsufficientBalanceError, TaxTypeNotAllowedError
 from market.domain.programs import Program
@@ -23,6 +22,7 @@ from market.services.certificates.returns import NewCreditApplication, apply_to_
 from market.services.kernel.errors import NotFoundError
 from market.services.trading.transfer_decisions import approve_transfer
 from market.services.trading.transfers import confirm_transfer, create_transfer
+from market.validation.error_codes import status_of
 from tests.unit.fakes import FakeUnitOfWork
 from tests.unit.services import world
 from tests.unit.services.world import AUTHORITY_USER, RULES, participant

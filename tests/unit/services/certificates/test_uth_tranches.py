@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from market.api.error_codes import status_of
 from market.domain.commands.certificates import RecordUthReview
 from market.domain.commands.trading import CreateListing, CreateTransfer
 from market.domain.errors import DomainError, TrancheNotReviewedError
@@ -24,6 +23,7 @@ from market.services.certificates.uth_reviews import record_review
 from market.services.trading.listings import create_listing
 from market.services.trading.transfer_decisions import approve_transfer
 from market.services.trading.transfers import confirm_transfer, create_transfer
+from market.validation.error_codes import status_of
 from tests.unit.fakes import FakeUnitOfWork
 from tests.unit.services import world
 from tests.unit.services.world import AUTHORITY_USER, RULES, participant

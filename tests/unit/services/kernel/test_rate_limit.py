@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from market.api.error_codes import status_of
 from market.services.kernel.rate_limit import Buckets, RateLimitedError
+from market.validation.error_codes import status_of
 
 
 def test_a_full_bucket_spends_the_minute_at_once_then_refills_at_the_rate() -> None:

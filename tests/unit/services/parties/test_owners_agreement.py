@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from market.api.error_codes import status_of
 from market.domain.errors import DomainError
 from market.services.kernel.errors import ForbiddenError
 from market.services.parties.parties import NewOwnersAgreement, file_owners_agreement
+from market.validation.error_codes import status_of
 from tests.unit.fakes import FakeUnitOfWork
 from tests.unit.services import world
 from tests.unit.services.world import AUTHORITY_USER, participant

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from market.api.error_codes import status_of
 from market.domain.errors import (
     ApplicationDeadlinePassedError,
     InvalidRequestError,
@@ -23,6 +22,7 @@ from market.services.tech.tech_allocations import (
     commit_allocation,
     preview_allocation,
 )
+from market.validation.error_codes import status_of
 from tests.unit.fakes import FakeUnitOfWork
 from tests.unit.services import world
 from tests.unit.services.world import AUTHORITY_USER, RULES, participant

@@ -9,12 +9,12 @@ from datetime import date
 
 import pytest
 
-from market.api.error_codes import status_of
 from market.domain.commands.trading import CreateTransfer, RecordPayment
 from market.domain.errors import DomainError
 from market.services.trading.funding import confirm_receipt, record_payment
 from market.services.trading.transfer_decisions import approve_transfer
 from market.services.trading.transfers import confirm_transfer, create_transfer
+from market.validation.error_codes import status_of
 from tests.unit.fakes import FakeUnitOfWork
 from tests.unit.services import world
 from tests.unit.services.world import AUTHORITY_USER, RULES, participant

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from market.api.error_codes import status_of
 from market.domain.commands.trading import CreateListing, CreateTransfer, MakeOffer
 from market.domain.errors import (
     AffiliatedPartiesError,
@@ -26,6 +25,7 @@ from market.services.trading.transfers import (
     create_transfer,
     decline_transfer,
 )
+from market.validation.error_codes import status_of
 from tests.unit.fakes import FakeUnitOfWork
 from tests.unit.services import world
 from tests.unit.services.world import AUTHORITY_USER, RULES, participant

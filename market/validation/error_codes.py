@@ -173,7 +173,7 @@ HTTP_CODES: dict[int, str] = {
 def code(name: str) -> str:
     """`name`, checked against the list (a typo fails at import, not in an answer)."""
     if name not in CODES:
-        raise KeyError(f"error code {name!r} is not in market.api.error_codes")
+        raise KeyError(f"error code {name!r} is not in market.validation.error_codes")
     return name
 
 
@@ -189,6 +189,6 @@ def status_of(error: DomainError) -> int:
     """The HTTP status a domain or service error is answered at (the module docstring)."""
     listed = CODES.get(error.code)
     if listed is None:
-        log.error("error code %r is not in market.api.error_codes", error.code)
+        log.error("error code %r is not in market.validation.error_codes", error.code)
         return UNLISTED_STATUS
     return listed.status
