@@ -1,5 +1,6 @@
 """Statements per write request, counted in process (the Flask test client, one request
-at a time, so every unit of work is a batch of one: the worst case for group commit).
+at a time, so every unit of work is a batch of one: the worst case for group commit),
+each sent with its own Idempotency-Key as clients send them.
 
 For each step of a negotiated transfer (create, the buyer's confirm, the Authority's
 approval) at steady state: the SQL statements the request sent (every cursor execute,
@@ -8,11 +9,13 @@ The sign-in that issues the tokens is not counted. On SQLite, the pages each com
 appends to the write-ahead log (what the fsync writes).
 
 Usage: scripts/bench_statements [--backend sqlite|postgresql|both] [--requests N] [--json]
+    [--show]  (print the SQL of one counted request of each step)
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sqlite3
@@ -31,7 +34,7 @@ ERA = "2013-06-30"
 STEPS = ("create", "confirm", "approve")
 
 
-def count(url: str, requests: int) -> dict[str, Any]:
+def count(url: str, requests: int, show: bool = False) -> dict[str, Any]:
     setup = prepare(url)
     app = create_app(
         {"DATABASE_URL": url, "SECRET_KEY": "bench", "TESTING": True, "MARKET_TODAY": ERA}
@@ -48,9 +51,13 @@ def count(url: str, requests: int) -> dict[str, Any]:
     commits: Counter[str] = Counter()
     step = {"now": ""}
 
+    shown: set[str] = set()
+
     @event.listens_for(engine, "before_cursor_execute")
-    def _sql(*_: Any) -> None:
+    def _sql(_conn: Any, _cursor: Any, sql: str, *_: Any) -> None:
         statements[step["now"]] += 1
+        if show and step["now"] and step["now"] not in shown:
+            print(f"  {step['now']}: {' '.join(sql.split())[:160]}")
 
     @event.listens_for(engine, "commit")
     def _commit(*_: Any) -> None:
@@ -64,12 +71,16 @@ def count(url: str, requests: int) -> dict[str, Any]:
     }
     pages: Counter[str] = Counter()
     wal = WalMeter(url)
+    keys = itertools.count()
 
     def timed(name: str, counting: bool, path: str, sent: Any, headers: Any) -> Any:
         step["now"] = name if counting else ""
         before = wal.frames()
-        answer = client.post(path, json=sent, headers=headers)
+        keyed = {**headers, "Idempotency-Key": f"{name}-{next(keys)}"}  # as clients send
+        answer = client.post(path, json=sent, headers=keyed)
         pages[step["now"]] += wal.frames() - before
+        if counting:
+            shown.add(name)
         step["now"] = ""
         return answer
 
@@ -123,13 +134,14 @@ def main() -> None:
     parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--requests", type=int, default=20)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--show", action="store_true", help="print one request's SQL a step")
     args = parser.parse_args()
     clock.configure(ERA)
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for backend in backends:
-            results[backend] = with_database(backend, tmp, lambda u: count(u, args.requests))
+            results[backend] = with_database(backend, tmp, lambda u: count(u, args.requests, args.show))
     lines = ["| database | step | statements | commits | WAL pages |", "|---|---|---|---|---|"]
     for backend, steps in results.items():
         for s, f in steps.items():

@@ -8,12 +8,14 @@ import threading
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, event, text
 from sqlalchemy.exc import IntegrityError
 
 from market.adapters.eventstore import GENESIS_HASH, head, iter_events
+from market.domain.errors import DomainError
 from market.services.kernel import runner
 from market.services.kernel.actor import SYSTEM
+from market.services.kernel.errors import IdempotencyConflictError
 from market.services.kernel.uow import UnitOfWork
 from market.services.parties.parties import NewParty, register_party
 from market.services.trust import ledger
@@ -163,3 +165,65 @@ def test_versions_read_in_bulk_continue_each_stream(engine: Engine) -> None:
     with engine.connect() as conn:
         found = conn.execute(text("select stream, version from events order by seq")).all()
     assert [tuple(r) for r in found] == [("known", 1), ("known", 2), ("known", 3), ("fresh", 1)]
+
+
+def _key_lookups(engine: Engine, run: Any) -> int:
+    """How many statements read idempotency_keys while `run()` runs."""
+    seen: list[str] = []
+
+    def keep(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
+        if statement.lstrip().upper().startswith("SELECT") and "idempotency_keys" in statement:
+            seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", keep)
+    try:
+        run()
+    finally:
+        event.remove(engine, "before_cursor_execute", keep)
+    return len(seen)
+
+
+def test_a_fresh_key_costs_no_lookup_and_a_replay_answers_from_the_store(engine: Engine) -> None:
+    """Issue 25's statement diet: a new key is not looked up before the command runs. A
+    replay that would succeed again (registering the same party anew) collides on the
+    key's insert, rolls back and answers the first response; a different request under
+    the key is refused."""
+    key = runner.Idempotency("usr_1", "k-2", "h-2")
+
+    def register(n: int, key: runner.Idempotency = key) -> Any:
+        return runner.execute(
+            engine,
+            lambda uow: register_party(uow, SYSTEM, _party(n)),
+            lambda party: (201, {"id": party["id"]}),
+            key,
+        )
+
+    answers: list[Any] = []
+    assert _key_lookups(engine, lambda: answers.append(register(10))) == 0
+    assert _key_lookups(engine, lambda: answers.append(register(11))) == 1
+    assert answers[0] == answers[1]
+    assert _count(engine, "events") == 1 and _count(engine, "idempotency_keys") == 1
+    with pytest.raises(IdempotencyConflictError):
+        register(12, runner.Idempotency("usr_1", "k-2", "h-other"))
+    assert _count(engine, "events") == 1 and ledger.verify(engine).ok
+
+
+def test_a_replay_the_state_would_refuse_answers_the_stored_response(engine: Engine) -> None:
+    """The first request moved the state so that running it again is refused (the same
+    tax id twice): the key's stored answer is given, not the refusal; without the key,
+    the refusal."""
+    key = runner.Idempotency("usr_1", "k-3", "h-3")
+
+    def register(key: runner.Idempotency | None) -> Any:
+        return runner.execute(
+            engine,
+            lambda uow: register_party(uow, SYSTEM, _party(20)),
+            lambda party: (201, {"id": party["id"]}),
+            key,
+        )
+
+    first = register(key)
+    assert register(key) == first
+    with pytest.raises(DomainError):
+        register(None)
+    assert _count(engine, "events") == 1 and ledger.verify(engine).ok

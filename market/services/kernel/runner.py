@@ -1,8 +1,14 @@
 """Run one command in one unit of work, honouring an Idempotency-Key.
 
-The key is looked up and stored inside the same write transaction as the command's
-events, so a retry either finds the committed response or runs the command afresh:
-there is no window in which the events are committed but the key is not.
+The key is stored inside the same write transaction as the command's events, so a retry
+either finds the committed response or runs the command afresh: there is no window in
+which the events are committed but the key is not.
+
+A new key is the common case, so the stored answer is looked up only when it can matter:
+when the command refuses (a replay of a request that succeeded would be refused by the
+state it moved) and when the key's insert collides (a replay that would succeed again,
+or a racing twin): that unit of work rolls back and runs again, looking first. A fresh
+keyed write therefore costs no lookup statement (issue 25's statement diet).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from market.adapters.db import violates
 from market.adapters.eventstore import utcnow_iso
 from market.adapters.queries import Query
 from market.adapters.tables import IdempotencyKey
+from market.domain.errors import DomainError
 from market.services.kernel.errors import IdempotencyConflictError
 from market.services.kernel.group_commit import GroupCommitter
 from market.services.kernel.uow import UnitOfWork
@@ -78,10 +85,20 @@ def execute(
     the Idempotency-Key if one is given. With a `writer`, the unit of work joins its next
     batch (group commit) and this returns once that batch has committed."""
 
-    def once(uow: UnitOfWork) -> Rendered:
-        return execute_in(uow, command, render, idempotency)
+    seen_taken = False
 
-    return _retrying(lambda: _submit(engine, once, writer))
+    def once(uow: UnitOfWork) -> Rendered:
+        return execute_in(uow, command, render, idempotency, look_first=seen_taken)
+
+    def attempt() -> Rendered:
+        nonlocal seen_taken
+        try:
+            return _submit(engine, once, writer)
+        except _KeyTaken:
+            seen_taken = True
+            raise
+
+    return _retrying(attempt)
 
 
 def _submit(engine: Engine, work: Callable[[UnitOfWork], T], writer: GroupCommitter | None) -> T:
@@ -91,22 +108,54 @@ def _submit(engine: Engine, work: Callable[[UnitOfWork], T], writer: GroupCommit
         return work(uow)
 
 
+def _stored_answer(uow: UnitOfWork, idempotency: Idempotency) -> Rendered | None:
+    """The answer committed under this key, or None; a key used for another request is
+    refused."""
+    prior = _PRIOR.first(uow.conn, {"scope": idempotency.scope, "key": idempotency.key})
+    if prior is None:
+        return None
+    if prior["request_hash"] != idempotency.request_hash:
+        raise IdempotencyConflictError(
+            "This Idempotency-Key was already used with a different request.",
+            {"idempotency_key": idempotency.key},
+        )
+    status: int = prior["status_code"]
+    return status, dict(prior["response_body"])
+
+
+def _answer_or_refuse(uow: UnitOfWork, idempotency: Idempotency, refusal: DomainError) -> Rendered:
+    """A refused command under a key not looked up yet: the key's stored answer if it has
+    one, else the refusal. Should the transaction be unable to read (a refusal raised
+    after a failed statement), the refusal stands and the key was not used."""
+    try:
+        stored = _stored_answer(uow, idempotency)
+    except DBAPIError:
+        raise refusal from None
+    if stored is None:
+        raise refusal
+    return stored
+
+
 def execute_in(
     uow: UnitOfWork,
     command: Callable[[UnitOfWork], T],
     render: Callable[[T], Rendered],
     idempotency: Idempotency | None,
+    *,
+    look_first: bool = True,
 ) -> Rendered:
-    if idempotency is not None:
-        prior = _PRIOR.first(uow.conn, {"scope": idempotency.scope, "key": idempotency.key})
-        if prior is not None:
-            if prior["request_hash"] != idempotency.request_hash:
-                raise IdempotencyConflictError(
-                    "This Idempotency-Key was already used with a different request.",
-                    {"idempotency_key": idempotency.key},
-                )
-            return int(prior["status_code"]), dict(prior["response_body"])
-    status, body = render(command(uow))
+    """`look_first=False` runs the command before looking for the key's stored answer
+    (see the module's note); the answer is the same either way."""
+    if idempotency is not None and look_first:
+        stored = _stored_answer(uow, idempotency)
+        if stored is not None:
+            return stored
+    try:
+        status, body = render(command(uow))
+    except DomainError as refusal:
+        if idempotency is None or look_first:
+            raise
+        return _answer_or_refuse(uow, idempotency, refusal)
     if idempotency is not None:
         uow.insert_at_commit(
             keys_t,
