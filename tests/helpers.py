@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import date
 from typing import Any
@@ -245,3 +246,14 @@ class UthAward:
             amount,
             amount * 3 // 4,
         )
+
+
+_CSRF = re.compile(r'(name="csrf_token" value=")[^"]+(")')
+
+
+def answer_text(response: Any, record_id: str) -> str:
+    """A response's text with `record_id` written `<id>` and the page's CSRF token masked:
+    the token is signed with the second it was made, so two answers a second apart differ
+    there and nowhere else (a comparison of two answers must not depend on the clock)."""
+    text: str = response.get_data(as_text=True).replace(record_id, "<id>")
+    return _CSRF.sub(r"\1<csrf>\2", text)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tests.helpers import answer_text
 from tests.proof.roles_world import Matrix
 from tests.proof.test_no_oracle import _fake
 from tests.proof.world import M, event_count
@@ -79,7 +80,7 @@ def test_every_route_with_an_id_answers_another_partys_as_an_unknown_one(client:
                     before = event_count(m.engine)
                     r = client.open(path, method=method, json=body, headers=other)
                     assert event_count(m.engine) == before, (method, path)
-                    text = r.get_data(as_text=True).replace(record_id, "<id>")
+                    text = answer_text(r, record_id)
                     answers.append((r.status_code, text))
                 swept += 1
                 if answers[0] != answers[1]:
@@ -110,7 +111,7 @@ def test_the_tech_calculator_does_not_tell_of_another_partys_certificate(client:
             "liability_cents": M,
         }
         r = client.post("/api/v1/calculator/tech", json=body, headers=m.headers["other"])
-        answers.append((r.status_code, r.get_data(as_text=True).replace(cert_id, "<id>")))
+        answers.append((r.status_code, answer_text(r, cert_id)))
     assert answers[0] == answers[1] and answers[0][0] == 404, (tech["id"], answers)
     mine = client.post(
         "/api/v1/calculator/tech",
