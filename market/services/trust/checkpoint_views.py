@@ -5,7 +5,10 @@ fields of what the services already build."""
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
+
+from market.adapters.eventstore import Event
+from market.domain.events.codec import JsonObject
 
 
 class CosignatureShown(TypedDict):
@@ -37,6 +40,35 @@ class PublicCheckpoint(TypedDict):
     signed_note: str
     cosignatures: NotRequired[list[CosignatureShown]]
     quorum: NotRequired[Quorum]
+
+
+class EventShown(TypedDict):
+    """A ledger event as stored, every column (the bundle, the events page)."""
+
+    seq: int
+    stream: str
+    version: int
+    type: str
+    payload: JsonObject
+    actor: str
+    recorded_at: str
+    prev_hash: str
+    hash: str
+
+
+def event_shown(e: Event) -> EventShown:
+    """Every column of the event, in the order they are stored (EVENT_COLUMNS)."""
+    return {
+        "seq": e.seq,
+        "stream": e.stream,
+        "version": e.version,
+        "type": e.type,
+        "payload": e.payload,
+        "actor": e.actor,
+        "recorded_at": e.recorded_at,
+        "prev_hash": e.prev_hash,
+        "hash": e.hash,
+    }
 
 
 class InclusionProof(TypedDict):
@@ -79,7 +111,7 @@ class CertificateBundle(TypedDict):
     consistency: NotRequired[BundleConsistency]
     certificate_id: str
     checkpoint: PublicCheckpoint
-    events: list[dict[str, Any]]
+    events: list[EventShown]
     inclusion: list[EventInclusion]
     documents: list[BundleDocument]
     hash_rule: str

@@ -13,8 +13,8 @@ same engine), the only role that may write the trust tables.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import Engine, select
 from sqlalchemy.engine import Connection
@@ -24,6 +24,7 @@ from market.adapters.checkpoint_store import StoredCheckpoint
 from market.adapters.eventstore import event_from_row, events_t, head
 from market.domain import merkle
 from market.domain.errors import DomainError
+from market.domain.model.case_file import Document
 from market.services.casefiles import documents
 from market.services.certificates import certificate_views
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
@@ -41,8 +42,10 @@ from market.services.trust.checkpoint_views import (
     CertificateBundle,
     ConsistencyProof,
     EventInclusion,
+    EventShown,
     InclusionProof,
     PublicCheckpoint,
+    event_shown,
 )
 from market.services.trust.checkpoints import REQUEST_BACKLOG, TrustSettings, as_public, latest_row
 
@@ -163,7 +166,7 @@ class _BundleRows:
     latest trusted checkpoint if it includes them all."""
 
     seqs: list[int]
-    events: list[dict[str, Any]]
+    events: list[EventShown]
     exhibits: list[BundleDocument]
     checkpoint: StoredCheckpoint | None
 
@@ -231,17 +234,18 @@ def _bundle_rows(
                 f"since ({since}) is past the ledger ({head(conn)[0]} events).", {"since": since}
             )
         seqs = [e["seq"] for e in certificate_views.certificate_history(conn, certificate_id)]
-        exhibits = [_listed(d) for d in documents.of_certificate(conn, cert)]  # PRODUCT.md 9.1
+        filed = documents.of_certificate(conn, str(cert["id"]), cert.get("root_id"))
+        exhibits = [_listed(d) for d in filed]  # PRODUCT.md 9.1
         seqs = sorted({*seqs, *(d["filed_seq"] for d in exhibits)})
         rows = conn.execute(select(events_t).where(events_t.c.seq.in_(seqs)).order_by("seq"))
-        events = [event_from_row(r).as_dict() for r in rows]
+        events = [event_shown(event_from_row(r)) for r in rows]
         checkpoint = latest_row(conn, settings)
         if checkpoint is not None and checkpoint["tree_size"] < max(seqs, default=1):
             checkpoint = None
     return _BundleRows(seqs, events, exhibits, checkpoint)
 
 
-def _listed(d: dict[str, Any]) -> BundleDocument:
+def _listed(d: Document) -> BundleDocument:
     """An exhibit as the bundle lists it; its DOCUMENT_FILED event (seq) is among `events`."""
     return {
         "id": d["id"],
@@ -257,11 +261,11 @@ def _listed(d: dict[str, Any]) -> BundleDocument:
 
 
 def covering_checkpoint(
-    conn: Connection, settings: TrustSettings, history: list[dict[str, Any]]
+    conn: Connection, settings: TrustSettings, seqs: Iterable[int]
 ) -> PublicCheckpoint | None:
-    """The latest checkpoint a trusted key signed, if it includes every event of `history`
-    (for the page)."""
+    """The latest checkpoint a trusted key signed, if it includes every event of `seqs`
+    (a certificate's history, for the page)."""
     row = latest_row(conn, settings)
-    if row is None or row["tree_size"] < max((e["seq"] for e in history), default=1):
+    if row is None or row["tree_size"] < max(seqs, default=1):
         return None
     return as_public(row)

@@ -14,13 +14,13 @@ the full `flask verify` does.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from market.adapters import invariant_rows, merkle_store
-from market.adapters.eventstore import GENESIS_HASH, compute_hash, head, iter_events
+from market.adapters.eventstore import GENESIS_HASH, Event, compute_hash, head, iter_events
 from market.domain import merkle
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.uow import ReadOnly
@@ -140,11 +140,11 @@ def _checked_what(chain: ChainStart) -> list[str]:
     ]
 
 
-def certificates_named(stream: str, payload: dict[str, Any]) -> set[str]:
+def certificates_named(event: Event) -> set[str]:
     """The certificates an event names: its stream's, and any `*certificate_id` field."""
-    found = {str(v) for k, v in payload.items() if k.endswith("certificate_id") and v}
-    if stream.startswith("certificate-"):
-        found.add(stream.removeprefix("certificate-"))
+    found = {str(v) for k, v in event.payload.items() if k.endswith("certificate_id") and v}
+    if event.stream.startswith("certificate-"):
+        found.add(event.stream.removeprefix("certificate-"))
     return found
 
 
@@ -197,7 +197,7 @@ def _check_chain(
     checked = 0
     for e in iter_events(conn, after=start - 1):
         checked += 1
-        touched.update(certificates_named(e.stream, e.payload))
+        touched.update(certificates_named(e))
         if anchor is not None and e.seq == start:
             leaf = merkle_store.NodeReader(conn).run(lambda n: n(0, start - 1))
             if merkle.leaf_hash(bytes.fromhex(e.hash)) != leaf:
