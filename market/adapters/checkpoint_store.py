@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import select
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from market.adapters.files import replace_file, write_once
 from market.adapters.tables import CheckpointRow
@@ -17,30 +17,52 @@ checkpoints_t = CheckpointRow.__table__  # type: ignore[attr-defined]
 SUFFIX = ".checkpoint"
 
 
-def insert(conn: Connection, row: dict[str, Any]) -> None:
+class StoredCheckpoint(TypedDict):
+    """A row of `checkpoints`: the note the log signed and its signature."""
+
+    tree_size: int
+    root_hash: str
+    timestamp: str
+    key_id: str
+    signature: str
+    note: str
+
+
+def _checkpoint(r: RowMapping) -> StoredCheckpoint:
+    return {
+        "tree_size": int(r["tree_size"]),
+        "root_hash": r["root_hash"],
+        "timestamp": r["timestamp"],
+        "key_id": r["key_id"],
+        "signature": r["signature"],
+        "note": r["note"],
+    }
+
+
+def insert(conn: Connection, row: StoredCheckpoint) -> None:
     conn.execute(checkpoints_t.insert().values(**row))
 
 
-def newest_first(conn: Connection, limit: int) -> list[dict[str, Any]]:
+def newest_first(conn: Connection, limit: int) -> list[StoredCheckpoint]:
     stmt = select(checkpoints_t).order_by(checkpoints_t.c.tree_size.desc()).limit(limit)
-    return [dict(r) for r in conn.execute(stmt).mappings()]
+    return [_checkpoint(r) for r in conn.execute(stmt).mappings()]
 
 
-def page(conn: Connection, after: int, limit: int) -> list[dict[str, Any]]:
+def page(conn: Connection, after: int, limit: int) -> list[StoredCheckpoint]:
     stmt = (
         select(checkpoints_t)
         .where(checkpoints_t.c.tree_size > after)
         .order_by(checkpoints_t.c.tree_size)
         .limit(limit)
     )
-    return [dict(r) for r in conn.execute(stmt).mappings()]
+    return [_checkpoint(r) for r in conn.execute(stmt).mappings()]
 
 
 def sizes(conn: Connection) -> list[int]:
     return [int(n) for n in conn.execute(select(checkpoints_t.c.tree_size)).scalars()]
 
 
-def iter_all(conn: Connection, after: int = 0) -> Iterator[dict[str, Any]]:
+def iter_all(conn: Connection, after: int = 0) -> Iterator[StoredCheckpoint]:
     while rows := page(conn, after, 1000):
         yield from rows
         after = rows[-1]["tree_size"]

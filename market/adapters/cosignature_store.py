@@ -2,23 +2,34 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import func, select
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from market.adapters.tables import CosignatureRow
 
 cosignatures_t = CosignatureRow.__table__  # type: ignore[attr-defined]
 
 
-def for_checkpoint(conn: Connection, tree_size: int) -> list[dict[str, Any]]:
+class StoredCosignature(TypedDict):
+    """A row of `cosignatures`: one witness key's cosignature of one checkpoint."""
+
+    tree_size: int
+    witness: str
+    key_id: str
+    timestamp: int
+    signature: str
+    recorded_at: str
+
+
+def for_checkpoint(conn: Connection, tree_size: int) -> list[StoredCosignature]:
     return for_checkpoints(conn, [tree_size]).get(tree_size, [])
 
 
-def for_checkpoints(conn: Connection, sizes: list[int]) -> dict[int, list[dict[str, Any]]]:
+def for_checkpoints(conn: Connection, sizes: list[int]) -> dict[int, list[StoredCosignature]]:
     """Each checkpoint's cosignatures by witness name (a page of checkpoints at once)."""
-    found: dict[int, list[dict[str, Any]]] = {}
+    found: dict[int, list[StoredCosignature]] = {}
     for start in range(0, len(sizes), 500):
         stmt = (
             select(cosignatures_t)
@@ -26,8 +37,19 @@ def for_checkpoints(conn: Connection, sizes: list[int]) -> dict[int, list[dict[s
             .order_by(cosignatures_t.c.witness, cosignatures_t.c.key_id)
         )
         for r in conn.execute(stmt).mappings():
-            found.setdefault(int(r["tree_size"]), []).append(dict(r))
+            found.setdefault(int(r["tree_size"]), []).append(_cosignature(r))
     return found
+
+
+def _cosignature(r: RowMapping) -> StoredCosignature:
+    return {
+        "tree_size": int(r["tree_size"]),
+        "witness": r["witness"],
+        "key_id": r["key_id"],
+        "timestamp": int(r["timestamp"]),
+        "signature": r["signature"],
+        "recorded_at": r["recorded_at"],
+    }
 
 
 def last_cosigned_size(conn: Connection, witness: str, key_id: str) -> int:
@@ -40,7 +62,7 @@ def last_cosigned_size(conn: Connection, witness: str, key_id: str) -> int:
     return int(found or 0)
 
 
-def insert_new(conn: Connection, row: dict[str, Any]) -> bool:
+def insert_new(conn: Connection, row: StoredCosignature) -> bool:
     """Store `row` unless this witness key's cosignature of that checkpoint is stored
     already (the caller holds the trust lock, so the check and the insert are one step)."""
     there = conn.execute(

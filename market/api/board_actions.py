@@ -12,6 +12,7 @@ from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, ruleset
 from market.api.schemas import page_of
 from market.domain.commands.casefiles import RecordBoardAction, RecordGovernorDecision
+from market.domain.model.case_file import BoardActionView
 from market.services.casefiles import board_actions
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 
@@ -60,7 +61,7 @@ def record(data: dict[str, Any]) -> ResponseReturnValue:
     """The Board's approval or denial; its minutes' receipt by the Governor (authority)."""
     actor, rules = current_actor(), ruleset()
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> BoardActionView:
         return board_actions.record_board_action(uow, actor, rules, RecordBoardAction(**data))
 
     return command(run, BoardActionOut())
@@ -73,7 +74,7 @@ def governor(data: dict[str, Any], action_id: str) -> ResponseReturnValue:
     """The Governor's early approval or veto, within the 10 working days (authority)."""
     actor, rules = current_actor(), ruleset()
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> BoardActionView:
         return board_actions.record_governor_decision(
             uow,
             actor,

@@ -18,6 +18,7 @@ from market.api.schemas import page_of
 from market.api.tech import TechApplicationOut
 from market.domain.commands.casefiles import RecordClearance, RecordFeePayment, RecordTaxCertificate
 from market.domain.errors import InvalidRequestError
+from market.domain.model.case_file import Document, FeeView, TaxClearance
 from market.services.casefiles import (
     checklists,
     clearances,
@@ -28,6 +29,7 @@ from market.services.casefiles import (
 )
 from market.services.kernel.runner import Idempotency, execute
 from market.services.kernel.uow import ReadOnly, UnitOfWork
+from market.services.tech import tech
 
 blp = Blueprint("casefiles", __name__, url_prefix="/api/v1", description="Case files")
 
@@ -135,7 +137,7 @@ def file_document() -> ResponseReturnValue:
         ).hexdigest()
         idem = Idempotency(actor.user_id, key, digest)
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> Document:
         return documents.file_document(uow, actor, store, new, limit)
 
     code, body = execute(engine(), run, lambda row: (201, DocumentOut().dump(row)), idem)
@@ -198,7 +200,7 @@ def record_fee_payment(data: dict[str, Any], fee_id: str) -> ResponseReturnValue
     """The Authority records a payment received (never more than is due)."""
     actor = current_actor()
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> FeeView:
         return fees.record_payment(
             uow,
             actor,
@@ -217,7 +219,7 @@ def record_clearance(data: dict[str, Any], party_id: str) -> ResponseReturnValue
     """The Authority records a tax clearance certificate (ADM-11)."""
     actor, rules = current_actor(), ruleset()
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> TaxClearance:
         return clearances.record_clearance(
             uow,
             actor,
@@ -247,7 +249,11 @@ def list_clearances(party_id: str) -> ResponseReturnValue:
 
 
 def _step(run: Any) -> ResponseReturnValue:
-    return command(lambda uow: checklists.with_case(uow, run(uow)), TechApplicationOut(), 200)
+    def answer(uow: UnitOfWork) -> dict[str, Any]:
+        # The step answers the application on file; the answer is its row with its case.
+        return checklists.with_case(uow, tech.load_application(uow, run(uow).id))
+
+    return command(answer, TechApplicationOut(), 200)
 
 
 @blp.route("/tech/applications/<application_id>/submit", methods=["POST"])

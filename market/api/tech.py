@@ -8,6 +8,7 @@ from flask import jsonify
 from flask.typing import ResponseReturnValue
 from marshmallow import Schema, fields, validate
 
+from market.adapters.repositories.casefiles import application_on_file
 from market.api.blueprint import Blueprint
 from market.api.casefile_schemas import CaseFileOut, ChecklistItemOut
 from market.api.context import command, current_actor, engine, ruleset
@@ -112,7 +113,9 @@ def get_application(application_id: str) -> ResponseReturnValue:
     actor = current_actor()
     with ReadOnly(engine()) as conn:
         found = tech.get_application(conn, actor, application_id)
-        detail = deal_views.tech_detail(conn, found) | checklists.for_application(conn, found)
+        detail = deal_views.tech_detail(conn, found) | checklists.for_application(
+            conn, application_on_file(found)
+        )
         return jsonify(TechApplicationDetailOut().dump(detail))
 
 

@@ -8,6 +8,7 @@ from flask import jsonify
 from flask.typing import ResponseReturnValue
 from marshmallow import Schema, fields, validate
 
+from market.adapters.repositories.casefiles import transfer_on_file
 from market.api.blueprint import Blueprint
 from market.api.casefile_schemas import ChecklistItemOut
 from market.api.context import command, current_actor, engine, page, ruleset
@@ -260,7 +261,9 @@ def get_transfer(transfer_id: str) -> ResponseReturnValue:
     actor = current_actor()
     with ReadOnly(engine()) as conn:
         found = trading.get_transfer(conn, actor, transfer_id)
-        detail = deal_views.transfer_detail(conn, found) | checklists.for_transfer(conn, found)
+        detail = deal_views.transfer_detail(conn, found) | checklists.for_transfer(
+            conn, transfer_on_file(found)
+        )
         return jsonify(TransferDetailOut().dump(detail))
 
 

@@ -240,7 +240,8 @@ def certificate_proof(args: dict[str, Any], certificate_id: str) -> ResponseRetu
     """The certificate's events with inclusion proofs against a signed checkpoint
     (holder, authority, auditor); `since=N` adds the consistency proof from the checkpoint
     of size N the reader holds. Check it offline with scripts/verify-proof."""
+    request = proofs.BundleRequest(certificate_id, args["since"])
     bundle = proofs.certificate_bundle(
-        engine(), current_actor(), settings(), certificate_id, args["since"], signer_engine()
+        engine(), current_actor(), settings(), request, signer_engine()
     )
     return jsonify(bundle)

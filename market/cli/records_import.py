@@ -16,7 +16,7 @@ from flask.cli import with_appcontext
 from market.domain.rulesets import ScheduleEntry
 from market.services.notify import mail_history
 from market.services.records.import_rows import KINDS
-from market.services.records.importer import run_import
+from market.services.records.importer import ImportFile, run_import
 
 
 def on_terminal() -> bool:
@@ -39,15 +39,14 @@ def import_records(kind: str, file: Path, dry_run: bool) -> None:
     engine: Any = current_app.extensions["market.engine"]
     # The ruleset in force at each row's date: the deployment's (RULESET) from any date.
     schedule = (ScheduleEntry(current_app.config["RULESET"]),)
+    request = ImportFile(kind, data, file.name, schedule, dry_run=dry_run)
     if on_terminal():
         with click.progressbar(
             length=_count_rows(data), label=f"importing {kind}", file=sys.stderr
         ) as bar:
-            report = run_import(
-                engine, kind, data, file.name, schedule, dry_run=dry_run, progress=bar.update
-            )
+            report = run_import(engine, request, progress=bar.update)
     else:
-        report = run_import(engine, kind, data, file.name, schedule, dry_run=dry_run)
+        report = run_import(engine, request)
     if report.imported:
         mail_history.mark_history(engine)  # the registry's past is not e-mailed
     click.echo(json.dumps(report.as_dict(), indent=2))

@@ -13,6 +13,7 @@ from flask import Response, abort, flash, redirect, render_template, request, ur
 from flask.typing import ResponseReturnValue
 
 from market import document_uploads
+from market.adapters.repositories.casefiles import application_on_file
 from market.domain.commands.casefiles import RecordTaxCertificate
 from market.domain.errors import DomainError
 from market.services.casefiles import checklists, documents, tech_steps
@@ -29,7 +30,7 @@ def _view(application_id: str) -> dict[str, Any]:
             app = tech.get_application(conn, actor(), application_id)
         except DomainError:
             abort(404)
-        case = checklists.for_application(conn, app)
+        case = checklists.for_application(conn, application_on_file(app))
         filed = documents.of_subject(conn, "tech_application", application_id)
     return {"app": app, "case": case, "documents": filed}
 

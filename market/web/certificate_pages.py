@@ -45,7 +45,7 @@ def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturn
         holder = load_party(conn, cert["holder_party_id"])
         original = load_party(conn, cert["original_holder_party_id"])
         trust = TrustSettings.from_config(current_app.config, current_app.instance_path)
-        proven = proofs.covering_checkpoint(conn, trust, cert["history"])
+        proven = proofs.covering_checkpoint(conn, trust, (e["seq"] for e in cert["history"]))
         names = ledger_search.display_names(conn, cert["history"], {cert["id"]})
         issued = ledger_search.issue_record(conn, cert["history"], cert["id"])
         # Who acted: a participant reads whom each acted for, never another's address.

@@ -24,7 +24,8 @@ def certificate_proof(certificate_id: str) -> ResponseReturnValue:
         certificate_id = certificate_views.readable_id(conn, actor(), certificate_id)
     settings = TrustSettings.from_config(current_app.config, current_app.instance_path)
     signer = current_app.extensions["market.signer_engine"]  # SIGNER_DATABASE_URL
-    bundle = proofs.certificate_bundle(engine(), actor(), settings, certificate_id, None, signer)
+    request = proofs.BundleRequest(certificate_id)
+    bundle = proofs.certificate_bundle(engine(), actor(), settings, request, signer)
     response = jsonify(bundle)
     response.headers["Content-Disposition"] = f'attachment; filename="{certificate_id}-proof.json"'
     return response

@@ -10,7 +10,6 @@ proofs, it spends the address's PROOF_RATE_PER_MINUTE allowance."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from flask import current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
@@ -39,7 +38,7 @@ def _typed() -> tuple[str, str]:
     return number, code
 
 
-def _check(number: str, code: str) -> dict[str, Any] | None:
+def _check(number: str, code: str) -> certificate_check.CertificateCheck | None:
     _limit()
     settings = TrustSettings.from_config(current_app.config, current_app.instance_path)
     try:

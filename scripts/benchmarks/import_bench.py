@@ -26,7 +26,7 @@ from market.adapters.db import make_engine
 from market.adapters.migrate import upgrade
 from market.domain.rulesets import ScheduleEntry
 from market.services.kernel import clock
-from market.services.records.importer import run_import
+from market.services.records.importer import ImportFile, run_import
 
 PG_ADMIN = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 SCHEDULE = (ScheduleEntry("A1178"),)
@@ -100,14 +100,17 @@ def main() -> None:
     upgrade(engine)
     rng = random.Random(30)
     t0 = time.perf_counter()
-    parties = run_import(engine, "parties", parties_file(args.parties), "p.csv", SCHEDULE)
+    parties_in = ImportFile("parties", parties_file(args.parties), "p.csv", SCHEDULE)
+    parties = run_import(engine, parties_in)
     rows = certificates_file(args.certificates, args.parties, rng)
     t1, c1 = time.perf_counter(), time.process_time()
-    dry = run_import(engine, "certificates", encode(broken(rows)), "b.csv", SCHEDULE, dry_run=True)
+    dry = run_import(
+        engine, ImportFile("certificates", encode(broken(rows)), "b.csv", SCHEDULE, dry_run=True)
+    )
     t2, c2 = time.perf_counter(), time.process_time()
-    done = run_import(engine, "certificates", encode(rows), "c.csv", SCHEDULE)
+    done = run_import(engine, ImportFile("certificates", encode(rows), "c.csv", SCHEDULE))
     t3, c3 = time.perf_counter(), time.process_time()
-    again = run_import(engine, "certificates", encode(rows), "c.csv", SCHEDULE)
+    again = run_import(engine, ImportFile("certificates", encode(rows), "c.csv", SCHEDULE))
     figures = {
         "backend": args.backend,
         "parties_imported": parties.imported,

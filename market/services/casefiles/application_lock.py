@@ -4,6 +4,7 @@ is added and none is submitted. Only where the ADM rules are in force on the bus
 
 from __future__ import annotations
 
+from market.adapters.repositories.casefiles import application_on_file
 from market.domain.rules import adm_checklist
 from market.domain.rulesets import get_ruleset
 from market.services.kernel.clock import today
@@ -12,10 +13,11 @@ from market.services.kernel.reads import Source, repositories
 
 
 def check_open(source: Source, application_id: str) -> None:
-    app = repositories(source).tech_applications.get(application_id)
-    if app is None:
+    row = repositories(source).tech_applications.get(application_id)
+    if row is None:
         raise not_found("TECH application", "application_id", application_id)
-    ruleset = get_ruleset(str(app["ruleset"]))
+    app = application_on_file(row)
+    ruleset = get_ruleset(app.ruleset)
     on = today()
     if ruleset.adm_in_force(on):
-        adm_checklist.check_not_locked(int(app["fiscal_year"]), on, ruleset)
+        adm_checklist.check_not_locked(app.fiscal_year, on, ruleset)

@@ -6,12 +6,12 @@ the Governor approves earlier or vetoes (working_days.py, the `holidays` calenda
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
 from market.domain.casefile_errors import StepOutOfOrderError
 from market.domain.commands.casefiles import RecordBoardAction, RecordGovernorDecision
 from market.domain.errors import InvalidRequestError
 from market.domain.events.casefiles import BoardActionRecorded, GovernorDecisionRecorded
+from market.domain.model.case_file import BoardAction, BoardActionView
 from market.domain.rulesets import Ruleset
 from market.services.casefiles import working_days
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
@@ -26,30 +26,38 @@ DECISIONS = ("approve", "deny")
 GOVERNOR = ("approve", "veto")
 
 
-def view(row: dict[str, Any], ruleset: Ruleset, on: date | None = None) -> dict[str, Any]:
+def view(row: BoardAction, ruleset: Ruleset, on: date | None = None) -> BoardActionView:
     """The action with its state on `on` (default today): awaiting_governor | in_effect |
     vetoed, and the day it takes (or took) effect."""
-    decided = row.get("governor_decided_on")
+    decided = row["governor_decided_on"]
     state, effective = working_days.board_action_state(
-        date.fromisoformat(str(row["governor_received_on"])),
+        date.fromisoformat(row["governor_received_on"]),
         on or today(),
         ruleset,
         approved_on=date.fromisoformat(decided)
-        if decided and row.get("governor_decision") == "approve"
+        if decided and row["governor_decision"] == "approve"
         else None,
         vetoed_on=date.fromisoformat(decided)
-        if decided and row.get("governor_decision") == "veto"
+        if decided and row["governor_decision"] == "veto"
         else None,
     )
-    return dict(row) | {
+    return {
+        **row,
         "state": state,
         "takes_effect_on": effective.isoformat() if effective else None,
     }
 
 
+def _load(source: Source, action_id: str) -> BoardAction:
+    row = repositories(source).board_actions.load(action_id)
+    if row is None:
+        raise not_found("Board action", "action_id", action_id)
+    return row
+
+
 def record_board_action(
     uow: AbstractUnitOfWork, actor: Actor, ruleset: Ruleset, command: RecordBoardAction
-) -> dict[str, Any]:
+) -> BoardActionView:
     party_id, decision, amount_cents = command.party_id, command.decision, command.amount_cents
     submitted_on, board_met_on = command.submitted_on, command.board_met_on
     governor_received_on, conditions = command.governor_received_on, command.conditions
@@ -88,12 +96,12 @@ def record_board_action(
         actor.label,
         new_stream=True,
     )
-    return view(dict(uow.board_actions.get(action_id) or {}), ruleset)
+    return view(_load(uow, action_id), ruleset)
 
 
 def record_governor_decision(
     uow: AbstractUnitOfWork, actor: Actor, ruleset: Ruleset, command: RecordGovernorDecision
-) -> dict[str, Any]:
+) -> BoardActionView:
     """The Governor's early approval or veto, within the period only."""
     action_id, decision, decided_on = (
         command.action_id,
@@ -101,16 +109,13 @@ def record_governor_decision(
         command.decided_on,
     )
     actor.require(AUTHORITY)
-    row = uow.board_actions.get(action_id)
-    if row is None:
-        raise not_found("Board action", "action_id", action_id)
+    row = _load(uow, action_id)
     if decision not in GOVERNOR:
         raise InvalidRequestError("decision is approve or veto.", {"decision": decision})
     if row["governor_decision"] is not None:
         raise StepOutOfOrderError("The Governor's decision is already recorded.", {})
-    received, ends = (
-        date.fromisoformat(str(row[k])) for k in ("governor_received_on", "period_ends_on")
-    )
+    received = date.fromisoformat(row["governor_received_on"])
+    ends = date.fromisoformat(row["period_ends_on"])
     if not received <= decided_on <= min(ends, today()):
         raise StepOutOfOrderError(
             f"The Governor acts between the receipt ({received}) and the period's end ({ends}); "
@@ -121,28 +126,27 @@ def record_governor_decision(
         f"board-action-{action_id}",
         GovernorDecisionRecorded(
             action_id=action_id,
-            party_id=str(row["party_id"]),
+            party_id=row["party_id"],
             decision=decision,
             decided_on=decided_on.isoformat(),
         ),
         actor.label,
     )
-    return view(dict(uow.board_actions.get(action_id) or {}), ruleset)
+    return view(_load(uow, action_id), ruleset)
 
 
-def list_actions(source: Source, actor: Actor, ruleset: Ruleset) -> list[dict[str, Any]]:
+def list_actions(source: Source, actor: Actor, ruleset: Ruleset) -> list[BoardActionView]:
     """In the order of submission (ADM-9); a participant sees its own."""
-    rows = repositories(source).board_actions.where()
+    rows = repositories(source).board_actions.of_party()
     if actor.role not in (AUTHORITY, AUDITOR):
         rows = [r for r in rows if r["party_id"] == actor.party_id]
-    ordered = sorted(rows, key=lambda r: (str(r["submitted_on"]), int(r["recorded_seq"])))
-    return [view(dict(r), ruleset) for r in ordered]
+    return [view(r, ruleset) for r in rows]
 
 
-def get_action(source: Source, actor: Actor, ruleset: Ruleset, action_id: str) -> dict[str, Any]:
-    row = repositories(source).board_actions.get(action_id)
+def get_action(source: Source, actor: Actor, ruleset: Ruleset, action_id: str) -> BoardActionView:
+    row = repositories(source).board_actions.load(action_id)
     hidden = not_found("Board action", "action_id", action_id)
     if row is None:
         raise hidden
-    actor.require_reader_of(str(row["party_id"]), hidden)
-    return view(dict(row), ruleset)
+    actor.require_reader_of(row["party_id"], hidden)
+    return view(row, ruleset)

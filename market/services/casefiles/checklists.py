@@ -4,9 +4,10 @@ saying in words what comes next and what it lacks."""
 
 from __future__ import annotations
 
-from datetime import date
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
+from market.adapters.repositories.casefiles import application_on_file
+from market.domain.model.case_file import ApplicationOnFile, TechCaseFile, TransferOnFile
 from market.domain.rules import adm_checklist
 from market.domain.rules.adm_checklist import ChecklistItem
 from market.domain.rulesets import Ruleset, get_ruleset
@@ -24,18 +25,16 @@ def sold_prior_year(source: Source, party_id: str, year: int) -> bool:
     )
 
 
-def tech_items(source: Source, app: dict[str, Any], ruleset: Ruleset) -> list[ChecklistItem]:
-    received = date.fromisoformat(str(app["received_on"]))
-    kinds = adm_checklist.tech_kinds(
-        ruleset, sold_prior_year(source, str(app["party_id"]), received.year)
-    )
-    filed = documents.filed_by_kind(source, "tech_application", str(app["id"]))
+def tech_items(source: Source, app: ApplicationOnFile, ruleset: Ruleset) -> list[ChecklistItem]:
+    sold = sold_prior_year(source, app.party_id, app.received_on.year)
+    kinds = adm_checklist.tech_kinds(ruleset, sold)
+    filed = documents.filed_by_kind(source, "tech_application", app.id)
     return adm_checklist.checklist(kinds, filed)
 
 
-def transfer_items(source: Source, t: dict[str, Any], ruleset: Ruleset) -> list[ChecklistItem]:
-    kinds = adm_checklist.transfer_kinds(ruleset, str(t["program"]))
-    filed = documents.filed_by_kind(source, "transfer", str(t["id"]))
+def transfer_items(source: Source, t: TransferOnFile, ruleset: Ruleset) -> list[ChecklistItem]:
+    kinds = adm_checklist.transfer_kinds(ruleset, t.program)
+    filed = documents.filed_by_kind(source, "transfer", t.id)
     return adm_checklist.checklist(kinds, filed)
 
 
@@ -43,11 +42,11 @@ def _missing_words(items: list[ChecklistItem], stages: tuple[str, ...]) -> str:
     return ", ".join(adm_checklist.words(k) for k in adm_checklist.missing(items, stages))
 
 
-def tech_next_step(source: Source, app: dict[str, Any], items: list[ChecklistItem]) -> str:
-    case = repositories(source).tech_case_files.get(str(app["id"]))
+def tech_next_step(source: Source, app: ApplicationOnFile, items: list[ChecklistItem]) -> str:
+    case = repositories(source).tech_case_files.load(app.id)
     if case is None:
         lacking = _missing_words(items, (adm_checklist.SUBMISSION,))
-        owed = fees.unpaid(source, [str(app["id"])])
+        owed = fees.unpaid(source, [app.id])
         parts = [f"file {lacking}" if lacking else "", "pay the application fee" if owed else ""]
         todo = " and ".join(p for p in parts if p)
         return f"The seller {todo}, then submits." if todo else "The seller submits it."
@@ -63,42 +62,55 @@ def tech_next_step(source: Source, app: dict[str, Any], items: list[ChecklistIte
     return "Final approval at closing: the sale's transfer is approved by the Authority."
 
 
-def transfer_next_step(source: Source, t: dict[str, Any], items: list[ChecklistItem]) -> str:
-    if t["status"] in ("approved", "rejected"):
-        return f"None: the transfer is {t['status']}."
+def transfer_next_step(source: Source, t: TransferOnFile, items: list[ChecklistItem]) -> str:
+    if t.status in ("approved", "rejected"):
+        return f"None: the transfer is {t.status}."
     lacking = _missing_words(items, (adm_checklist.FINAL,))
-    owed = fees.unpaid(source, [str(t["id"])])
+    owed = fees.unpaid(source, [t.id])
     parts = [f"file {lacking}" if lacking else "", "pay the fees due" if owed else ""]
     todo = " and ".join(p for p in parts if p)
-    if t["status"] == "awaiting_buyer":
+    if t.status == "awaiting_buyer":
         return "The buyer confirms the transfer" + (f"; the seller must {todo}." if todo else ".")
     return f"The seller must {todo}." if todo else "The Authority approves or rejects it."
 
 
-def for_application(source: Source, app: dict[str, Any]) -> dict[str, Any]:
+class CaseView(TypedDict):
+    """The fields a TECH application's answer gains."""
+
+    checklist: list[dict[str, object]]
+    case_file: TechCaseFile | None
+    next_step: NotRequired[str]
+
+
+class TransferCaseView(TypedDict):
+    """The fields a transfer's answer gains."""
+
+    checklist: list[dict[str, object]]
+    next_step: NotRequired[str]
+
+
+def for_application(source: Source, app: ApplicationOnFile) -> CaseView:
     """The fields a TECH application's answer gains: `checklist`, `case_file` and, where
     the ADM rules are in force (or the case has begun), `next_step` (else the deal's
     own next step stands, as before)."""
-    ruleset = get_ruleset(str(app["ruleset"]))
+    ruleset = get_ruleset(app.ruleset)
     items = tech_items(source, app, ruleset)
-    case = repositories(source).tech_case_files.get(str(app["id"]))
-    view: dict[str, Any] = {
-        "checklist": [i.as_dict() for i in items],
-        "case_file": dict(case) if case else None,
-    }
+    case = repositories(source).tech_case_files.load(app.id)
+    view: CaseView = {"checklist": [i.as_dict() for i in items], "case_file": case}
     if ruleset.adm_in_force(today()) or case is not None:
         view["next_step"] = tech_next_step(source, app, items)
     return view
 
 
-def for_transfer(source: Source, t: dict[str, Any]) -> dict[str, Any]:
-    ruleset = get_ruleset(str(t["ruleset"]))
+def for_transfer(source: Source, t: TransferOnFile) -> TransferCaseView:
+    ruleset = get_ruleset(t.ruleset)
     items = transfer_items(source, t, ruleset)
-    view: dict[str, Any] = {"checklist": [i.as_dict() for i in items]}
+    view: TransferCaseView = {"checklist": [i.as_dict() for i in items]}
     if ruleset.adm_in_force(today()):
         view["next_step"] = transfer_next_step(source, t, items)
     return view
 
 
 def with_case(source: Source, app: dict[str, Any]) -> dict[str, Any]:
-    return app | for_application(source, app)
+    """A TECH application's answer (its row, as the tech context reads it) with its case."""
+    return {**app, **for_application(source, application_on_file(app))}

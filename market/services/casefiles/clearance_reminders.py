@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from market.domain.events.deals import ReminderIssued
+from market.domain.model.case_file import TaxClearance
 from market.domain.rulesets import Ruleset
 from market.services.kernel.reads import Source, repositories
 
@@ -40,11 +41,11 @@ def due(source: Source, as_of: date, ruleset: Ruleset) -> list[tuple[str, Remind
     found: list[tuple[str, ReminderIssued]] = []
     repos = repositories(source)
     for party_id in sorted(_open_parties(source)):
-        latest: dict[str, dict[str, object]] = {}
+        latest: dict[str, TaxClearance] = {}
         for row in repos.tax_clearances.of_party(party_id):
-            latest[str(row["program"])] = dict(row)
+            latest[row["program"]] = row
         for program, row in sorted(latest.items()):
-            lapse = date.fromisoformat(str(row["valid_until"])) + timedelta(days=1)
+            lapse = date.fromisoformat(row["valid_until"]) + timedelta(days=1)
             days = window(lapse, as_of, ruleset.adm_clearance_reminder_days)
             if days is None:
                 continue

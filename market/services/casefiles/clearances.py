@@ -5,12 +5,12 @@ without a valid one (`tax_clearance_missing`, `tax_clearance_expired`)."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
 from market.domain.casefile_errors import TaxClearanceExpiredError, TaxClearanceMissingError
 from market.domain.commands.casefiles import RecordClearance
 from market.domain.errors import InvalidRequestError
 from market.domain.events.casefiles import TaxClearanceRecorded
+from market.domain.model.case_file import TaxClearance
 from market.domain.programs import Program
 from market.domain.rules import adm_clearance
 from market.domain.rulesets import Ruleset
@@ -29,23 +29,23 @@ from market.services.parties.parties import load_party
 PROGRAMS = tuple(p.value for p in Program)
 
 
-def _chain(source: Source, renews: str | None) -> list[dict[str, Any]]:
+def _chain(source: Source, renews: str | None) -> list[TaxClearance]:
     """The certificates a renewal continues, oldest first."""
-    chain: list[dict[str, Any]] = []
+    chain: list[TaxClearance] = []
     repos = repositories(source)
     key = renews
     while key is not None:
-        row = repos.tax_clearances.get(key)
+        row = repos.tax_clearances.load(key)
         if row is None:
             raise not_found("Tax clearance", "renews", key)
-        chain.insert(0, dict(row))
+        chain.insert(0, row)
         key = row["renews"]
     return chain
 
 
 def record_clearance(
     uow: AbstractUnitOfWork, actor: Actor, ruleset: Ruleset, command: RecordClearance
-) -> dict[str, Any]:
+) -> TaxClearance:
     party_id, certificate_number, issued_on, program, renews = (
         command.party_id,
         command.certificate_number,
@@ -67,7 +67,7 @@ def record_clearance(
         raise InvalidRequestError(
             "A renewal renews a certificate of the same party and program.", {"renews": renews}
         )
-    if renews is not None and any(r["renews"] == renews for r in uow.tax_clearances.where()):
+    if renews is not None and any(r["renews"] == renews for r in uow.tax_clearances.every()):
         raise AlreadyRenewedError(
             "That certificate was already renewed; renew the latest one.", {"renews": renews}
         )
@@ -78,7 +78,7 @@ def record_clearance(
             f"Certificate {number} is already recorded.", {"certificate_number": number}
         )
     clearance = adm_clearance.Clearance(
-        issued_on, [date.fromisoformat(str(r["issued_on"])) for r in chain]
+        issued_on, [date.fromisoformat(r["issued_on"]) for r in chain]
     )
     left = adm_clearance.check_new(clearance, today(), ruleset)
     clearance_id = new_id("tcc")
@@ -98,23 +98,26 @@ def record_clearance(
         actor.label,
         new_stream=True,
     )
-    return dict(uow.tax_clearances.get(clearance_id) or {})
+    recorded = uow.tax_clearances.load(clearance_id)
+    if recorded is None:
+        raise not_found("Tax clearance", "clearance_id", clearance_id)
+    return recorded
 
 
-def latest(source: Source, party_id: str, program: str) -> dict[str, Any] | None:
+def latest(source: Source, party_id: str, program: str) -> TaxClearance | None:
     rows = repositories(source).tax_clearances.of_party(party_id, program)
-    return dict(rows[-1]) if rows else None
+    return rows[-1] if rows else None
 
 
-def list_clearances(source: Source, actor: Actor, party_id: str) -> list[dict[str, Any]]:
+def list_clearances(source: Source, actor: Actor, party_id: str) -> list[TaxClearance]:
     actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
-    return [dict(r) for r in repositories(source).tax_clearances.of_party(party_id)]
+    return repositories(source).tax_clearances.of_party(party_id)
 
 
 def require_valid(source: Source, party_id: str, program: str, on: date, ruleset: Ruleset) -> None:
     """ADM-12: the party's latest certificate for the program is valid on `on`."""
     row = latest(source, party_id, program)
-    issued = date.fromisoformat(str(row["issued_on"])) if row else None
+    issued = date.fromisoformat(row["issued_on"]) if row else None
     state = adm_clearance.state_on(issued, on, ruleset)
     details: dict[str, object] = {"party_id": party_id, "program": program, "on": on.isoformat()}
     if state == "missing":

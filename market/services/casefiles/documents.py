@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from market.adapters.document_store import DocumentStore
 from market.domain.casefile_errors import (
@@ -16,6 +15,7 @@ from market.domain.casefile_errors import (
 )
 from market.domain.errors import InvalidRequestError
 from market.domain.events.casefiles import DocumentFiled
+from market.domain.model.case_file import Document
 from market.services.casefiles import application_lock, media_types, subjects
 from market.services.kernel.actor import AUDITOR, Actor
 from market.services.kernel.clock import now_utc
@@ -56,7 +56,7 @@ def file_document(
     store: DocumentStore,
     new: NewDocument,
     max_bytes: int = DEFAULT_MAX_BYTES,
-) -> dict[str, Any]:
+) -> Document:
     """Check, store the bytes (fsynced and renamed into place), then append the event."""
     if actor.role == AUDITOR:
         actor.require("authority", "participant")
@@ -104,14 +104,14 @@ def _check_not_locked(uow: AbstractUnitOfWork, subject: subjects.Subject) -> Non
         application_lock.check_open(uow, subject.subject_id)
 
 
-def load_document(source: Source, document_id: str) -> dict[str, Any]:
-    row = repositories(source).documents.get(document_id)
-    if row is None:
+def load_document(source: Source, document_id: str) -> Document:
+    found = repositories(source).documents.load(document_id)
+    if found is None:
         raise not_found("Document", "document_id", document_id)
-    return dict(row)
+    return found
 
 
-def get_document(source: Source, actor: Actor, document_id: str) -> dict[str, Any]:
+def get_document(source: Source, actor: Actor, document_id: str) -> Document:
     """The record, for those who may see its subject; anyone else: 404 as if unknown."""
     row = load_document(source, document_id)
     parties = subjects.Subject(row["subject_type"], row["subject_id"], ())
@@ -125,13 +125,13 @@ def get_document(source: Source, actor: Actor, document_id: str) -> dict[str, An
 
 def content(
     source: Source, actor: Actor, store: DocumentStore, document_id: str
-) -> tuple[dict[str, Any], bytes]:
+) -> tuple[Document, bytes]:
     row = get_document(source, actor, document_id)
-    return row, store.get(str(row["sha256"]))
+    return row, store.get(row["sha256"])
 
 
-def of_subject(source: Source, subject_type: str, subject_id: str) -> list[dict[str, Any]]:
-    return [dict(r) for r in repositories(source).documents.of_subject(subject_type, subject_id)]
+def of_subject(source: Source, subject_type: str, subject_id: str) -> list[Document]:
+    return repositories(source).documents.of_subject(subject_type, subject_id)
 
 
 def filed_by_kind(source: Source, subject_type: str, subject_id: str) -> dict[str, list[str]]:
@@ -139,21 +139,21 @@ def filed_by_kind(source: Source, subject_type: str, subject_id: str) -> dict[st
     is never here)."""
     filed: dict[str, list[str]] = {}
     for row in repositories(source).documents.of_subject(subject_type, subject_id):
-        filed.setdefault(str(row["kind"]), []).append(str(row["id"]))
+        filed.setdefault(row["kind"], []).append(row["id"])
     return filed
 
 
-def of_certificate(source: Source, cert: dict[str, Any]) -> list[dict[str, Any]]:
+def of_certificate(source: Source, certificate_id: str, root_id: str | None) -> list[Document]:
     """The exhibits a certificate's proof bundle lists: filed against it, against the
     transfers that sold or made it, and against the TECH application it came from."""
     repos = repositories(source)
-    subjects_of = [("certificate", str(cert["id"]))]
-    for t in repos.transfers.where(certificate_id=cert["id"]):
+    subjects_of = [("certificate", certificate_id)]
+    for t in repos.transfers.where(certificate_id=certificate_id):
         subjects_of.append(("transfer", str(t["id"])))
-    for t in repos.transfers.where(buyer_certificate_id=cert["id"]):
+    for t in repos.transfers.where(buyer_certificate_id=certificate_id):
         subjects_of.append(("transfer", str(t["id"])))
-    app = repos.tech_applications.of_certificate(str(cert.get("root_id") or cert["id"]))
+    app = repos.tech_applications.of_certificate(root_id or certificate_id)
     if app is not None:
         subjects_of.append(("tech_application", str(app["id"])))
-    rows = [dict(r) for s in subjects_of for r in repos.documents.of_subject(*s)]
-    return sorted(rows, key=lambda r: int(r["filed_seq"]))
+    found = [d for s in subjects_of for d in repos.documents.of_subject(*s)]
+    return sorted(found, key=lambda d: d["filed_seq"])

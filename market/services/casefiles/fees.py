@@ -5,12 +5,12 @@ refused (`fees_unpaid`) until it is."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from market.domain.casefile_errors import FeesUnpaidError, OverpaymentError
 from market.domain.commands.casefiles import InvoiceFee, RecordFeePayment
 from market.domain.errors import InvalidRequestError
 from market.domain.events.casefiles import FeeInvoiced, FeePaymentRecorded
+from market.domain.model.case_file import Fee, FeeView
 from market.domain.rules import adm_fees
 from market.domain.rulesets import Ruleset
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
@@ -23,17 +23,25 @@ from market.services.kernel.uow import AbstractUnitOfWork
 METHODS = ("check", "ach", "wire", "card", "other")
 
 
-def view(row: dict[str, Any]) -> dict[str, Any]:
-    amount, credited, paid = (int(row[k]) for k in ("amount_cents", "credited_cents", "paid_cents"))
-    return dict(row) | {
+def view(fee: Fee) -> FeeView:
+    amount, credited, paid = fee["amount_cents"], fee["credited_cents"], fee["paid_cents"]
+    return {
+        **fee,
         "due_cents": adm_fees.due_cents(amount, credited, paid),
         "status": adm_fees.status(amount, credited, paid),
     }
 
 
+def _load(source: Source, fee_id: str) -> FeeView:
+    fee = repositories(source).fees.load(fee_id)
+    if fee is None:
+        raise not_found("Fee", "fee_id", fee_id)
+    return view(fee)
+
+
 def invoice(
     uow: AbstractUnitOfWork, actor: Actor, command: InvoiceFee, ruleset: Ruleset
-) -> dict[str, Any]:
+) -> FeeView:
     """Invoice the step once: a fee of this kind already made for the subject stands."""
     party_id, subject_id, bill = command.party_id, command.subject_id, command.bill
     for row in uow.fees.of_subject(subject_id):
@@ -57,12 +65,10 @@ def invoice(
         actor.label,
         new_stream=True,
     )
-    return view(dict(uow.fees.get(fee_id) or {}))
+    return _load(uow, fee_id)
 
 
-def record_payment(
-    uow: AbstractUnitOfWork, actor: Actor, command: RecordFeePayment
-) -> dict[str, Any]:
+def record_payment(uow: AbstractUnitOfWork, actor: Actor, command: RecordFeePayment) -> FeeView:
     fee_id, amount_cents, method, reference, received_on = (
         command.fee_id,
         command.amount_cents,
@@ -71,10 +77,7 @@ def record_payment(
         command.received_on,
     )
     actor.require(AUTHORITY)
-    row = uow.fees.get(fee_id)
-    if row is None:
-        raise not_found("Fee", "fee_id", fee_id)
-    fee = view(dict(row))
+    fee = _load(uow, fee_id)
     if amount_cents <= 0:
         raise InvalidRequestError("amount_cents must be positive.", {"amount_cents": amount_cents})
     if method not in METHODS:
@@ -97,7 +100,7 @@ def record_payment(
         FeePaymentRecorded(
             fee_id=fee_id,
             payment_id=new_id("fpay"),
-            party_id=str(fee["party_id"]),
+            party_id=fee["party_id"],
             amount_cents=amount_cents,
             method=method,
             reference=reference.strip()[:200],
@@ -106,28 +109,25 @@ def record_payment(
         ),
         actor.label,
     )
-    return view(dict(uow.fees.get(fee_id) or {}))
+    return _load(uow, fee_id)
 
 
-def list_fees(source: Source, actor: Actor, party_id: str | None) -> list[dict[str, Any]]:
+def list_fees(source: Source, actor: Actor, party_id: str | None) -> list[FeeView]:
     """What a party owes and why; a participant sees only its own."""
     if actor.role not in (AUTHORITY, AUDITOR):
         party_id = actor.party_id or ""
     repos = repositories(source)
-    if party_id is None:
-        rows = sorted(repos.fees.where(), key=lambda r: int(r["invoiced_seq"]))
-    else:
-        rows = repos.fees.of_party(party_id)
-    return [view(dict(r)) for r in rows]
+    rows = repos.fees.every() if party_id is None else repos.fees.of_party(party_id)
+    return [view(r) for r in rows]
 
 
 def unpaid(
     source: Source, subject_ids: Sequence[str], kinds: Sequence[str] | None = None
-) -> list[dict[str, Any]]:
+) -> list[FeeView]:
     found = []
     for subject_id in subject_ids:
         for row in repositories(source).fees.of_subject(subject_id):
-            fee = view(dict(row))
+            fee = view(row)
             if (kinds is None or fee["kind"] in kinds) and fee["due_cents"] > 0:
                 found.append(fee)
     return found
@@ -150,5 +150,5 @@ def require_paid(
 def paid_cents(source: Source, subject_id: str, kind: str) -> int:
     for row in repositories(source).fees.of_subject(subject_id):
         if row["kind"] == kind:
-            return int(row["paid_cents"])
+            return row["paid_cents"]
     return 0

@@ -7,10 +7,13 @@ for BRRAG the Board's approval in effect, covering the sale."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
+from market.adapters.repositories.casefiles import closed_sales_of
 from market.domain.casefile_errors import StepOutOfOrderError
 from market.domain.commands.casefiles import InvoiceFee
+from market.domain.model import Certificate, Transfer
+from market.domain.model.case_file import TransferOnFile
+from market.domain.programs import Program
 from market.domain.rules import adm_board, adm_checklist, adm_fees
 from market.domain.rulesets import Ruleset
 from market.services.casefiles import board_actions, checklists, clearances, fees
@@ -21,79 +24,72 @@ from market.services.kernel.uow import AbstractUnitOfWork
 
 
 def check_final_approval(
-    uow: AbstractUnitOfWork, t: dict[str, Any], cert: dict[str, Any], ruleset: Ruleset, on: date
+    uow: AbstractUnitOfWork, transfer: Transfer, cert: Certificate, ruleset: Ruleset, on: date
 ) -> None:
     if not ruleset.adm_in_force(on):
         return
-    items = checklists.transfer_items(uow, t, ruleset)
+    program = cert.program
+    on_file = TransferOnFile(transfer.id, program.value, transfer.status.value, ruleset.name)
+    items = checklists.transfer_items(uow, on_file, ruleset)
     adm_checklist.require(items, (adm_checklist.FINAL,), "Final approval")
-    subjects = [str(t["id"])]
-    app = uow.tech_applications.of_certificate(str(cert.get("root_id") or cert["id"]))
-    if t["program"] == "TECH" and app is not None:
+    subjects = [transfer.id]
+    app = uow.tech_applications.of_certificate(cert.root_id or cert.id)
+    if program is Program.TECH and app is not None:
         # ADM-8 binds an application its steps began on; one they never did (allocated
         # before them, or imported) is not held to a valuation it could never get.
-        case = uow.tech_case_files.get(str(app["id"]))
+        case = uow.tech_case_files.load(str(app["id"]))
         if case is not None and case["tax_certificate_number"] is None:
             raise StepOutOfOrderError(
                 "Final approval follows Taxation's valuation of the TECH application (ADM-8).",
                 {"application_id": app["id"], "needs": "tax_certificate"},
             )
         subjects.append(str(app["id"]))
-    if t["program"] == "UTH" and t["seller_party_id"] == cert["original_holder_party_id"]:
-        subjects.append(str(cert.get("root_id") or cert["id"]))  # ADM-3: the award's fees
+    if program is Program.UTH and transfer.seller_party_id == cert.original_holder_party_id:
+        subjects.append(cert.root_id or cert.id)  # ADM-3: the award's fees
     fees.require_paid(uow, subjects, "Final approval")
     if adm_checklist.FINAL in ruleset.adm_clearance_steps:
-        clearances.require_valid(uow, str(t["seller_party_id"]), str(t["program"]), on, ruleset)
-    if t["program"] == "BRRAG":
-        check_board_approval(uow, t, ruleset, on)
+        clearances.require_valid(uow, transfer.seller_party_id, program.value, on, ruleset)
+    if program is Program.BRRAG:
+        check_board_approval(uow, transfer, ruleset, on)
 
 
-def check_board_approval(source: Source, t: dict[str, Any], ruleset: Ruleset, on: date) -> str:
+def check_board_approval(source: Source, transfer: Transfer, ruleset: Ruleset, on: date) -> str:
     """ADM-9: the Board approval this sale draws on (`adm_board`): the seller's approvals
     in submission order, after its BRRAG sales approved since the ADM rules came into
     force."""
-    seller = str(t["seller_party_id"])
+    seller = transfer.seller_party_id
     repos = repositories(source)
-    rows = sorted(
-        (r for r in repos.board_actions.where(party_id=seller) if r["decision"] == "approve"),
-        key=lambda r: (str(r["submitted_on"]), int(r["recorded_seq"])),
-    )
     approvals = []
-    for r in rows:
-        shown = board_actions.view(dict(r), ruleset, on)
-        effective = shown["takes_effect_on"]
+    for action in repos.board_actions.of_party(seller):
+        if action["decision"] != "approve":
+            continue
+        effective = board_actions.view(action, ruleset, on)["takes_effect_on"]
         approvals.append(
             adm_board.Approval(
-                str(r["id"]),
-                int(r["amount_cents"]),
+                action["id"],
+                action["amount_cents"],
                 date.fromisoformat(effective) if effective else None,
             )
         )
-    since = (ruleset.adm_in_force_from or on).isoformat()
+    since = ruleset.adm_in_force_from or on
+    approved = repos.transfers.where(seller_party_id=seller, program="BRRAG", status="approved")
     sold = sorted(
         (
             x
-            for x in repos.transfers.where(
-                seller_party_id=seller, program="BRRAG", status="approved"
-            )
-            if x["exchange_date"] and str(x["exchange_date"]) >= since and x["id"] != t["id"]
+            for x in closed_sales_of(approved)
+            if x.exchange_date >= since and x.transfer_id != transfer.id
         ),
-        key=lambda x: (str(x["exchange_date"]), int(x["decided_seq"] or 0)),
+        key=lambda x: (x.exchange_date, x.decided_seq),
     )
-    sales = [
-        adm_board.Sale(int(x["amount_cents"]), date.fromisoformat(str(x["exchange_date"])))
-        for x in sold
-    ]
-    return adm_board.check_sale(approvals, sales, int(t["amount_cents"]), on)
+    sales = [adm_board.Sale(x.amount_cents, x.exchange_date) for x in sold]
+    return adm_board.check_sale(approvals, sales, transfer.amount_cents, on)
 
 
 def invoice_transfer_fee(
-    uow: AbstractUnitOfWork, actor: Actor, transfer_id: str, cert: dict[str, Any], ruleset: Ruleset
+    uow: AbstractUnitOfWork, actor: Actor, transfer_id: str, cert: Certificate, ruleset: Ruleset
 ) -> None:
     """ADM-3: a UTH tax credit transfer certificate application carries $2,500, invoiced
     to the seller when the transfer is proposed; its final approval waits until paid."""
-    if cert["program"] == "UTH" and ruleset.adm_in_force(today()):
+    if cert.program is Program.UTH and ruleset.adm_in_force(today()):
         bill = adm_fees.uth_flat_fee(adm_fees.UTH_TRANSFER, ruleset)
-        fees.invoice(
-            uow, actor, InvoiceFee(str(cert["holder_party_id"]), transfer_id, bill), ruleset
-        )
+        fees.invoice(uow, actor, InvoiceFee(cert.holder_party_id, transfer_id, bill), ruleset)

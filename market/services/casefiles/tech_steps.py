@@ -6,8 +6,9 @@ the ADM rules are in force on the business date its gates hold too: the package
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal
 
+from market.adapters.repositories.casefiles import application_on_file
 from market.domain.casefile_errors import StepOutOfOrderError
 from market.domain.commands.casefiles import InvoiceFee, RecordTaxCertificate
 from market.domain.errors import InvalidRequestError
@@ -17,6 +18,7 @@ from market.domain.events.casefiles import (
     TechPreliminaryApproved,
     TechTaxCertificateRecorded,
 )
+from market.domain.model.case_file import ApplicationOnFile, TechCaseFile
 from market.domain.rules import adm_checklist, adm_fees
 from market.domain.rulesets import Ruleset, get_ruleset
 from market.services.casefiles import application_lock, checklists, clearances, fees
@@ -25,60 +27,66 @@ from market.services.kernel.clock import today
 from market.services.kernel.errors import not_found
 from market.services.kernel.uow import AbstractUnitOfWork
 
+# A step's column in `tech_case_files`: the day (or number) it was recorded, None before.
+StepColumn = Literal["submitted_on", "preliminary_on", "forwarded_on", "tax_certificate_number"]
 
-def _load(uow: AbstractUnitOfWork, actor: Actor, application_id: str) -> dict[str, Any]:
+
+def _load(uow: AbstractUnitOfWork, actor: Actor, application_id: str) -> ApplicationOnFile:
     row = uow.tech_applications.get(application_id)
     hidden = not_found("TECH application", "application_id", application_id)
     if row is None:
         raise hidden
-    actor.require_reader_of(str(row["party_id"]), hidden)
-    return dict(row)
+    app = application_on_file(row)
+    actor.require_reader_of(app.party_id, hidden)
+    return app
 
 
-def _case(uow: AbstractUnitOfWork, application_id: str, after: str, step: str) -> dict[str, Any]:
-    case = uow.tech_case_files.get(application_id)
+def _case(
+    uow: AbstractUnitOfWork, application_id: str, after: StepColumn, step: str
+) -> TechCaseFile:
+    case = uow.tech_case_files.load(application_id)
     if case is None or (after != "submitted_on" and case[after] is None):
         raise StepOutOfOrderError(
             f"{step} comes after the application's {after.removesuffix('_on')} step.",
             {"application_id": application_id, "needs": after.removesuffix("_on")},
         )
-    return dict(case)
+    return case
 
 
-def _once(case: dict[str, Any], column: str, step: str) -> None:
-    if case.get(column) is not None:
+def _once(case: TechCaseFile, column: StepColumn, step: str) -> None:
+    if case[column] is not None:
         raise StepOutOfOrderError(f"{step} was already recorded.", {"step": step})
 
 
 def invoice_application_fee(
-    uow: AbstractUnitOfWork, actor: Actor, app: dict[str, Any], ruleset: Ruleset
+    uow: AbstractUnitOfWork, actor: Actor, app: ApplicationOnFile, ruleset: Ruleset
 ) -> None:
     """ADM-1, at intake, where the ADM rules are in force."""
     if ruleset.adm_in_force(today()):
         bill = adm_fees.tech_application_fee(ruleset)
-        fees.invoice(uow, actor, InvoiceFee(str(app["party_id"]), str(app["id"]), bill), ruleset)
+        fees.invoice(uow, actor, InvoiceFee(app.party_id, app.id, bill), ruleset)
 
 
-def submit(uow: AbstractUnitOfWork, actor: Actor, application_id: str) -> dict[str, Any]:
+def submit(uow: AbstractUnitOfWork, actor: Actor, application_id: str) -> ApplicationOnFile:
     actor.require(AUTHORITY, PARTICIPANT)
     app = _load(uow, actor, application_id)
-    actor.require_party(str(app["party_id"]))
+    actor.require_party(app.party_id)
     if uow.tech_case_files.get(application_id) is not None:
         raise StepOutOfOrderError("The application was already submitted.", {"step": "submit"})
-    ruleset, on = get_ruleset(str(app["ruleset"])), today()
+    ruleset, on = get_ruleset(app.ruleset), today()
     items = checklists.tech_items(uow, app, ruleset)
     if ruleset.adm_in_force(on):
         application_lock.check_open(uow, application_id)
         adm_checklist.require(items, (adm_checklist.SUBMISSION,), "Submission")
         fees.require_paid(uow, [application_id], "Submission")
         if adm_checklist.SUBMISSION in ruleset.adm_clearance_steps:
-            clearances.require_valid(uow, str(app["party_id"]), "TECH", on, ruleset)
+            clearances.require_valid(uow, app.party_id, "TECH", on, ruleset)
     ids = [d for i in items if i.stage == adm_checklist.SUBMISSION for d in i.document_ids[-1:]]
     uow.append(
         f"tech-{application_id}",
         TechApplicationSubmitted(
             application_id=application_id,
-            party_id=str(app["party_id"]),
+            party_id=app.party_id,
             submitted_on=on.isoformat(),
             document_ids=ids,
         ),
@@ -89,7 +97,7 @@ def submit(uow: AbstractUnitOfWork, actor: Actor, application_id: str) -> dict[s
 
 def preliminary_approval(
     uow: AbstractUnitOfWork, actor: Actor, application_id: str, conditions: list[str]
-) -> dict[str, Any]:
+) -> ApplicationOnFile:
     actor.require(AUTHORITY)
     app = _load(uow, actor, application_id)
     case = _case(uow, application_id, "submitted_on", "Preliminary approval")
@@ -99,7 +107,7 @@ def preliminary_approval(
         f"tech-{application_id}",
         TechPreliminaryApproved(
             application_id=application_id,
-            party_id=str(app["party_id"]),
+            party_id=app.party_id,
             approved_on=today().isoformat(),
             conditions=cleaned,
         ),
@@ -108,12 +116,12 @@ def preliminary_approval(
     return app
 
 
-def forward(uow: AbstractUnitOfWork, actor: Actor, application_id: str) -> dict[str, Any]:
+def forward(uow: AbstractUnitOfWork, actor: Actor, application_id: str) -> ApplicationOnFile:
     actor.require(AUTHORITY)
     app = _load(uow, actor, application_id)
     case = _case(uow, application_id, "preliminary_on", "Forwarding to Taxation")
     _once(case, "forwarded_on", "Forwarding to Taxation")
-    ruleset = get_ruleset(str(app["ruleset"]))
+    ruleset = get_ruleset(app.ruleset)
     items = checklists.tech_items(uow, app, ruleset)
     if ruleset.adm_in_force(today()):
         adm_checklist.require(items, (adm_checklist.PRELIMINARY,), "Forwarding to Taxation")
@@ -122,7 +130,7 @@ def forward(uow: AbstractUnitOfWork, actor: Actor, application_id: str) -> dict[
         f"tech-{application_id}",
         TechForwardedToTaxation(
             application_id=application_id,
-            party_id=str(app["party_id"]),
+            party_id=app.party_id,
             forwarded_on=today().isoformat(),
             document_ids=ids,
         ),
@@ -133,7 +141,7 @@ def forward(uow: AbstractUnitOfWork, actor: Actor, application_id: str) -> dict[
 
 def tax_certificate(
     uow: AbstractUnitOfWork, actor: Actor, command: RecordTaxCertificate
-) -> dict[str, Any]:
+) -> ApplicationOnFile:
     """ADM-8: Taxation's valuation; ADM-2's approval fee is invoiced on it."""
     application_id, benefit_cents, certificate_number, issued_on = (
         command.application_id,
@@ -158,19 +166,17 @@ def tax_certificate(
         f"tech-{application_id}",
         TechTaxCertificateRecorded(
             application_id=application_id,
-            party_id=str(app["party_id"]),
+            party_id=app.party_id,
             benefit_cents=benefit_cents,
             certificate_number=certificate_number.strip()[:100],
             issued_on=issued_on.isoformat(),
         ),
         actor.label,
     )
-    ruleset = get_ruleset(str(app["ruleset"]))
+    ruleset = get_ruleset(app.ruleset)
     if ruleset.adm_in_force(today()):
         paid = fees.paid_cents(uow, application_id, adm_fees.TECH_APPLICATION)
         bill = adm_fees.tech_approval_fee(benefit_cents, paid, ruleset)
         if bill is not None:
-            fees.invoice(
-                uow, actor, InvoiceFee(str(app["party_id"]), application_id, bill), ruleset
-            )
+            fees.invoice(uow, actor, InvoiceFee(app.party_id, application_id, bill), ruleset)
     return app

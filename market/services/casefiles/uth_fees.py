@@ -35,7 +35,8 @@ def issue_certificate(
 ) -> dict[str, Any]:
     cert = certificates.issue_certificate(uow, actor, new, ruleset)
     if cert["program"] == Program.UTH.value and ruleset.adm_in_force(today()):
-        face, holder = int(cert["face_cents"]), str(cert["holder_party_id"])
+        face: int = cert["face_cents"]  # the certificate's row: integer cents
+        holder = str(cert["holder_party_id"])
         for kind in (adm_fees.UTH_APPROVAL, adm_fees.UTH_CERTIFICATE):
             bill = adm_fees.uth_percentage_fee(kind, face, ruleset)
             fees.invoice(uow, actor, InvoiceFee(holder, str(cert["id"]), bill), ruleset)

@@ -11,6 +11,8 @@ from functools import partial
 from typing import Any
 
 from market.adapters.document_store import DocumentStore
+from market.adapters.repositories.casefiles import application_on_file, transfer_on_file
+from market.adapters.repositories.models import transfer_of
 from market.domain.commands.casefiles import (
     RecordBoardAction,
     RecordClearance,
@@ -18,6 +20,7 @@ from market.domain.commands.casefiles import (
     RecordTaxCertificate,
 )
 from market.domain.errors import DomainError
+from market.domain.model.case_file import FeeView
 from market.domain.rules import adm_checklist
 from market.services.casefiles import (
     board_actions,
@@ -77,10 +80,10 @@ def _pay_all(s: Seeding, subject_id: str, on: date | None = None) -> None:
         s.do(partial(_pay, s=s, fee=fee, day=on or s.dates.today))
 
 
-def _pay(uow: UnitOfWork, s: Seeding, fee: dict[str, Any], day: date) -> dict[str, Any]:
-    reference = f"DEMO-{str(fee['id'])[-6:]}"
+def _pay(uow: UnitOfWork, s: Seeding, fee: FeeView, day: date) -> FeeView:
+    reference = f"DEMO-{fee['id'][-6:]}"
     return fees.record_payment(
-        uow, EDA, RecordFeePayment(str(fee["id"]), int(fee["due_cents"]), "check", reference, day)
+        uow, EDA, RecordFeePayment(fee["id"], fee["due_cents"], "check", reference, day)
     )
 
 
@@ -88,7 +91,7 @@ def _board_approved(s: Seeding, t: dict[str, Any], on: date) -> None:
     """ADM-9: the Board's approval of this sale, in effect by closing (one per sale)."""
     with ReadOnly(s.engine) as conn:
         try:
-            gates.check_board_approval(conn, t, s.ruleset, on)
+            gates.check_board_approval(conn, transfer_of(t), s.ruleset, on)
             return
         except DomainError:
             pass
@@ -121,7 +124,7 @@ def prepare_closing(s: Seeding, transfer_id: str, on: Any) -> None:
         return
     with ReadOnly(s.engine) as conn:
         t = trading.load_transfer(conn, transfer_id)
-        items = checklists.transfer_items(conn, t, s.ruleset)
+        items = checklists.transfer_items(conn, transfer_on_file(t), s.ruleset)
     _cleared(s, str(t["seller_party_id"]), str(t["program"]))
     if t["program"] == "BRRAG":
         _board_approved(s, t, on)
@@ -177,7 +180,9 @@ def _through_valuation(s: Seeding, app_id: str, party_id: str, on: date) -> None
 def _missing(s: Seeding, app_id: str, stage: str) -> list[str]:
     with ReadOnly(s.engine) as conn:
         app = tech.load_application(conn, app_id)
-        return adm_checklist.missing(checklists.tech_items(conn, app, s.ruleset), (stage,))
+        return adm_checklist.missing(
+            checklists.tech_items(conn, application_on_file(app), s.ruleset), (stage,)
+        )
 
 
 def showcase(s: Seeding) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from market.adapters.repositories.casefiles import transfer_on_file
 from market.domain.rules import adm_checklist
 from market.domain.rulesets import get_ruleset
 from market.services.casefiles import checklists, fees
@@ -43,7 +44,7 @@ def transfer_room(conn: Connection, actor: Actor, transfer_id: str) -> dict[str,
     repos = repositories(conn)
     offer = repos.offers.get(str(t["offer_id"])) if t.get("offer_id") else None
     line = timelines.deal_timeline(conn, t, str(offer["listing_id"]) if offer else None)
-    items = checklists.transfer_items(conn, t, get_ruleset(str(t["ruleset"])))
+    items = checklists.transfer_items(conn, transfer_on_file(t), get_ruleset(str(t["ruleset"])))
     missing = [adm_checklist.words(k) for k in adm_checklist.missing(items, (adm_checklist.FINAL,))]
     closing = funding.funding_view(conn, t)
     due = sum(int(f["due_cents"]) for f in fees.unpaid(conn, [transfer_id]))

@@ -135,7 +135,7 @@ def _list(text: str) -> list[str]:
     return [p.strip() for p in text.split(";") if p.strip()]
 
 
-def _party_by_tax_id(uow: AbstractUnitOfWork, field: str, tax_id: str) -> dict[str, Any]:
+def _party_id_by_tax_id(uow: AbstractUnitOfWork, field: str, tax_id: str) -> str:
     party = uow.parties.by_tax_id(tax_id)
     if party is None:
         raise RowRefused(
@@ -143,7 +143,7 @@ def _party_by_tax_id(uow: AbstractUnitOfWork, field: str, tax_id: str) -> dict[s
             "party_not_defined",
             f"No party with tax id {tax_id} is registered or defined in an earlier row.",
         )
-    return party
+    return str(party["id"])
 
 
 def import_party(uow: AbstractUnitOfWork, ctx: RowContext, row: Mapping[str, str]) -> str:
@@ -153,7 +153,7 @@ def import_party(uow: AbstractUnitOfWork, ctx: RowContext, row: Mapping[str, str
     naics = get("naics_code", check_naics)
     employees = get("employees", parse_employees)
     owner_tax_id = cell(row, "owner_tax_id")
-    owner = _party_by_tax_id(uow, "owner_tax_id", owner_tax_id) if owner_tax_id else None
+    owner_id = _party_id_by_tax_id(uow, "owner_tax_id", owner_tax_id) if owner_tax_id else None
     formed = get("formed_on", lambda t: parse_date(t, "formed_on"))
     hidden = invisible_problem(row["name"])
     if hidden:  # the party-name rule of the API and the pages
@@ -171,13 +171,13 @@ def import_party(uow: AbstractUnitOfWork, ctx: RowContext, row: Mapping[str, str
     party = register_party(uow, ctx.actor, new)
     if naics is not None or employees is not None:
         record_party_facts(uow, ctx.actor, RecordPartyFacts(party["id"], naics, employees))
-    if owner is not None:
+    if owner_id is not None:
         record_ownership(
             uow,
             ctx.actor,
             RecordOwnership(
                 party["id"],
-                owner["id"],
+                owner_id,
                 get("owner_voting_bps", _integer("owner_voting_bps")) or 0,
                 get("owner_value_bps", _integer("owner_value_bps")) or 0,
             ),
@@ -193,12 +193,12 @@ def import_certificate(uow: AbstractUnitOfWork, ctx: RowContext, row: Mapping[st
     face = get("face", lambda t: parse_cents(t, "face"))
     issued_on = get("issued_on", lambda t: parse_date(t, "issued_on"))
     fiscal_year = get("fiscal_year", _integer("fiscal_year"))
-    holder = _party_by_tax_id(uow, "holder_tax_id", row["holder_tax_id"])
+    holder_id = _party_id_by_tax_id(uow, "holder_tax_id", row["holder_tax_id"])
     since = get("nj_operations_since", lambda t: parse_date(t, "nj_operations_since"))
     periods = cell(row, "tax_periods")
     new = NewCertificate(
         program=program.value,
-        holder_party_id=holder["id"],
+        holder_party_id=holder_id,
         face_cents=face,
         fiscal_year=fiscal_year,
         tax_types=_list(row["tax_types"]) if cell(row, "tax_types") else None,
@@ -232,26 +232,27 @@ def import_transfer(uow: AbstractUnitOfWork, ctx: RowContext, row: Mapping[str, 
             f"No certificate numbered {row['certificate_number']} is in the ledger.",
         )
     cert = found[0]
-    buyer = _party_by_tax_id(uow, "buyer_tax_id", row["buyer_tax_id"])
-    if amount > int(cert["balance_cents"]):
+    buyer_id = _party_id_by_tax_id(uow, "buyer_tax_id", row["buyer_tax_id"])
+    face: int = cert["face_cents"]  # the certificate's row: integer cents
+    balance: int = cert["balance_cents"]
+    if amount > balance:
         raise RowRefused(
             "amount",
             "sales_exceed_face",
             f"Selling {format_cents(amount)} of {cert['number']} would take its sales past its "
-            f"face of {format_cents(int(cert['face_cents']))}: "
-            f"{format_cents(int(cert['balance_cents']))} is left.",
+            f"face of {format_cents(face)}: {format_cents(balance)} is left.",
         )
     ruleset = ctx.ruleset(Program(cert["program"]), on)
     sale = CreateTransfer(
         cert["id"],
-        buyer["id"],
+        buyer_id,
         amount,
         consideration,
         cell(row, "agreement_ref"),
         tuple(get("use_of_proceeds", _list) or ()),
     )
     proposed = create_transfer(uow, ctx.actor, sale, ruleset)
-    buyer_actor = Actor(user_id=ctx.actor.user_id, role=PARTICIPANT, party_id=buyer["id"])
+    buyer_actor = Actor(user_id=ctx.actor.user_id, role=PARTICIPANT, party_id=buyer_id)
     confirm_transfer(uow, buyer_actor, proposed["id"], ruleset)
     approve_transfer(uow, ctx.actor, proposed["id"], ruleset, on)
     return str(proposed["id"])

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
@@ -31,6 +31,25 @@ IMPORTER = Actor(user_id="records-import", role=AUTHORITY)
 Progress = Callable[[int], None]
 
 
+@dataclass(frozen=True)
+class Created:
+    """A row imported and the id its use case made."""
+
+    row: int
+    id: str
+
+
+class ImportReportJson(TypedDict):
+    kind: str
+    sha256: str
+    rows: int
+    imported: int
+    refused: list[dict[str, object]]
+    dry_run: bool
+    already_imported: bool
+    created: list[dict[str, object]]
+
+
 @dataclass
 class ImportReport:
     kind: str
@@ -40,9 +59,9 @@ class ImportReport:
     refused: list[Refusal] = field(default_factory=list)
     dry_run: bool = False
     already_imported: bool = False
-    created: list[dict[str, Any]] = field(default_factory=list)
+    created: list[Created] = field(default_factory=list)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ImportReportJson:
         return {
             "kind": self.kind,
             "sha256": self.sha256,
@@ -51,8 +70,19 @@ class ImportReport:
             "refused": [r.as_dict() for r in sorted(self.refused, key=lambda r: r.row)],
             "dry_run": self.dry_run,
             "already_imported": self.already_imported,
-            "created": self.created,
+            "created": [{"row": c.row, "id": c.id} for c in self.created],
         }
+
+
+@dataclass(frozen=True)
+class ImportFile:
+    """What to import: the kind of rows, the file's bytes and name, the rulesets in force."""
+
+    kind: str
+    data: bytes
+    file_name: str
+    schedule: tuple[ScheduleEntry, ...]
+    dry_run: bool = False
 
 
 class _StartAgain(Exception):
@@ -76,82 +106,95 @@ def _refusal(row: int, exc: DomainError, columns: tuple[str, ...]) -> Refusal:
 
 def run_import(
     engine: Engine,
-    kind: str,
-    data: bytes,
-    file_name: str,
-    schedule: tuple[ScheduleEntry, ...],
+    file: ImportFile,
     *,
-    dry_run: bool = False,
     progress: Progress | None = None,
     actor: Actor = IMPORTER,
 ) -> ImportReport:
-    if kind not in KINDS:
-        raise ValueError(f"KIND must be one of {', '.join(KINDS)}, not {kind!r}")
-    columns, handler = KINDS[kind]
-    report = ImportReport(kind=kind, sha256=hashlib.sha256(data).hexdigest(), dry_run=dry_run)
+    if file.kind not in KINDS:
+        raise ValueError(f"KIND must be one of {', '.join(KINDS)}, not {file.kind!r}")
+    columns, handler = KINDS[file.kind]
+    report = ImportReport(
+        kind=file.kind, sha256=hashlib.sha256(file.data).hexdigest(), dry_run=file.dry_run
+    )
     try:
-        rows = read_rows(data, columns)
+        rows = read_rows(file.data, columns)
     except FileRefused as exc:
         report.refused = exc.refusals
         return report
     report.rows = len(rows)
-    ctx = RowContext(actor=actor, schedule=schedule)
-    refused: dict[int, Refusal] = {}
+    attempt = _Attempt(
+        report=report,
+        rows=rows,
+        ctx=RowContext(actor=actor, schedule=file.schedule),
+        handler=handler,
+        known=columns.known,
+        file_name=file.file_name,
+        progress=progress,
+    )
     while True:
         try:
-            _attempt(
-                engine, report, rows, refused, ctx, handler, columns.known, file_name, progress
-            )
+            attempt.run(engine)
             return report
         except _StartAgain:
             report.created = []
             continue
 
 
-def _attempt(
-    engine: Engine,
-    report: ImportReport,
-    rows: list[tuple[int, dict[str, str]]],
-    refused: dict[int, Refusal],
-    ctx: RowContext,
-    handler: Callable[..., str],
-    known: tuple[str, ...],
-    file_name: str,
-    progress: Progress | None,
-) -> None:
-    with UnitOfWork(engine) as uow:
-        if uow.parties.store.get("records_imports", report.sha256) is not None:
-            report.already_imported = True
-            return
+@dataclass
+class _Attempt:
+    """One pass over the rows in one unit of work; the refusals so far are kept across
+    passes, their rows skipped."""
+
+    report: ImportReport
+    rows: list[tuple[int, dict[str, str]]]
+    ctx: RowContext
+    handler: Callable[..., str]
+    known: tuple[str, ...]
+    file_name: str
+    progress: Progress | None
+    refused: dict[int, Refusal] = field(default_factory=dict)
+
+    def run(self, engine: Engine) -> None:
+        report = self.report
+        with UnitOfWork(engine) as uow:
+            if uow.parties.store.get("records_imports", report.sha256) is not None:
+                report.already_imported = True
+                return
+            first = self._rows(uow)
+            report.refused = list(self.refused.values())
+            if self.refused or report.dry_run:
+                report.imported = 0
+                report.created = []  # nothing was written: no id is real
+                return  # the unit of work rolls back: nothing written
+            report.imported = len(self.rows)
+            _record_run(uow, report, self.file_name, first)
+            uow.commit()
+
+    def _rows(self, uow: AbstractUnitOfWork) -> int | None:
+        """Each row not refused yet through its use case; the first sequence appended."""
         first = None
-        for number, row in rows:
-            if number in refused:
-                _tick(progress)
+        for number, row in self.rows:
+            if number in self.refused:
+                _tick(self.progress)
                 continue
             before = len(uow.appended)
             try:
-                made = handler(uow, ctx, row)
+                made = self.handler(uow, self.ctx, row)
             except DomainError as exc:
-                refused[number] = _refusal(number, exc, known)
+                self.refused[number] = _refusal(number, exc, self.known)
                 if len(uow.appended) > before:
                     raise _StartAgain from exc
             except DBAPIError as exc:
                 message = f"The database refused row {number}: {exc.orig}."
-                refused[number] = Refusal(number, "row", "database_refused", message)
+                self.refused[number] = Refusal(number, "row", "database_refused", message)
                 raise _StartAgain from exc
             else:
                 if first is None and uow.appended:
                     first = uow.appended[0].seq
-                report.created.append({"row": number, "id": made})
-            _tick(progress)
-        report.refused = list(refused.values())
-        if refused or report.dry_run:
-            report.imported = 0
-            report.created = []  # nothing was written: no id is real
-            return  # the unit of work rolls back: nothing written
-        report.imported = len(rows)
-        _record_run(uow, report, file_name, first)
-        uow.commit()
+                self.report.created.append(Created(number, made))
+            _tick(self.progress)
+        return first
 
 
 def _record_run(

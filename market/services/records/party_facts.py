@@ -5,7 +5,7 @@ party's stream; the latest recording stands."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
@@ -22,12 +22,20 @@ from market.services.parties.parties import load_party
 facts_t = PartyFacts.__table__  # type: ignore[attr-defined]
 
 
-NO_FACTS: dict[str, Any] = {"naics_code": None, "employees": {}}
+class PartyFactsView(TypedDict):
+    """A party's industry (NAICS 2022) and employees by year ("2024": 12)."""
+
+    naics_code: str | None
+    employees: dict[str, int]
+
+
+def no_facts() -> PartyFactsView:
+    return {"naics_code": None, "employees": {}}
 
 
 def record_party_facts(
     uow: AbstractUnitOfWork, actor: Actor, command: RecordPartyFacts
-) -> dict[str, Any]:
+) -> PartyFactsView:
     """Record (or replace) the party's industry and employees, and its TECH eligibility
     facts (TB-1) if given; a field left out (None) keeps what was recorded before."""
     party_id, naics_code, employees = command.party_id, command.naics_code, command.employees
@@ -52,19 +60,19 @@ def record_party_facts(
     return facts_of(uow, party_id)
 
 
-def facts_of(source: Source, party_id: str) -> dict[str, Any]:
+def facts_of(source: Source, party_id: str) -> PartyFactsView:
     row = repositories(source).parties.store.get("party_facts", party_id)
     if row is None:
-        return dict(NO_FACTS)
+        return no_facts()
     return {"naics_code": row["naics_code"], "employees": dict(row["employees"])}
 
 
 def with_facts(source: Source, party: dict[str, Any]) -> dict[str, Any]:
     """The party's answer with its facts (the API's and the pages' party views)."""
-    return party | facts_of(source, str(party["id"]))
+    return {**party, **facts_of(source, str(party["id"]))}
 
 
-def facts_for(conn: Connection, party_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+def facts_for(conn: Connection, party_ids: Iterable[str]) -> dict[str, PartyFactsView]:
     """The facts of many parties in one query (a page of parties); absent: none recorded."""
     ids = list(party_ids)
     if not ids:

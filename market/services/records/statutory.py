@@ -9,7 +9,7 @@ the events (a proof bundle, an export) recomputes the figures and checks the roo
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
@@ -64,7 +64,16 @@ def _events(conn: Connection) -> Iterator[tuple[int, str, str, Any]]:
         after = int(rows[-1].seq)
 
 
-def fold_ledger(conn: Connection) -> tuple[StatutoryLedger, dict[str, Any]]:
+class FoldedCheckpoint(TypedDict):
+    """The size and root of the events a report folded, and whether a checkpoint of this
+    log signed exactly that tree."""
+
+    tree_size: int
+    root_hash: str
+    signed: bool
+
+
+def fold_ledger(conn: Connection) -> tuple[StatutoryLedger, FoldedCheckpoint]:
     """The reports' state and the checkpoint (size and root) of the events folded."""
     state = StatutoryLedger()
     frontier = merkle.Frontier()
@@ -75,7 +84,7 @@ def fold_ledger(conn: Connection) -> tuple[StatutoryLedger, dict[str, Any]]:
     size = frontier.size
     root = frontier.root().hex()
     signed = any(
-        int(c["tree_size"]) == size and c["root_hash"] == root
+        c["tree_size"] == size and c["root_hash"] == root
         for c in checkpoint_store.newest_first(conn, 20)
     )
     return state, {"tree_size": size, "root_hash": root, "signed": signed}

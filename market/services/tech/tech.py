@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any
 
+from market.adapters.repositories.casefiles import application_on_file
 from market.domain.errors import (
     ApplicationDeadlinePassedError,
     InvalidRequestError,
@@ -205,7 +206,7 @@ def submit_application(
     uow.append(f"tech-{application_id}", received_event, actor.label, new_stream=True)
     tech_receipts.record_receipt(uow, actor, application_id, receipt)
     row = load_application(uow, application_id)
-    tech_steps.invoice_application_fee(uow, actor, row, ruleset)  # ADM-1
+    tech_steps.invoice_application_fee(uow, actor, application_on_file(row), ruleset)  # ADM-1
     return row
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from market.adapters.repositories.models import transfer_of
+from market.adapters.repositories.models import certificate_of, transfer_of
 from market.domain.commands.trading import ApproveTransfer
 from market.domain.deciders.transfers import ApprovalFacts, ListingSold
 from market.domain.model import Transfer, TransferStatus
@@ -53,7 +53,8 @@ def approval_facts(
     cert = reads.certificate(uow, transfer.certificate_id)
     halts.check_not_halted(uow, cert)  # PRODUCT.md 8.3 trading halts
     funding.check_funded(uow, row, ruleset)  # PRODUCT.md 8.3 closing record
-    gates.check_final_approval(uow, row, cert, ruleset, on)  # ADM-8, ADM-12: at closing
+    # ADM-8, ADM-12: at closing
+    gates.check_final_approval(uow, transfer, certificate_of(cert), ruleset, on)
     uow.transfers.remember(row)
     uow.certificates.remember(cert)
     parties = (transfer.seller_party_id, transfer.buyer_party_id)

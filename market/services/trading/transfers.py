@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from market.adapters.repositories.models import listing_of
+from market.adapters.repositories.models import certificate_of, listing_of
 from market.domain.commands.trading import CreateTransfer
 from market.domain.deciders.transfers import decide_confirmation, decide_decline
 from market.domain.errors import InvalidRequestError
@@ -128,7 +128,8 @@ def propose_transfer(
         actor.label,
         new_stream=True,
     )
-    gates.invoice_transfer_fee(uow, actor, p.transfer_id, cert, ruleset)  # ADM-3 (UTH)
+    # ADM-3 (UTH)
+    gates.invoice_transfer_fee(uow, actor, p.transfer_id, certificate_of(cert), ruleset)
 
 
 def create_transfer(

@@ -17,22 +17,23 @@ from __future__ import annotations
 import base64
 import hmac
 import re
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from market.adapters import merkle_store
 from market.adapters.eventstore import events_t
+from market.adapters.projections.store import Row
 from market.domain import merkle
 from market.domain.events.certificates import CertificateIssued
 from market.services.certificates import halts
 from market.services.kernel.errors import NotFoundError
 from market.services.kernel.reads import repositories
+from market.services.trust.checkpoint_views import PublicCheckpoint
 from market.services.trust.checkpoints import TrustSettings, as_public, latest_row, trusted_keys
 
 CODE = re.compile(r"^(\d{1,18})-([0-9a-f]{16})$")
-FIELDS = ("number", "program", "fiscal_year", "face_cents", "balance_cents", "status")
 
 
 def verification_code(seq: int, event_hash: str) -> str:
@@ -40,11 +41,49 @@ def verification_code(seq: int, event_hash: str) -> str:
     return f"{seq}-{event_hash[:16]}"
 
 
-def issue_event(conn: Connection, cert: dict[str, Any]) -> dict[str, Any] | None:
+class IssueEvent(TypedDict):
+    seq: int
+    hash: str
+
+
+class SigningKeyShown(TypedDict):
+    key_id: str
+    name: str
+    public_key: str
+    verifier_key: str
+
+
+class IssueProof(TypedDict):
+    """The issuing event's inclusion proof; only `checkpoint` (None) before one covers it."""
+
+    checkpoint: PublicCheckpoint | None
+    leaf_index: NotRequired[int]
+    leaf_hash: NotRequired[str]
+    path: NotRequired[list[str]]
+    key: NotRequired[SigningKeyShown | None]
+
+
+class CertificateCheck(TypedDict):
+    """What anyone learns of a certificate by its number and code: no party."""
+
+    number: str
+    program: str
+    fiscal_year: int
+    face_cents: int
+    balance_cents: int
+    status: str
+    halted: bool
+    code: str
+    event: IssueEvent
+    proof: IssueProof
+
+
+def issue_event(conn: Connection, cert: Row) -> IssueEvent | None:
     """The certificate's CERT_ISSUED event (seq, hash), or None for a row without one."""
+    issued_seq: int = cert["issued_seq"]
     row = conn.execute(
         select(events_t.c.seq, events_t.c.type, events_t.c.payload, events_t.c.hash).where(
-            events_t.c.seq == int(cert["issued_seq"])
+            events_t.c.seq == issued_seq
         )
     ).first()
     if row is None or row.type != CertificateIssued.TYPE:
@@ -58,7 +97,7 @@ def code_of(conn: Connection, number: str) -> str | None:
     """The verification code of the certificate with that number (what its holder's page
     and its paper print), or None."""
     named = repositories(conn).certificates.where(number=number)
-    issued = issue_event(conn, dict(named[0])) if named else None
+    issued = issue_event(conn, named[0]) if named else None
     return verification_code(issued["seq"], issued["hash"]) if issued else None
 
 
@@ -67,29 +106,39 @@ def _unknown() -> NotFoundError:
     return NotFoundError("No certificate has that number and verification code.", {})
 
 
-def check(conn: Connection, settings: TrustSettings, number: str, code: str) -> dict[str, Any]:
+def check(conn: Connection, settings: TrustSettings, number: str, code: str) -> CertificateCheck:
     """The public facts and the proof, or NotFoundError (the same for every miss)."""
     typed = code.strip().lower()
     named = (
         repositories(conn).certificates.where(number=number.strip()) if CODE.match(typed) else []
     )
-    cert = dict(named[0]) if named else None
+    cert = named[0] if named else None
     issued = issue_event(conn, cert) if cert else None
     expected = verification_code(issued["seq"], issued["hash"]) if issued else ""
     # Compared in constant time, so the answer's timing does not spell the code out.
     if cert is None or issued is None or not hmac.compare_digest(expected, typed):
         raise _unknown()
-    found = {k: cert[k] for k in FIELDS} | {"halted": halts.is_halted(conn, cert)}
-    return found | {"code": expected, "event": issued, "proof": _proof(conn, settings, issued)}
+    return {
+        "number": cert["number"],
+        "program": cert["program"],
+        "fiscal_year": cert["fiscal_year"],
+        "face_cents": cert["face_cents"],
+        "balance_cents": cert["balance_cents"],
+        "status": cert["status"],
+        "halted": halts.is_halted(conn, cert),
+        "code": expected,
+        "event": issued,
+        "proof": _proof(conn, settings, issued),
+    }
 
 
-def _proof(conn: Connection, settings: TrustSettings, issued: dict[str, Any]) -> dict[str, Any]:
+def _proof(conn: Connection, settings: TrustSettings, issued: IssueEvent) -> IssueProof:
     """The inclusion proof of the issuing event against the latest trusted checkpoint (None
     when that checkpoint does not reach it yet), with the key the checkpoint names."""
     row = latest_row(conn, settings)
-    if row is None or int(row["tree_size"]) < issued["seq"]:
+    if row is None or row["tree_size"] < issued["seq"]:
         return {"checkpoint": None}
-    size, index = int(row["tree_size"]), issued["seq"] - 1
+    size, index = row["tree_size"], issued["seq"] - 1
     reader = merkle_store.NodeReader(conn)
     path = reader.run(lambda nodes: merkle.inclusion_proof(nodes, index, size))
     leaf = merkle.leaf_hash(bytes.fromhex(issued["hash"]))
@@ -98,11 +147,11 @@ def _proof(conn: Connection, settings: TrustSettings, issued: dict[str, Any]) ->
         "leaf_index": index,
         "leaf_hash": leaf.hex(),
         "path": [p.hex() for p in path],
-        "key": _signing_key(settings, str(row["key_id"])),
+        "key": _signing_key(settings, row["key_id"]),
     }
 
 
-def _signing_key(settings: TrustSettings, key_id: str) -> dict[str, str] | None:
+def _signing_key(settings: TrustSettings, key_id: str) -> SigningKeyShown | None:
     """The trusted key whose C2SP key hash is the checkpoint's `key_id` (after a rotation,
     the older key signed the older checkpoints)."""
     for key in trusted_keys(settings):

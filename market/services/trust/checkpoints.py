@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from market.adapters import checkpoint_store, merkle_store
+from market.adapters.checkpoint_store import StoredCheckpoint
 from market.adapters.eventstore import head
 from market.adapters.signing import KeyFileError, Signer, load_signer
 from market.domain import merkle
@@ -43,6 +44,7 @@ from market.services.kernel.errors import (
 from market.services.kernel.paging import split_page
 from market.services.kernel.uow import ReadOnly
 from market.services.trust import cosigned, key_rotation, published, witnessing
+from market.services.trust.checkpoint_views import PublicCheckpoint
 
 DEFAULT_ORIGIN = "nj-transfer-certificates/ledger"
 REQUEST_BACKLOG = 100_000
@@ -115,11 +117,11 @@ def public_key(settings: TrustSettings) -> dict[str, str]:
     return signer(settings).public_key_info()
 
 
-def as_public(row: dict[str, Any]) -> dict[str, Any]:
+def as_public(row: StoredCheckpoint) -> PublicCheckpoint:
     """The checkpoint as the API and the bundles give it; `signed_note` is the file."""
     sig = published.row_signature(row)
     return {
-        "tree_size": int(row["tree_size"]),
+        "tree_size": row["tree_size"],
         "root_hash": row["root_hash"],
         "timestamp": row["timestamp"],
         "key_id": row["key_id"],
@@ -129,7 +131,9 @@ def as_public(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def latest_row(conn: Connection, settings: TrustSettings, upto: int | None = None) -> Any:
+def latest_row(
+    conn: Connection, settings: TrustSettings, upto: int | None = None
+) -> StoredCheckpoint | None:
     """The newest stored checkpoint whose signature a trusted key made (a row written by
     hand is passed over, never served or built on); with `upto`, of a tree no larger."""
     rows = checkpoint_store.newest_first(conn, LATEST_TRIES)
@@ -163,7 +167,7 @@ def refuse_contradictions(conn: Connection, settings: TrustSettings, size: int) 
 
 def make_checkpoint(
     engine: Engine, settings: TrustSettings, *, max_backlog: int | None = None
-) -> tuple[dict[str, Any], bool]:
+) -> tuple[PublicCheckpoint, bool]:
     """Sign the ledger as it stands; (checkpoint, created). A request passes `max_backlog`
     (REQUEST_BACKLOG): a tree far behind is built by the CLI, not inside a request."""
     key = signer(settings)
@@ -208,11 +212,11 @@ def make_checkpoint(
 
 def _sign(
     conn: Connection, settings: TrustSettings, key: Signer, size: int
-) -> tuple[dict[str, Any], dict[str, Any]]:
+) -> tuple[PublicCheckpoint, StoredCheckpoint]:
     root = merkle_store.stored_root(conn, size)
     note = Note(settings.origin, size, root).text
     signature = key.sign(note.encode("utf-8"))
-    row: dict[str, Any] = {
+    row: StoredCheckpoint = {
         "tree_size": size,
         "root_hash": root.hex(),
         "timestamp": clock.now_utc().isoformat().replace("+00:00", "Z"),
@@ -240,7 +244,7 @@ def _sign(
     return public, row
 
 
-def latest(engine: Engine, settings: TrustSettings) -> dict[str, Any] | None:
+def latest(engine: Engine, settings: TrustSettings) -> PublicCheckpoint | None:
     with ReadOnly(engine) as conn:
         row = latest_row(conn, settings)
     return None if row is None else as_public(row)
@@ -248,17 +252,17 @@ def latest(engine: Engine, settings: TrustSettings) -> dict[str, Any] | None:
 
 def checkpoints_page(
     engine: Engine, settings: TrustSettings, after: int, limit: int
-) -> tuple[list[dict[str, Any]], int | None]:
+) -> tuple[list[PublicCheckpoint], int | None]:
     """Stored checkpoints a trusted key signed (a row written by hand is not served)."""
     with ReadOnly(engine) as conn:
         rows = checkpoint_store.page(conn, after, limit + 1)
-    kept, nxt = split_page(rows, limit, lambda r: int(r["tree_size"]))
+    kept, nxt = split_page(rows, limit, lambda r: r["tree_size"])
     keys = trusted_keys(settings) if kept else []
     good = [r for r in kept if published.judge_row(r, settings.origin, keys, published.Record())]
     return [as_public(r) for r in good], nxt
 
 
-def checkpoint_due(engine: Engine, settings: TrustSettings) -> dict[str, Any] | None:
+def checkpoint_due(engine: Engine, settings: TrustSettings) -> PublicCheckpoint | None:
     """For a regular job (`tick`): a new checkpoint if the ledger grew, else None; an empty
     ledger is not an error here. A ledger that contradicts the tree still raises."""
     try:

@@ -69,7 +69,8 @@ def parse(text: str, origin: str) -> Rotation:
     if len(lines) != 5 or lines[0] != origin or lines[1] != "key rotation":
         raise NoteError("not a key rotation statement of this log")
     fields = dict(line.split(" ", 1) for line in lines[2:] if " " in line)
-    if set(fields) != {"old", "new", "from"} or not fields["from"].isdigit():
+    from_size = fields.get("from", "")
+    if set(fields) != {"old", "new", "from"} or not from_size.isdigit():
         raise NoteError("a rotation statement names old, new and from")
     old, new = parse_verifier_key(fields["old"]), parse_verifier_key(fields["new"])
     for key in (old, new):
@@ -80,7 +81,7 @@ def parse(text: str, origin: str) -> Rotation:
             for s in signatures
         ):
             raise NoteError(f"the rotation statement is not signed by {key.text}")
-    return Rotation(old, new, int(fields["from"]), text)
+    return Rotation(old, new, int(from_size), text)
 
 
 def read_all(directory: Path, origin: str) -> tuple[list[Rotation], list[str]]:

@@ -4,8 +4,6 @@ re-applies the events without the checks that admitted them."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import Engine
 
 from market.adapters import invariant_rows, rebuild
@@ -16,16 +14,17 @@ from market.domain.invariants import Breach
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.paging import split_page
 from market.services.kernel.uow import ReadOnly, UnitOfWork
+from market.services.trust.checkpoint_views import EventShown, event_shown
 
 
 def events_page(
     engine: Engine, actor: Actor, after: int, limit: int, stream: str | None = None
-) -> tuple[list[dict[str, Any]], int | None]:
+) -> tuple[list[EventShown], int | None]:
     actor.require(AUTHORITY, AUDITOR)
     with ReadOnly(engine) as conn:
         events = page_events(conn, after, limit + 1, stream)
     kept, nxt = split_page(events, limit, lambda e: e.seq)
-    return [e.as_dict() for e in kept], nxt
+    return [event_shown(e) for e in kept], nxt
 
 
 class InvariantBrokenError(DomainError):

@@ -23,11 +23,11 @@ import base64
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy.engine import Connection
 
 from market.adapters import checkpoint_store
+from market.adapters.checkpoint_store import StoredCheckpoint
 from market.adapters.signing import verify_signature
 from market.domain import merkle
 from market.domain.checkpoint_note import (
@@ -97,15 +97,20 @@ def _signed_by_trusted(
     return verdict
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """A signed note found somewhere (a file, a row), not judged yet."""
+
+    source: str
+    text: str
+    signatures: list[Signature]
+
+
 def judge(
-    source: str,
-    text: str,
-    signatures: list[Signature],
-    origin: str,
-    keys: list[VerifierKey],
-    record: Record,
+    candidate: Candidate, origin: str, keys: list[VerifierKey], record: Record
 ) -> Published | None:
     """Add the checkpoint to `record` if a trusted key signed it; say why not otherwise."""
+    source, text, signatures = candidate.source, candidate.text, candidate.signatures
     try:
         note = parse_note(text)
     except NoteError as e:
@@ -129,13 +134,13 @@ def judge(
     return None
 
 
-def row_signature(row: dict[str, Any]) -> Signature:
+def row_signature(row: StoredCheckpoint) -> Signature:
     origin = row["note"].split("\n", 1)[0]
     return Signature(origin, bytes.fromhex(row["key_id"]), base64.b64decode(row["signature"]))
 
 
 def judge_row(
-    row: dict[str, Any], origin: str, keys: list[VerifierKey], record: Record
+    row: StoredCheckpoint, origin: str, keys: list[VerifierKey], record: Record
 ) -> Published | None:
     source = f"stored checkpoint {row['tree_size']}"
     try:
@@ -144,7 +149,7 @@ def judge_row(
         record.row_problems.append(f"{source}: malformed ({e})")
         return None
     mine = Record()
-    found = judge(source, row["note"], [sig], origin, keys, mine)
+    found = judge(Candidate(source, row["note"], [sig]), origin, keys, mine)
     if found is not None and found.note.tree_size != row["tree_size"]:
         mine.problems.append(f"{source}: its note signs size {found.note.tree_size}")
         mine.checkpoints, found = [], None
@@ -168,7 +173,7 @@ def read_files(
         except NoteError as e:
             record.problems.append(f"checkpoint {path}: not a valid signed note ({e})")
             continue
-        found = judge(str(path), text, signatures, origin, keys, record)
+        found = judge(Candidate(str(path), text, signatures), origin, keys, record)
         named = checkpoint_store.named_size(path)
         if found is not None and named is not None and named != found.note.tree_size:
             record.problems.append(f"checkpoint {path}: its name disagrees with its size")

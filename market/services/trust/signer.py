@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
@@ -18,6 +17,7 @@ from sqlalchemy.exc import DBAPIError
 from market.adapters.db import permission_denied
 from market.domain.errors import DomainError
 from market.services.trust import checkpoints
+from market.services.trust.checkpoint_views import PublicCheckpoint
 from market.services.trust.checkpoints import TrustSettings
 
 
@@ -43,11 +43,11 @@ def writing_trust() -> Iterator[None]:
 
 def make_checkpoint(
     signer: Engine, settings: TrustSettings, *, max_backlog: int | None = None
-) -> tuple[dict[str, Any], bool]:
+) -> tuple[PublicCheckpoint, bool]:
     with writing_trust():
         return checkpoints.make_checkpoint(signer, settings, max_backlog=max_backlog)
 
 
-def checkpoint_due(signer: Engine, settings: TrustSettings) -> dict[str, Any] | None:
+def checkpoint_due(signer: Engine, settings: TrustSettings) -> PublicCheckpoint | None:
     with writing_trust():
         return checkpoints.checkpoint_due(signer, settings)

@@ -13,13 +13,14 @@ the full `flask verify` does.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import TypedDict
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from market.adapters import invariant_rows, merkle_store
-from market.adapters.eventstore import GENESIS_HASH, compute_hash, head, iter_events
+from market.adapters.eventstore import GENESIS_HASH, Event, compute_hash, head, iter_events
 from market.domain import merkle
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.uow import ReadOnly
@@ -31,7 +32,39 @@ CHECK_BUDGET = 2_000  # published checkpoints compared with the tree in one requ
 _AGREED: set[tuple[int, bytes]] = set()  # (size, root) found equal to the stored tree
 
 
-def verify_recent(engine: Engine, settings: TrustSettings) -> dict[str, Any]:
+class AnchorShown(TypedDict):
+    name: str
+    tree_size: int
+    root_hash: str
+
+
+class RecentVerify(TypedDict):
+    """The answer of `GET /api/v1/ledger/verify` and the /ledger page's check."""
+
+    mode: str
+    events: int
+    head_hash: str
+    checkpoint: AnchorShown | None
+    checkpoints: dict[str, int]
+    ok: bool
+    first_bad_seq: int | None
+    problems: list[str]
+    checked_from_seq: int
+    checked_events: int
+    checked: list[str]
+
+
+@dataclass(frozen=True)
+class ChainStart:
+    """Where the chain check begins: the last checkpoint (None before the first), the seq
+    and the hash the event there must link to (None: not checked)."""
+
+    anchor: published.Published | None
+    start: int
+    prev: str | None
+
+
+def verify_recent(engine: Engine, settings: TrustSettings) -> RecentVerify:
     """Fast: every published checkpoint (files and rows, pinned keys) against the stored
     tree and each other, then the events after the last one against the chain; the full
     check is `flask verify`."""
@@ -40,30 +73,13 @@ def verify_recent(engine: Engine, settings: TrustSettings) -> dict[str, Any]:
         record = published_record(conn, settings, report)
         anchor = max(record.checkpoints, key=lambda p: p.note.tree_size, default=None)
         head_seq, head_hash = head(conn)
-        out: dict[str, Any] = {
-            "mode": "incremental",
-            "events": head_seq,
-            "head_hash": head_hash,
-            "checkpoint": None,
-            "checkpoints": _check_all(conn, record, head_seq, report),
-        }
-        # Before the first checkpoint: the whole chain, or its last REQUEST_BACKLOG events
-        # (their links to one another) when it is longer than a request should read.
-        start = max(1, head_seq - REQUEST_BACKLOG + 1)
-        prev: str | None = GENESIS_HASH if start == 1 else None
+        checkpoints = _check_all(conn, record, head_seq, report)
+        chain = _chain_start(anchor, head_seq)
         bad = _first_bad(report, record, head_seq)
-        if anchor is not None:
-            size = anchor.note.tree_size
-            out["checkpoint"] = {
-                "name": anchor.source,
-                "tree_size": size,
-                "root_hash": anchor.note.root.hex(),
-            }
-            start, prev = size, None
         checked = 0
         if bad is None and (anchor is None or anchor.note.tree_size <= head_seq):
             touched: set[str] = set()
-            checked, bad, last = _check_chain(conn, anchor, start, prev, report, touched)
+            checked, bad, last = _check_chain(conn, chain, report, touched)
             # The projections those events touched must still keep their invariants: a
             # certificate row raised by hand, a listing over the real balance.
             report.problems += [str(b) for b in invariant_rows.breaches(conn, touched)]
@@ -72,8 +88,42 @@ def verify_recent(engine: Engine, settings: TrustSettings) -> dict[str, Any]:
                     f"the ledger head does not match the chain at seq {head_seq}"
                 )
                 bad = head_seq
+    return {
+        "mode": "incremental",
+        "events": head_seq,
+        "head_hash": head_hash,
+        "checkpoint": None if anchor is None else _anchor_shown(anchor),
+        "checkpoints": checkpoints,
+        "ok": not report.problems,
+        "first_bad_seq": bad,
+        "problems": report.problems + report.untrusted,
+        "checked_from_seq": chain.start,
+        "checked_events": checked,
+        "checked": _checked_what(chain),
+    }
+
+
+def _chain_start(anchor: published.Published | None, head_seq: int) -> ChainStart:
+    """From the last checkpoint; before the first, the whole chain, or its last
+    REQUEST_BACKLOG events (their links to one another) when it is longer than a request
+    should read."""
     if anchor is not None:
-        checked_what = [
+        return ChainStart(anchor, anchor.note.tree_size, None)
+    start = max(1, head_seq - REQUEST_BACKLOG + 1)
+    return ChainStart(None, start, GENESIS_HASH if start == 1 else None)
+
+
+def _anchor_shown(anchor: published.Published) -> AnchorShown:
+    return {
+        "name": anchor.source,
+        "tree_size": anchor.note.tree_size,
+        "root_hash": anchor.note.root.hex(),
+    }
+
+
+def _checked_what(chain: ChainStart) -> list[str]:
+    if chain.anchor is not None:
+        return [
             "every published checkpoint's signature by a trusted key (TRUSTED_LOG_KEYS), "
             "files in CHECKPOINT_DIR and stored rows alike; no two of one size disagree",
             "the stored Merkle tree has each checkpoint's root at its size",
@@ -82,29 +132,19 @@ def verify_recent(engine: Engine, settings: TrustSettings) -> dict[str, Any]:
             "the invariants of every certificate those events name (conservation, "
             "commitments within the balance)",
         ]
-    elif start == 1:
-        checked_what = ["every event's hash and link (no checkpoint yet)"]
-    else:
-        checked_what = [
-            f"the last {REQUEST_BACKLOG} events' hashes and links only: no checkpoint yet "
-            "(run flask --app market checkpoint; flask verify checks everything)"
-        ]
-    out.update(
-        ok=not report.problems,
-        first_bad_seq=bad,
-        problems=report.problems + report.untrusted,
-        checked_from_seq=start,
-        checked_events=checked,
-        checked=checked_what,
-    )
-    return out
+    if chain.start == 1:
+        return ["every event's hash and link (no checkpoint yet)"]
+    return [
+        f"the last {REQUEST_BACKLOG} events' hashes and links only: no checkpoint yet "
+        "(run flask --app market checkpoint; flask verify checks everything)"
+    ]
 
 
-def certificates_named(stream: str, payload: dict[str, Any]) -> set[str]:
+def certificates_named(event: Event) -> set[str]:
     """The certificates an event names: its stream's, and any `*certificate_id` field."""
-    found = {str(v) for k, v in payload.items() if k.endswith("certificate_id") and v}
-    if stream.startswith("certificate-"):
-        found.add(stream.removeprefix("certificate-"))
+    found = {str(v) for k, v in event.payload.items() if k.endswith("certificate_id") and v}
+    if event.stream.startswith("certificate-"):
+        found.add(event.stream.removeprefix("certificate-"))
     return found
 
 
@@ -149,19 +189,15 @@ def _check_all(
 
 
 def _check_chain(
-    conn: Connection,
-    anchor: published.Published | None,
-    start: int,
-    prev: str | None,
-    report: CheckpointReport,
-    touched: set[str],
+    conn: Connection, chain: ChainStart, report: CheckpointReport, touched: set[str]
 ) -> tuple[int, int | None, str | None]:
     """Events from `start` to the head: (how many, first bad seq, the last hash). With an
     anchor, the event at `start` must be the leaf its checkpoint signed."""
+    anchor, start, prev = chain.anchor, chain.start, chain.prev
     checked = 0
     for e in iter_events(conn, after=start - 1):
         checked += 1
-        touched.update(certificates_named(e.stream, e.payload))
+        touched.update(certificates_named(e))
         if anchor is not None and e.seq == start:
             leaf = merkle_store.NodeReader(conn).run(lambda n: n(0, start - 1))
             if merkle.leaf_hash(bytes.fromhex(e.hash)) != leaf:
@@ -181,6 +217,6 @@ def _check_chain(
     return checked, None, prev
 
 
-def verify_recent_for(engine: Engine, actor: Actor, settings: TrustSettings) -> dict[str, Any]:
+def verify_recent_for(engine: Engine, actor: Actor, settings: TrustSettings) -> RecentVerify:
     actor.require(AUTHORITY, AUDITOR)
     return verify_recent(engine, settings)

@@ -14,7 +14,7 @@ The incremental check for requests is `trust_recent.verify_recent`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import Engine, and_, select
 from sqlalchemy.engine import Connection
@@ -25,6 +25,14 @@ from market.domain import merkle
 from market.services.kernel.uow import ReadOnly
 from market.services.trust import key_rotation, published
 from market.services.trust.checkpoints import TrustSettings, trusted_keys
+
+
+class CheckpointReportJson(TypedDict):
+    ok: bool
+    checked: list[str]
+    problems: list[str]
+    untrusted: list[str]
+    first_bad_seq: int | None
 
 
 @dataclass
@@ -38,7 +46,7 @@ class CheckpointReport:
     def ok(self) -> bool:
         return not self.problems
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> CheckpointReportJson:
         return {
             "ok": self.ok,
             "checked": self.checked,

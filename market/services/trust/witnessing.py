@@ -22,6 +22,8 @@ from typing import Any
 from sqlalchemy import Engine
 
 from market.adapters import checkpoint_store, cosignature_store, merkle_store
+from market.adapters.checkpoint_store import StoredCheckpoint
+from market.adapters.cosignature_store import StoredCosignature
 from market.adapters.signing import verify_signature
 from market.adapters.witness_client import WitnessUnreachable, add_checkpoint
 from market.domain import merkle
@@ -111,7 +113,7 @@ def _witness(line: str) -> WitnessConfig:
     return WitnessConfig(name, url, key)
 
 
-def signed_note(row: dict[str, Any], cosignatures: list[dict[str, Any]] | None = None) -> str:
+def signed_note(row: StoredCheckpoint, cosignatures: list[StoredCosignature] | None = None) -> str:
     """The checkpoint's note with the log's signature, then the stored cosignatures."""
     origin = row["note"].split("\n", 1)[0]
     log_sig = Signature(origin, bytes.fromhex(row["key_id"]), base64.b64decode(row["signature"]))
@@ -145,9 +147,11 @@ def _checked(w: WitnessConfig, note: str, answer: str) -> Cosignature:
     return mine[0]
 
 
-def ask(engine: Engine, ws: WitnessSettings, w: WitnessConfig, row: dict[str, Any]) -> Cosignature:
+def ask(
+    engine: Engine, ws: WitnessSettings, w: WitnessConfig, row: StoredCheckpoint
+) -> Cosignature:
     """One witness's verified cosignature of checkpoint `row`; WitnessFailed if none."""
-    size = int(row["tree_size"])
+    size = row["tree_size"]
     with ReadOnly(engine) as conn:
         old = cosignature_store.last_cosigned_size(conn, w.name, w.key.key_hash.hex())
     old = old if old <= size else 0
@@ -173,13 +177,13 @@ def ask(engine: Engine, ws: WitnessSettings, w: WitnessConfig, row: dict[str, An
 
 
 def cosign(
-    engine: Engine, ws: WitnessSettings, directory: Path, row: dict[str, Any]
+    engine: Engine, ws: WitnessSettings, directory: Path, row: StoredCheckpoint
 ) -> dict[str, str]:
     """Ask every witness that has not cosigned `row` yet; store what verifies, rewrite the
     checkpoint's file; returns each asked witness's outcome ("cosigned" or why not)."""
     if not ws.witnesses:
         return {}
-    size = int(row["tree_size"])
+    size = row["tree_size"]
     with ReadOnly(engine) as conn:
         have = {(c["witness"], c["key_id"]) for c in cosignature_store.for_checkpoint(conn, size)}
     outcome: dict[str, str] = {}
@@ -207,7 +211,7 @@ def cosign(
     return outcome
 
 
-def _row(size: int, c: Cosignature) -> dict[str, Any]:
+def _row(size: int, c: Cosignature) -> StoredCosignature:
     return {
         "tree_size": size,
         "witness": c.name,
@@ -219,7 +223,7 @@ def _row(size: int, c: Cosignature) -> dict[str, Any]:
 
 
 def cosign_latest(
-    engine: Engine, ws: WitnessSettings, directory: Path, latest: dict[str, Any] | None
+    engine: Engine, ws: WitnessSettings, directory: Path, latest: StoredCheckpoint | None
 ) -> dict[str, str]:
     """For `tick`: ask the witnesses missing from `latest` (`checkpoints.latest`, the
     newest checkpoint a trusted key signed) again."""

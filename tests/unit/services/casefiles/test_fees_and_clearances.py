@@ -14,11 +14,37 @@ from market.domain.casefile_errors import (
 )
 from market.domain.commands.casefiles import RecordClearance, RecordFeePayment
 from market.domain.errors import InvalidRequestError
+from market.domain.model import Certificate
+from market.domain.programs import Program
 from market.services.casefiles import clearances, fees, gates
 from market.services.kernel import clock
 from market.services.kernel.errors import ConflictError, ForbiddenError
 from tests.unit.fakes import FakeUnitOfWork
 from tests.unit.services.world import AUTHORITY_USER, RULES, participant, party
+
+
+def uth_certificate(certificate_id: str, holder: str) -> Certificate:
+    """An original UTH certificate as the rules read it (only whose and which program
+    matter to its transfer fee)."""
+    return Certificate(
+        id=certificate_id,
+        number="UTH-1",
+        program=Program.UTH,
+        holder_party_id=holder,
+        original_holder_party_id=holder,
+        root_id=certificate_id,
+        origin="issued",
+        fiscal_year=2025,
+        allowed_cents=1_000_000,
+        balance_cents=1_000_000,
+        queued_cents=0,
+        children_count=0,
+        tax_types=(),
+        tax_periods=(),
+        credit_year=None,
+        carryover_last_year=None,
+        waiver_statement="",
+    )
 
 
 @pytest.fixture
@@ -29,7 +55,7 @@ def uow() -> FakeUnitOfWork:
 
 def test_a_uth_transfer_is_invoiced_2500_and_blocks_until_paid(uow: FakeUnitOfWork) -> None:
     seller = party(uow, "UTH Seller")
-    cert = {"id": "crt_u", "program": "UTH", "holder_party_id": seller}
+    cert = uth_certificate("crt_u", seller)
     with uow:
         gates.invoice_transfer_fee(uow, AUTHORITY_USER, "trf_u", cert, RULES)
         gates.invoice_transfer_fee(uow, AUTHORITY_USER, "trf_u", cert, RULES)  # once only
@@ -76,7 +102,7 @@ def test_no_uth_fee_in_the_bills_era(uow: FakeUnitOfWork) -> None:
             uow,
             AUTHORITY_USER,
             "trf_o",
-            {"id": "c", "program": "UTH", "holder_party_id": seller},
+            uth_certificate("c", seller),
             RULES,
         )
         uow.commit()
