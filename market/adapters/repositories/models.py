@@ -3,7 +3,9 @@ place a row's columns become typed fields."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
+from typing import Any
 
 from market.adapters.projections.store import Row
 from market.domain.model import (
@@ -58,7 +60,7 @@ def party_of(row: Row) -> Party:
     )
 
 
-def transfer_of(row: Row) -> Transfer:
+def transfer_of(row: Mapping[str, Any]) -> Transfer:
     uses = row.get("use_of_proceeds")
     return Transfer(
         id=str(row["id"]),
@@ -78,7 +80,7 @@ def _day(text: str | None) -> date | None:
     return None if text is None else date.fromisoformat(str(text))
 
 
-def listing_of(row: Row) -> Listing:
+def listing_of(row: Mapping[str, Any]) -> Listing:
     return Listing(
         id=str(row["id"]),
         certificate_id=str(row["certificate_id"]),
@@ -89,7 +91,7 @@ def listing_of(row: Row) -> Listing:
     )
 
 
-def offer_of(row: Row) -> Offer:
+def offer_of(row: Mapping[str, Any]) -> Offer:
     amount, price = row.get("counter_amount_cents"), row.get("counter_price_cents")
     return Offer(
         id=str(row["id"]),

@@ -120,7 +120,7 @@ def prepare_closing(s: Seeding, transfer_id: str, on: Any) -> None:
     if not s.ruleset.adm_in_force(on):
         return
     with ReadOnly(s.engine) as conn:
-        t = trading.load_transfer(conn, transfer_id)
+        t = dict(trading.load_transfer(conn, transfer_id))
         items = checklists.transfer_items(conn, t, s.ruleset)
     _cleared(s, str(t["seller_party_id"]), str(t["program"]))
     if t["program"] == "BRRAG":

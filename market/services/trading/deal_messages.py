@@ -44,7 +44,7 @@ def post_message(
             {"body": "invisible_characters"},
         )
     mine = actor.party_id
-    other = t["buyer_party_id"] if mine == t["seller_party_id"] else t["seller_party_id"]
+    other = t.buyer_party_id if mine == t.seller_party_id else t.seller_party_id
     uow.append(
         stream_of(transfer_id),
         DealMessagePosted(

@@ -21,10 +21,8 @@ def _trades(conn: Connection, program: str | None) -> dict[Key, list[price_tape.
     buckets: dict[Key, list[price_tape.Trade]] = defaultdict(list)
     for r in reads.approved_trades(conn, program):
         quarter = price_tape.quarter_of(date.fromisoformat(r["exchange_date"]))
-        buckets[(r["program"], int(r["vintage"]), quarter)].append(
-            price_tape.Trade(
-                r["seller_party_id"], int(r["amount_cents"]), int(r["consideration_cents"])
-            )
+        buckets[(r["program"], r["vintage"], quarter)].append(
+            price_tape.Trade(r["seller_party_id"], r["amount_cents"], r["consideration_cents"])
         )
     return buckets
 
