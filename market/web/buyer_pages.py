@@ -75,7 +75,7 @@ def render_holdings(status: int = 200) -> ResponseReturnValue:
             conn,
             [t["seller_party_id"] for t in awaiting]
             + [o["seller_party_id"] for o in counters]
-            + [sh.get("owner_party_id") for sh in (agreement or {}).get("shares", [])],
+            + [sh["owner_party_id"] for sh in (agreement["shares"] if agreement else [])],
         )
     for c in held:
         c["last_year"] = pages_queries.carryover_last_year(c, rules)
