@@ -15,6 +15,7 @@ from market.domain.model import (
     Offer,
     OfferStatus,
     Party,
+    TechApplication,
     Transfer,
     TransferStatus,
 )
@@ -106,4 +107,25 @@ def offer_of(row: Mapping[str, Any]) -> Offer:
         counter_amount_cents=None if amount is None else int(amount),
         counter_price_cents=None if price is None else int(price),
         counter_expires_on=_day(row.get("counter_expires_on")),
+    )
+
+
+def tech_application_of(row: Mapping[str, Any]) -> TechApplication:
+    allocated, certificate = row.get("allocated_cents"), row.get("certificate_id")
+    return TechApplication(
+        id=str(row["id"]),
+        party_id=str(row["party_id"]),
+        fiscal_year=int(row["fiscal_year"]),
+        requested_cents=int(row["requested_cents"]),
+        benefit_cents=int(row["benefit_cents"]),
+        nol_cents=int(row["nol_cents"]),
+        rnd_credit_cents=int(row["rnd_credit_cents"]),
+        seller_tax_regime=str(row["seller_tax_regime"]),
+        in_innovation_zone=bool(row["in_innovation_zone"]),
+        received_on=str(row["received_on"]),
+        received_at=row.get("received_at"),
+        received_seq=int(row["received_seq"]),
+        eligible=bool(row["eligible"]),
+        allocated_cents=None if allocated is None else int(allocated),
+        certificate_id=None if certificate is None else str(certificate),
     )

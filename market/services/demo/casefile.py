@@ -176,7 +176,7 @@ def _through_valuation(s: Seeding, app_id: str, party_id: str, on: date) -> None
 
 def _missing(s: Seeding, app_id: str, stage: str) -> list[str]:
     with ReadOnly(s.engine) as conn:
-        app = tech.load_application(conn, app_id)
+        app = dict(tech.load_application(conn, app_id))
         return adm_checklist.missing(checklists.tech_items(conn, app, s.ruleset), (stage,))
 
 
