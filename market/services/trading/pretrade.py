@@ -42,7 +42,8 @@ def usable_through(cert: Certificate) -> int | None:
     None when no carryover limit is recorded (TECH: the buyer's own limits, TB-27)."""
     tranches = cert.uth_tranches()
     if tranches:
-        return max(int(t["carryforward_last_period"]) for t in tranches)
+        lasts: list[int] = [t["carryforward_last_period"] for t in tranches]
+        return max(lasts)
     return cert.carryover_last_year
 
 
