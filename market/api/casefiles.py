@@ -251,7 +251,7 @@ def list_clearances(party_id: str) -> ResponseReturnValue:
 def _step(run: Any) -> ResponseReturnValue:
     def answer(uow: UnitOfWork) -> dict[str, Any]:
         # The step answers the application on file; the answer is its row with its case.
-        return checklists.with_case(uow, tech.load_application(uow, run(uow).id))
+        return checklists.with_case(uow, dict(tech.load_application(uow, run(uow).id)))
 
     return command(answer, TechApplicationOut(), 200)
 

@@ -8,6 +8,7 @@ from flask import jsonify
 from flask.typing import ResponseReturnValue
 from marshmallow import Schema, ValidationError, fields, validate
 
+from market.adapters.repositories.models import certificate_of
 from market.api.blueprint import Blueprint
 from market.api.context import command, current_actor, engine, page, ruleset
 from market.api.schemas import MAX_CURSOR, SeqPageArgs, cents, page_of, text
@@ -179,7 +180,7 @@ def issue(data: dict[str, Any]) -> ResponseReturnValue:
         history = certificate_reads.appended_history(uow.appended, cert["id"])
         return (
             cert
-            | sale_windows.window_fields(cert, rules)
+            | sale_windows.window_fields(certificate_of(cert), rules)
             | {"history": history, "history_next": None}
         )
 
@@ -201,7 +202,9 @@ def get_certificate(args: dict[str, Any], certificate_id: str) -> ResponseReturn
             children_after=args["children_after"],
             history_after=args["history_after"],
         )
-    return jsonify(CertificateOut().dump(cert | sale_windows.window_fields(cert, ruleset())))
+    return jsonify(
+        CertificateOut().dump(cert | sale_windows.window_fields(certificate_of(cert), ruleset()))
+    )
 
 
 @blp.route("/parties/<party_id>/certificates", methods=["GET"])
@@ -215,7 +218,7 @@ def party_certificates(args: dict[str, Any], party_id: str) -> ResponseReturnVal
             conn, actor, party_id, args["after"], args["limit"]
         )
     rules = ruleset()
-    items = [c | sale_windows.window_fields(c, rules) for c in items]
+    items = [c | sale_windows.window_fields(certificate_of(c), rules) for c in items]
     return page(items, CertificateOut(), nxt)
 
 

@@ -27,7 +27,7 @@ def counter_offer(data: dict[str, Any], offer_id: str) -> ResponseReturnValue:
     an offer is); the buyer accepts or declines it."""
     actor, rules = current_actor(), ruleset()
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> trading.OfferView:
         return trading.counter_offer(
             uow,
             actor,

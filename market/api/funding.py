@@ -47,7 +47,7 @@ def record_payment(data: dict[str, Any], transfer_id: str) -> ResponseReturnValu
     """The buyer records its payment of the consideration (reference, amount, date)."""
     actor = current_actor()
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> funding.FundingView:
         return funding.record_payment(
             uow,
             actor,
@@ -64,7 +64,7 @@ def confirm_receipt(data: dict[str, Any], transfer_id: str) -> ResponseReturnVal
     """The seller confirms it received the payment."""
     actor = current_actor()
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> funding.FundingView:
         return funding.confirm_receipt(uow, actor, transfer_id, data["received_on"])
 
     return command(run, FundingOut(), status=200)

@@ -97,7 +97,7 @@ def create_party(data: dict[str, Any]) -> ResponseReturnValue:
             party_facts.record_party_facts(
                 uow, actor, RecordPartyFacts(party["id"], naics_code, employees)
             )
-        return party_facts.with_facts(uow, party)
+        return party_facts.with_facts(uow, dict(party))
 
     return command(run, PartyOut())
 
@@ -127,8 +127,8 @@ def list_parties(args: dict[str, Any]) -> ResponseReturnValue:
     """Parties, page by page (a participant sees only its own)."""
     actor = current_actor()
     with ReadOnly(engine()) as conn:
-        items, nxt = parties.list_parties(conn, actor, args["after"], args["limit"])
-        items = [party_facts.with_facts(conn, p) for p in items]
+        found, nxt = parties.list_parties(conn, actor, args["after"], args["limit"])
+        items = [party_facts.with_facts(conn, dict(p)) for p in found]
     return page(items, PartyOut(), nxt)
 
 
@@ -137,7 +137,7 @@ def list_parties(args: dict[str, Any]) -> ResponseReturnValue:
 def get_party(party_id: str) -> ResponseReturnValue:
     actor = current_actor()
     with ReadOnly(engine()) as conn:
-        party = parties.get_party(conn, actor, party_id)
+        party: dict[str, Any] = dict(parties.get_party(conn, actor, party_id))
         party["owners_agreement"] = parties.owners_agreement(conn, party_id)
         return jsonify(PartyOut().dump(party_facts.with_facts(conn, party)))
 
@@ -149,7 +149,7 @@ def add_owner(data: dict[str, Any], party_id: str) -> ResponseReturnValue:
     """Record who owns how much of a party (basis points of votes, value, income)."""
     actor = current_actor()
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> parties.OwnershipView:
         return parties.record_ownership(uow, actor, RecordOwnership(party_id, **data))
 
     return command(run, OwnershipOut())
@@ -169,7 +169,7 @@ def file_owners_agreement(data: dict[str, Any], party_id: str) -> ResponseReturn
         reference=data.get("reference"),
     )
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> parties.FiledAgreementView:
         return parties.file_owners_agreement(uow, actor, party_id, new)
 
     return command(run, OwnersAgreementOut())

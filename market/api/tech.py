@@ -91,7 +91,7 @@ def create_application(data: dict[str, Any]) -> ResponseReturnValue:
     rules = ruleset()
     new = tech.NewTechApplication(**data)
     return command(
-        lambda uow: with_case(uow, tech.submit_application(uow, actor, rules, new)),
+        lambda uow: with_case(uow, dict(tech.submit_application(uow, actor, rules, new))),
         TechApplicationOut(),
     )
 
@@ -113,7 +113,7 @@ def get_application(application_id: str) -> ResponseReturnValue:
     actor = current_actor()
     with ReadOnly(engine()) as conn:
         found = tech.get_application(conn, actor, application_id)
-        detail = deal_views.tech_detail(conn, found) | checklists.for_application(
+        detail = deal_views.tech_detail(conn, dict(found)) | checklists.for_application(
             conn, application_on_file(found)
         )
         return jsonify(TechApplicationDetailOut().dump(detail))
@@ -136,7 +136,7 @@ def commit(fiscal_year: int) -> ResponseReturnValue:
     actor = current_actor()
     rules = ruleset()
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> tech_allocation_views.AllocationView:
         return tech_allocations.commit_allocation(uow, actor, fiscal_year, rules)
 
     return command(run, AllocationOut())

@@ -152,7 +152,7 @@ def create_listing(data: dict[str, Any]) -> ResponseReturnValue:
     """Offer part or all of a certificate for sale (its original holder only)."""
     actor, rules = current_actor(), ruleset()
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> trading.ListedView:
         return trading.create_listing(
             uow,
             actor,
@@ -193,7 +193,7 @@ def make_offer(data: dict[str, Any], listing_id: str) -> ResponseReturnValue:
     for a buyer that pays none of the program's taxes."""
     actor, rules = current_actor(), ruleset()
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> trading.OfferView:
         return trading.make_offer(
             uow,
             actor,
@@ -228,7 +228,7 @@ def create_transfer(data: dict[str, Any]) -> ResponseReturnValue:
     confirmation (`awaiting_buyer`) before it reaches the Authority."""
     actor, rules = current_actor(), ruleset()
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> trading.TransferView:
         sale = CreateTransfer(
             data["certificate_id"],
             data["buyer_party_id"],
@@ -261,7 +261,7 @@ def get_transfer(transfer_id: str) -> ResponseReturnValue:
     actor = current_actor()
     with ReadOnly(engine()) as conn:
         found = trading.get_transfer(conn, actor, transfer_id)
-        detail = deal_views.transfer_detail(conn, found) | checklists.for_transfer(
+        detail = deal_views.transfer_detail(conn, dict(found)) | checklists.for_transfer(
             conn, transfer_on_file(found)
         )
         return jsonify(TransferDetailOut().dump(detail))
@@ -274,7 +274,7 @@ def approve_transfer(data: dict[str, Any], transfer_id: str) -> ResponseReturnVa
     """Re-check every rule atomically; on success the buyer holds a new certificate."""
     actor, rules = current_actor(), ruleset()
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> trading.TransferView:
         return trading.approve_transfer(uow, actor, transfer_id, rules, data["exchange_date"])
 
     return command(run, TRANSFER_OUT, 200)

@@ -60,7 +60,7 @@ def _render(fy: int, status: int = 200) -> ResponseReturnValue:
             preview=preview,
             by_app=by_app,
             caps=[caps["TECH"], caps["TECH_ZONE_SET_ASIDE"]],
-            chart=_chart(fy, caps, preview),
+            chart=_chart(fy, caps, dict(preview)),
             names=names,
             intake_open=today() <= close,
             intake_closes=close,
@@ -81,9 +81,9 @@ def _review_commit(fy: int, changed: bool) -> ResponseReturnValue:
         preview = tech_allocations.preview_allocation(conn, actor(), fy, ruleset())
         names = lookups.names_of(conn, [a["party_id"] for a in preview["allocations"]])
     lines = [
-        (names.get(a["party_id"], a["party_id"]), forms.dollars(int(a["allocated_cents"])))
+        (names.get(a["party_id"], a["party_id"]), forms.dollars(a["allocated_cents"] or 0))
         for a in preview["allocations"]
-        if int(a["allocated_cents"])
+        if a["allocated_cents"]
     ]
     lines.append(("Total", forms.dollars(int(preview["total_cents"]))))
     warning = (

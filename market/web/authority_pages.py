@@ -100,7 +100,7 @@ def approve_transfer(transfer_id: str) -> ResponseReturnValue:
     one the review passes is not refused after."""
     who, rules, on = actor(), ruleset(), today()
 
-    def approve(uow: UnitOfWork) -> dict[str, Any]:
+    def approve(uow: UnitOfWork) -> trading.TransferView:
         return trading.approve_transfer(uow, who, transfer_id, rules, on)
 
     if not confirm.confirmed():

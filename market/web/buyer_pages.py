@@ -9,6 +9,7 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.adapters.repositories.trading_models import offer_row
 from market.domain.programs import Program
 from market.domain.rules import pass_through as pt_rules
 from market.services.certificates import pass_through_allocations
@@ -53,7 +54,7 @@ def render_holdings(status: int = 200) -> ResponseReturnValue:
         applied = desk_queries.credit_applications_page(conn, me)
         # Issue 28 item 3: the sellers' counters waiting for this buyer's answer.
         counters = [
-            trade_views.offer_state(o, today())
+            trade_views.offer_state(offer_row(o), today())
             for o in desk_queries.offers_page(conn, me, "buyer")[0]
             if o["status"] == "countered"
         ]
@@ -74,7 +75,7 @@ def render_holdings(status: int = 200) -> ResponseReturnValue:
             conn,
             [t["seller_party_id"] for t in awaiting]
             + [o["seller_party_id"] for o in counters]
-            + [sh.get("owner_party_id") for sh in (agreement or {}).get("shares", [])],
+            + [sh["owner_party_id"] for sh in (agreement["shares"] if agreement else [])],
         )
     for c in held:
         c["last_year"] = pages_queries.carryover_last_year(c, rules)

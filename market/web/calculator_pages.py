@@ -15,6 +15,7 @@ from market.domain.errors import DomainError
 from market.services.kernel.actor import PARTICIPANT
 from market.services.kernel.uow import ReadOnly
 from market.services.trading import calculator, pretrade
+from market.services.trading.trade_lists import ListingView
 from market.validation.error_codes import status_of
 from market.web import forms
 from market.web.base import actor, bp, engine, roles_required, ruleset
@@ -24,7 +25,7 @@ SHOWN_RULES = ("buyer_tax_types", "affiliation", "usable_through", "trading_halt
 
 @bp.app_context_processor
 def _pretrade_helper() -> dict[str, Any]:
-    def pretrade_for(listings: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    def pretrade_for(listings: list[ListingView]) -> dict[str, list[dict[str, Any]]]:
         who = actor()
         if who.role != PARTICIPANT or who.party_id is None:
             return {}

@@ -27,7 +27,7 @@ from market.web.base import actor, bp, engine, roles_required
 def _view(application_id: str) -> dict[str, Any]:
     with ReadOnly(engine()) as conn:
         try:
-            app = tech.get_application(conn, actor(), application_id)
+            app = dict(tech.get_application(conn, actor(), application_id))
         except DomainError:
             abort(404)
         case = checklists.for_application(conn, application_on_file(app))

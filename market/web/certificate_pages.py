@@ -12,6 +12,7 @@ from typing import Any
 from flask import current_app, render_template, request
 from flask.typing import ResponseReturnValue
 
+from market.adapters.repositories.models import certificate_of
 from market.domain.programs import Program
 from market.services.certificates import certificate_views
 from market.services.kernel import lookups
@@ -61,7 +62,7 @@ def render_certificate(certificate_id: str, status: int = 200) -> ResponseReturn
         render_template(
             "certificate.html",
             cert=cert,
-            window=sale_windows.window_fields(cert, ruleset()),
+            window=sale_windows.window_fields(certificate_of(cert), ruleset()),
             proven=proven,
             holder=holder,
             original=original,
@@ -113,7 +114,7 @@ def certificate_print(certificate_id: str) -> ResponseReturnValue:
         original=original,
         issued=issued,
         authority=AUTHORITY_NAME,
-        window=sale_windows.window_fields(cert, ruleset()),
+        window=sale_windows.window_fields(certificate_of(cert), ruleset()),
         code=code,
         verify_url=url,
         qr=qr_svg(url, f"QR code of the page that checks certificate {cert['number']}: {url}")

@@ -82,7 +82,7 @@ def _deal(kind: str, key: str) -> ResponseReturnValue:
                 if item.get("transfer_id"):  # the deal goes on as a transfer: one room
                     return redirect(url_for("pages.deal_transfer", transfer_id=item["transfer_id"]))
             elif kind == "tech":
-                item = deal_views.tech_detail(conn, tech.get_application(conn, me, key))
+                item = deal_views.tech_detail(conn, dict(tech.get_application(conn, me, key)))
             else:
                 item = deals.get_credit_application(conn, me, key)
         except DomainError as e:

@@ -124,7 +124,7 @@ def record_paper_filing() -> ResponseReturnValue:
 
     return confirm.rehearsed(
         engine(),
-        lambda uow: with_case(uow, tech.submit_application(uow, who, rules, new)),
+        lambda uow: with_case(uow, dict(tech.submit_application(uow, who, rules, new))),
         refused=render,
         review_of=review,
         done=done,

@@ -38,7 +38,7 @@ def render_parties(status: int = 200) -> ResponseReturnValue:
         facts = party_facts.facts_for(conn, [p["id"] for p in shown])
         # The names the ownership web shows: its parties' only, not every party's.
         names = lookups.names_of(
-            conn, [e[k] for e in edges for k in ("owner_party_id", "owned_party_id")]
+            conn, [p for e in edges for p in (e["owner_party_id"], e["owned_party_id"])]
         )
     return (
         render_template(

@@ -8,6 +8,7 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.adapters.repositories.trading_models import offer_row
 from market.domain.commands.trading import CreateListing
 from market.domain.programs import Program
 from market.domain.rules import proceeds
@@ -58,7 +59,7 @@ def _render(status: int = 200) -> ResponseReturnValue:
         usable = desk_queries.usable_certificates(conn, me)
         listings, _ = trading.list_listings(conn, None, Page(None, 50), ruleset(), me)
         offers = [
-            trade_views.offer_state(o, today())
+            trade_views.offer_state(offer_row(o), today())
             for o in desk_queries.offers_page(conn, me, "seller")[0]
         ]
         applications = tech.list_applications(conn, who, None, me)

@@ -94,7 +94,7 @@ def _answers(repos: Repositories, ids: dict[str, Any]) -> dict[str, Any]:
     children = repos.certificates.children(cert, None, 10)
     return {
         "sold": [repos.listings.sold_cents(i) for i in (ids["sold"], ids["open"])],
-        "open": [r["id"] for r in repos.listings.open_of_certificate(cert)],
+        "open": [r.id for r in repos.listings.open_of_certificate(cert)],
         "of_certificates": [r["id"] for r in repos.listings.of_certificates(ids["certs"], "open")],
         "undecided": repos.transfers.undecided_by_listing(cert),
         "originals": repos.certificates.originals_count("DM_CBT", 2014),

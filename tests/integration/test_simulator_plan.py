@@ -77,15 +77,15 @@ def _rows(plan: tech_allocations.Plan, cap: int) -> list[dict[str, Any]]:
     rows = []
     for p in plan.items:
         app = p.application
-        used = plan.lifetime_approved.get(app["party_id"], 0)
+        used = plan.lifetime_approved.get(app.party_id, 0)
         headroom = max(0, cap - used)
         rows.append(
             {
-                "application_id": app["id"],
-                "party_id": app["party_id"],
-                "received_on": app["received_on"],
-                "in_innovation_zone": app["in_innovation_zone"],
-                "requested_cents": app["requested_cents"],
+                "application_id": app.id,
+                "party_id": app.party_id,
+                "received_on": app.received_on,
+                "in_innovation_zone": app.in_innovation_zone,
+                "requested_cents": app.requested_cents,
                 "request_cents": p.request_cents,
                 "allocated_cents": p.allocated_cents,
                 "certificate_id": None,
@@ -215,7 +215,7 @@ def _tied(engine: Engine, received: list[tuple[str, str | None]]) -> dict[str, i
     with engine.connect() as conn:
         plan = tech_allocations.plan_allocation(conn, 2013, TIES)
         fresh = simulator_plan.plan(conn, 2013, TIES)
-    cents = {p.application["id"]: p.allocated_cents for p in plan.items}
+    cents = {p.application.id: p.allocated_cents for p in plan.items}
     assert {r["application_id"]: r["allocated_cents"] for r in fresh.rows} == cents
     assert plan.triggered and plan.total_cents == 200
     return cents

@@ -9,8 +9,16 @@ from sqlalchemy import func, select, union_all
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import aliased
 
-from market.adapters.queries import Row
+from market.adapters.repositories.models import certificate_of
+from market.adapters.repositories.trading_models import (
+    ApprovedTrade,
+    ListingRow,
+    TransferRow,
+    listing_row,
+    transfer_row,
+)
 from market.adapters.tables import Certificate, Listing, Offer, Transfer
+from market.domain import model
 
 transfers_t = Transfer.__table__  # type: ignore[attr-defined]
 listings_t = Listing.__table__  # type: ignore[attr-defined]
@@ -24,7 +32,7 @@ def transfer_rows(
     after: int | None,
     limit: int,
     side: tuple[str, str] | None = None,
-) -> list[Row]:
+) -> list[TransferRow]:
     """Up to `limit` transfers oldest first after `after` (a `created_seq`). `side`:
     ("party", id) keeps those it sells or buys in (one index walk per side, merged),
     ("seller", id) those it sells in."""
@@ -50,7 +58,7 @@ def transfer_rows(
             stmt = stmt.where(t.c.status == status)
         if after is not None:
             stmt = stmt.where(t.c.created_seq > after)
-    return [dict(r) for r in conn.execute(stmt).mappings()]
+    return [transfer_row(dict(r)) for r in conn.execute(stmt).mappings()]
 
 
 def sold_from_listings(conn: Connection, listing_ids: list[str]) -> dict[str, int]:
@@ -72,7 +80,7 @@ def open_listing_rows(
     after: int | None,
     limit: int,
     seller_party_id: str | None = None,
-) -> list[Row]:
+) -> list[ListingRow]:
     """Up to `limit` open listings oldest first after `after` (a `created_seq`)."""
     ls = listings_t
     stmt = select(ls).where(ls.c.status == "open").order_by(ls.c.created_seq).limit(limit)
@@ -84,18 +92,18 @@ def open_listing_rows(
         stmt = stmt.where(ls.c.seller_party_id == seller_party_id)
     if after is not None:
         stmt = stmt.where(ls.c.created_seq > after)
-    return [dict(r) for r in conn.execute(stmt).mappings()]
+    return [listing_row(dict(r)) for r in conn.execute(stmt).mappings()]
 
 
-def certificates_by_id(conn: Connection, ids: list[str]) -> dict[str, Row]:
+def certificates_by_id(conn: Connection, ids: list[str]) -> dict[str, model.Certificate]:
     """The certificates of these ids, in one query."""
     if not ids:
         return {}
     stmt = select(certs_t).where(certs_t.c.id.in_(ids))
-    return {r["id"]: dict(r) for r in conn.execute(stmt).mappings()}
+    return {r["id"]: certificate_of(dict(r)) for r in conn.execute(stmt).mappings()}
 
 
-def approved_trades(conn: Connection, program: str | None) -> list[Row]:
+def approved_trades(conn: Connection, program: str | None) -> list[ApprovedTrade]:
     """Every approved transfer with an exchange date: its program, the vintage (the fiscal
     year of the lineage's original certificate), date, seller and amounts."""
     seller_cert = aliased(certs_t)
@@ -118,4 +126,14 @@ def approved_trades(conn: Connection, program: str | None) -> list[Row]:
     )
     if program:
         stmt = stmt.where(transfers_t.c.program == program)
-    return [dict(r) for r in conn.execute(stmt).mappings()]
+    return [
+        ApprovedTrade(
+            program=r["program"],
+            vintage=r["vintage"],
+            exchange_date=r["exchange_date"],
+            seller_party_id=r["seller_party_id"],
+            amount_cents=r["amount_cents"],
+            consideration_cents=r["consideration_cents"],
+        )
+        for r in conn.execute(stmt).mappings()
+    ]

@@ -4,8 +4,9 @@ typed record (`domain/model/case_file.py`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date
+from typing import Any
 
 from market.adapters.projections.store import Row
 from market.adapters.repositories.base import Repository
@@ -119,7 +120,7 @@ def closed_sales_of(rows: Iterable[Row]) -> list[ClosedSale]:
     ]
 
 
-def application_on_file(row: Row) -> ApplicationOnFile:
+def application_on_file(row: Mapping[str, Any]) -> ApplicationOnFile:
     """A `tech_applications` row as its case file reads it."""
     return ApplicationOnFile(
         id=str(row["id"]),
@@ -130,7 +131,7 @@ def application_on_file(row: Row) -> ApplicationOnFile:
     )
 
 
-def transfer_on_file(row: Row) -> TransferOnFile:
+def transfer_on_file(row: Mapping[str, Any]) -> TransferOnFile:
     """A `transfers` row as its case file reads it."""
     return TransferOnFile(
         id=str(row["id"]),

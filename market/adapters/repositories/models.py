@@ -3,7 +3,9 @@ place a row's columns become typed fields."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
+from typing import Any
 
 from market.adapters.projections.store import Row
 from market.domain.model import (
@@ -13,6 +15,7 @@ from market.domain.model import (
     Offer,
     OfferStatus,
     Party,
+    TechApplication,
     Transfer,
     TransferStatus,
 )
@@ -58,7 +61,7 @@ def party_of(row: Row) -> Party:
     )
 
 
-def transfer_of(row: Row) -> Transfer:
+def transfer_of(row: Mapping[str, Any]) -> Transfer:
     uses = row.get("use_of_proceeds")
     return Transfer(
         id=str(row["id"]),
@@ -78,7 +81,7 @@ def _day(text: str | None) -> date | None:
     return None if text is None else date.fromisoformat(str(text))
 
 
-def listing_of(row: Row) -> Listing:
+def listing_of(row: Mapping[str, Any]) -> Listing:
     return Listing(
         id=str(row["id"]),
         certificate_id=str(row["certificate_id"]),
@@ -89,7 +92,7 @@ def listing_of(row: Row) -> Listing:
     )
 
 
-def offer_of(row: Row) -> Offer:
+def offer_of(row: Mapping[str, Any]) -> Offer:
     amount, price = row.get("counter_amount_cents"), row.get("counter_price_cents")
     return Offer(
         id=str(row["id"]),
@@ -104,4 +107,25 @@ def offer_of(row: Row) -> Offer:
         counter_amount_cents=None if amount is None else int(amount),
         counter_price_cents=None if price is None else int(price),
         counter_expires_on=_day(row.get("counter_expires_on")),
+    )
+
+
+def tech_application_of(row: Mapping[str, Any]) -> TechApplication:
+    allocated, certificate = row.get("allocated_cents"), row.get("certificate_id")
+    return TechApplication(
+        id=str(row["id"]),
+        party_id=str(row["party_id"]),
+        fiscal_year=int(row["fiscal_year"]),
+        requested_cents=int(row["requested_cents"]),
+        benefit_cents=int(row["benefit_cents"]),
+        nol_cents=int(row["nol_cents"]),
+        rnd_credit_cents=int(row["rnd_credit_cents"]),
+        seller_tax_regime=str(row["seller_tax_regime"]),
+        in_innovation_zone=bool(row["in_innovation_zone"]),
+        received_on=str(row["received_on"]),
+        received_at=row.get("received_at"),
+        received_seq=int(row["received_seq"]),
+        eligible=bool(row["eligible"]),
+        allocated_cents=None if allocated is None else int(allocated),
+        certificate_id=None if certificate is None else str(certificate),
     )

@@ -8,10 +8,18 @@ from sqlalchemy import select
 from market.adapters.projections.store import DbStore, Row
 from market.adapters.repositories.base import Repository, SqlMixin
 from market.adapters.repositories.models import party_of
-from market.adapters.tables import Party as PartyRow
+from market.adapters.repositories.parties_models import (
+    OwnersAgreementRow,
+    PartyRow,
+    StakeRow,
+    owners_agreement_row,
+    party_row,
+    stake_row,
+)
+from market.adapters.tables import Party as PartyTable
 from market.domain.model import Party
 
-parties_t = PartyRow.__table__  # type: ignore[attr-defined]
+parties_t = PartyTable.__table__  # type: ignore[attr-defined]
 
 
 class PartyRepository(Repository):
@@ -25,23 +33,30 @@ class PartyRepository(Repository):
         """Two parties (a seller and a buyer), in the order asked."""
         return self.load(a), self.load(b)
 
+    def record(self, party_id: str) -> PartyRow | None:
+        """The party's row, every column (what its pages show)."""
+        row = self.get(party_id)
+        return None if row is None else party_row(row)
+
     def by_tax_id(self, tax_id: str) -> Row | None:
         found = self.where(tax_id=tax_id)
         return found[0] if found else None
 
-    def stakes(self) -> list[Row]:
+    def stakes(self) -> list[StakeRow]:
         """Every recorded ownership stake (the ownership graph's edges)."""
-        return self.store.rows("ownerships")
+        return [stake_row(r) for r in self.store.rows("ownerships")]
 
-    def owners_of(self, party_id: str) -> list[Row]:
-        return self.store.rows("ownerships", owned_party_id=party_id)
+    def owners_of(self, party_id: str) -> list[StakeRow]:
+        return [stake_row(r) for r in self.store.rows("ownerships", owned_party_id=party_id)]
 
-    def stake(self, party_id: str, owner_party_id: str) -> Row | None:
-        return self.store.get("ownerships", f"{party_id}:{owner_party_id}")
+    def stake(self, party_id: str, owner_party_id: str) -> StakeRow | None:
+        row = self.store.get("ownerships", f"{party_id}:{owner_party_id}")
+        return None if row is None else stake_row(row)
 
-    def owners_agreement(self, party_id: str) -> Row | None:
+    def owners_agreement(self, party_id: str) -> OwnersAgreementRow | None:
         """The owners' agreement in force for a partnership (UTH-14), its latest filing."""
-        return self.store.get("owners_agreements", party_id)
+        row = self.store.get("owners_agreements", party_id)
+        return None if row is None else owners_agreement_row(row)
 
 
 class NoticeRepository(Repository):

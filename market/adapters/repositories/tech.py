@@ -8,9 +8,17 @@ from sqlalchemy import distinct, func, select
 
 from market.adapters.projections.store import Row
 from market.adapters.repositories.base import Repository, SqlMixin
-from market.adapters.tables import TechApplication
+from market.adapters.repositories.models import tech_application_of
+from market.adapters.repositories.tech_models import (
+    TechAllocationRow,
+    TechApplicationRow,
+    tech_allocation_row,
+    tech_application_row,
+)
+from market.adapters.tables import TechApplication as TechApplicationTable
+from market.domain.model import TechApplication
 
-apps_t = TechApplication.__table__  # type: ignore[attr-defined]
+apps_t = TechApplicationTable.__table__  # type: ignore[attr-defined]
 
 # What the plan and the commit read of an application (not its JSON reasons and facts);
 # the first seven are `tech_plan.plan_columns`'s row.
@@ -42,9 +50,14 @@ class TechApplicationRepository(Repository):
         found = self.where(certificate_id=certificate_id)
         return found[0] if found else None
 
-    def in_receipt_order(self, **columns: object) -> list[Row]:
+    def record(self, application_id: str) -> TechApplicationRow | None:
+        """The application's row, every column (what its pages show)."""
+        row = self.get(application_id)
+        return None if row is None else tech_application_row(row)
+
+    def in_receipt_order(self, **columns: object) -> list[TechApplicationRow]:
         """Applications whose columns equal these values, in receipt-stamp order."""
-        return _by_receipt(self.where(**columns))
+        return [tech_application_row(r) for r in _by_receipt(self.where(**columns))]
 
     def applicant_parties(self) -> list[str]:
         """Every party that has filed a TECH application (the program's sellers), by id."""
@@ -66,10 +79,10 @@ class TechApplicationRepository(Repository):
                 found[party] = sum(int(r["allocated_cents"]) for r in allocated)
         return found
 
-    def plan_rows(self, fiscal_year: int) -> list[Row]:
+    def plan_rows(self, fiscal_year: int) -> list[TechApplication]:
         """The year's applications, eligible or not, in receipt-stamp order: PLAN_COLUMNS."""
-        rows = self.in_receipt_order(fiscal_year=fiscal_year)
-        return [{c: r[c] for c in PLAN_COLUMNS} for r in rows]
+        rows = _by_receipt(self.where(fiscal_year=fiscal_year))
+        return [tech_application_of({c: r[c] for c in PLAN_COLUMNS}) for r in rows]
 
 
 class TechAllocationRepository(Repository):
@@ -77,8 +90,9 @@ class TechAllocationRepository(Repository):
 
     table = "tech_allocations"
 
-    def of_year(self, fiscal_year: int) -> Row | None:
-        return self.get(str(fiscal_year))
+    def of_year(self, fiscal_year: int) -> TechAllocationRow | None:
+        row = self.get(str(fiscal_year))
+        return None if row is None else tech_allocation_row(row)
 
 
 class SqlTechApplicationRepository(SqlMixin, TechApplicationRepository):
@@ -86,11 +100,11 @@ class SqlTechApplicationRepository(SqlMixin, TechApplicationRepository):
         stmt = select(distinct(apps_t.c.party_id)).order_by(apps_t.c.party_id)
         return [str(party) for party in self.conn.execute(stmt).scalars()]
 
-    def in_receipt_order(self, **columns: object) -> list[Row]:
+    def in_receipt_order(self, **columns: object) -> list[TechApplicationRow]:
         stmt = select(apps_t).order_by(apps_t.c.received_seq)
         for name, value in columns.items():
             stmt = stmt.where(apps_t.c[name] == value)
-        return [dict(r) for r in self.conn.execute(stmt).mappings()]
+        return [tech_application_row(dict(r)) for r in self.conn.execute(stmt).mappings()]
 
     def lifetime_approved_cents(self, party_id: str) -> int:
         total = self.conn.execute(
@@ -107,11 +121,11 @@ class SqlTechApplicationRepository(SqlMixin, TechApplicationRepository):
         ).all()
         return {party: int(total or 0) for party, total in rows}
 
-    def plan_rows(self, fiscal_year: int) -> list[Row]:
+    def plan_rows(self, fiscal_year: int) -> list[TechApplication]:
         # Plain tuples zipped with the names: the preview plans 10,000 rows a request.
         found = self.conn.execute(
             select(*(apps_t.c[name] for name in PLAN_COLUMNS))
             .where(apps_t.c.fiscal_year == fiscal_year)
             .order_by(apps_t.c.received_seq)
         )
-        return [dict(zip(PLAN_COLUMNS, r, strict=True)) for r in found]
+        return [tech_application_of(dict(zip(PLAN_COLUMNS, r, strict=True))) for r in found]

@@ -8,7 +8,7 @@ from market.adapters.eventstore import CHUNK
 from market.adapters.projections.store import Row
 from market.adapters.queries import Query
 from market.adapters.repositories.base import Repository, SqlMixin
-from market.adapters.repositories.models import transfer_of
+from market.adapters.repositories.models import listing_of, offer_of, transfer_of
 from market.adapters.tables import Listing, Offer, Transfer
 from market.domain import model
 
@@ -41,8 +41,12 @@ _UNDECIDED = Query(
 class ListingRepository(Repository):
     table = "listings"
 
-    def open_of_certificate(self, certificate_id: str) -> list[Row]:
-        return self.where(certificate_id=certificate_id, status="open")
+    def load(self, listing_id: str) -> model.Listing | None:
+        row = self.get(listing_id)
+        return None if row is None else listing_of(row)
+
+    def open_of_certificate(self, certificate_id: str) -> list[model.Listing]:
+        return [listing_of(r) for r in self.where(certificate_id=certificate_id, status="open")]
 
     def of_certificates(self, certificate_ids: list[str], status: str) -> list[Row]:
         """The listings of these certificates in this status, oldest first."""
@@ -77,6 +81,10 @@ class SqlListingRepository(SqlMixin, ListingRepository):
 
 class OfferRepository(Repository):
     table = "offers"
+
+    def load(self, offer_id: str) -> model.Offer | None:
+        row = self.get(offer_id)
+        return None if row is None else offer_of(row)
 
 
 class TransferRepository(Repository):

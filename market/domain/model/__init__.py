@@ -4,6 +4,7 @@ and a decider takes. Each knows its ledger stream's name and guards its own stat
 from market.domain.model.certificate import Certificate
 from market.domain.model.listing import Listing, ListingStatus, Offer, OfferStatus
 from market.domain.model.party import Party
+from market.domain.model.tech_application import TechApplication
 from market.domain.model.transfer import Transfer, TransferStatus
 
 __all__ = [
@@ -13,6 +14,7 @@ __all__ = [
     "Offer",
     "OfferStatus",
     "Party",
+    "TechApplication",
     "Transfer",
     "TransferStatus",
 ]

@@ -78,6 +78,12 @@ class Offer:
                 {"offer_id": self.id, "status": self.status.value},
             )
 
+    def counter_terms(self) -> tuple[int, int]:
+        """The seller's counter: (amount, price) in cents."""
+        if self.counter_amount_cents is None or self.counter_price_cents is None:
+            raise ConflictError(f"Offer {self.id} carries no counter.", {"offer_id": self.id})
+        return self.counter_amount_cents, self.counter_price_cents
+
     def check_countered(self) -> None:
         if self.status is not OfferStatus.COUNTERED:
             raise ConflictError(

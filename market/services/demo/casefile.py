@@ -127,7 +127,7 @@ def prepare_closing(s: Seeding, transfer_id: str, on: Any) -> None:
         items = checklists.transfer_items(conn, transfer_on_file(t), s.ruleset)
     _cleared(s, str(t["seller_party_id"]), str(t["program"]))
     if t["program"] == "BRRAG":
-        _board_approved(s, t, on)
+        _board_approved(s, dict(t), on)
     for kind in adm_checklist.missing(items, (adm_checklist.FINAL,)):
         _file(s, "transfer", transfer_id, kind)
     _pay_all(s, transfer_id)

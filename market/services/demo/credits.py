@@ -125,4 +125,5 @@ def _allocate_tech(s: Seeding) -> dict[str, str]:
         actor = EDA if paper else s.who(key)
         s.do(partial(tech.submit_application, actor=actor, ruleset=s.ruleset, new=app))
     s.say(f"TECH FY {s.dates.fiscal_year} intake open with {len(TECH_INTAKE)} applications")
-    return {a["party_id"]: a["certificate_id"] for a in allocation["allocations"]}
+    lines: list[dict[str, Any]] = [dict(a) for a in allocation["allocations"]]
+    return {a["party_id"]: a["certificate_id"] for a in lines}

@@ -93,10 +93,10 @@ def register_all(s: Seeding) -> None:
 
 
 def _register(uow: UnitOfWork, new: NewParty) -> dict[str, Any]:
-    return register_party(uow, EDA, new)
+    return dict(register_party(uow, EDA, new))
 
 
 def _own(
     uow: UnitOfWork, party: str, owner: str, shares: tuple[int, int, int | None]
 ) -> dict[str, Any]:
-    return record_ownership(uow, EDA, RecordOwnership(party, owner, *shares))
+    return dict(record_ownership(uow, EDA, RecordOwnership(party, owner, *shares)))

@@ -36,19 +36,21 @@ def trade_all(s: Seeding, c: Credits) -> Sales:
 
     def listing(key: str, cert_id: str, amount: int, cents_per_dollar: int) -> dict[str, Any]:
         price = amount * cents_per_dollar // 100
-        return s.do(
+        listed = s.do(
             lambda uow: trading.create_listing(
                 uow, s.who(key), CreateListing(cert_id, amount, price), s.ruleset
             )
         )
+        return dict(listed)
 
     def offer(buyer: str, listed: dict[str, Any], amount: int, cents: int) -> dict[str, Any]:
         price = amount * cents // 100
-        return s.do(
+        made = s.do(
             lambda uow: trading.make_offer(
                 uow, s.who(buyer), MakeOffer(listed["id"], amount, price), s.ruleset
             )
         )
+        return dict(made)
 
     def buy(buyer: str, listed: dict[str, Any], amount: int, cents: int) -> dict[str, Any]:
         made = offer(buyer, listed, amount, cents)
@@ -57,7 +59,8 @@ def trade_all(s: Seeding, c: Credits) -> Sales:
         accepted = s.do(
             lambda uow: trading.accept_offer(uow, s.who(seller), made["id"], s.ruleset, uses)
         )
-        return accepted.get("transfer", accepted)  # type: ignore[no-any-return]
+        shown: dict[str, Any] = dict(accepted)
+        return shown.get("transfer", shown)  # type: ignore[no-any-return]
 
     def approve(transfer: dict[str, Any], on: date) -> None:
         casefile.prepare_closing(s, transfer["id"], on)  # ADM-8, ADM-12 where in force

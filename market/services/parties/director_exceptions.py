@@ -3,9 +3,8 @@ by the Authority as DIRECTOR_EXCEPTION_RECORDED on the party's stream."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from market.adapters.reads import parties as reads
+from market.adapters.repositories.parties_models import ExceptedParty, PartyRow
 from market.domain.errors import InvalidRequestError
 from market.domain.events.parties import DirectorExceptionRecorded
 from market.domain.rules.individuals import INDIVIDUALS
@@ -13,19 +12,17 @@ from market.services.kernel import clock
 from market.services.kernel.actor import AUTHORITY, Actor
 from market.services.kernel.reads import Connection
 from market.services.kernel.uow import AbstractUnitOfWork
-from market.services.parties.parties import load_party
+from market.services.parties.parties import party_record
 
 
-def excepted_parties(conn: Connection, limit: int = 100) -> list[dict[str, Any]]:
+def excepted_parties(conn: Connection, limit: int = 100) -> list[ExceptedParty]:
     """The parties the Director has excepted, by name (the exception page's list)."""
     return reads.excepted_parties(conn, limit)
 
 
-def record_exception(
-    uow: AbstractUnitOfWork, actor: Actor, party_id: str, reason: str
-) -> dict[str, Any]:
+def record_exception(uow: AbstractUnitOfWork, actor: Actor, party_id: str, reason: str) -> PartyRow:
     actor.require(AUTHORITY)
-    party = load_party(uow, party_id)
+    party = party_record(uow, party_id)
     if party["entity_type"] not in INDIVIDUALS:
         raise InvalidRequestError(
             "The Director's exception (PT-7, AMB-53) is for an individual buying directly; "
@@ -41,4 +38,4 @@ def record_exception(
         ),
         actor.label,
     )
-    return load_party(uow, party_id)
+    return party_record(uow, party_id)

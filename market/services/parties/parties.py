@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from market.adapters.reads import parties as party_reads
+from market.adapters.repositories.parties_models import (
+    AgreementShare,
+    OwnersAgreementRow,
+    OwnerStake,
+    PartyRow,
+)
 from market.domain.commands.parties import RecordOwnership
 from market.domain.errors import InvalidRequestError
 from market.domain.events.parties import (
@@ -17,7 +23,6 @@ from market.domain.events.parties import (
 from market.domain.rules import pass_through
 from market.domain.rules.affiliation import OwnershipGraph, Stake, affiliation
 from market.domain.rulesets import Ruleset
-from market.services.kernel import reads
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.errors import ConflictError, not_found
 from market.services.kernel.paging import split_page
@@ -37,6 +42,32 @@ TAX_TYPES = ("CBT", "GIT", "IPT")
 MAX_BPS = 10_000
 
 
+class PartyView(PartyRow):
+    """A party with its recorded owners (TB-20)."""
+
+    owners: list[OwnerStake]
+
+
+class OwnershipView(TypedDict):
+    party_id: str
+    owner_party_id: str
+    voting_bps: int
+    value_bps: int
+    income_share_bps: int | None
+
+
+class FiledAgreementView(OwnersAgreementRow):
+    """The agreement just filed, naming the one it replaces."""
+
+    replaces_agreement_id: str | None
+
+
+class AffiliationView(TypedDict):
+    affiliated: bool
+    reasons: list[str]
+    paths: list[Any]  # each path's steps, as plain values
+
+
 @dataclass(frozen=True)
 class NewParty:
     name: str
@@ -50,7 +81,7 @@ class NewParty:
     operating_income_cents_by_year: dict[str, int] | None = None
 
 
-def register_party(uow: AbstractUnitOfWork, actor: Actor, new: NewParty) -> dict[str, Any]:
+def register_party(uow: AbstractUnitOfWork, actor: Actor, new: NewParty) -> PartyRow:
     actor.require(AUTHORITY)
     if new.entity_type not in ENTITY_TYPES:
         raise InvalidRequestError(f"Unknown entity type {new.entity_type!r}.", {})
@@ -76,12 +107,12 @@ def register_party(uow: AbstractUnitOfWork, actor: Actor, new: NewParty) -> dict
         operating_income_cents_by_year=new.operating_income_cents_by_year or {},
     )
     uow.append(f"party-{party_id}", registered, actor.label, new_stream=True)
-    return load_party(uow, party_id)
+    return party_record(uow, party_id)
 
 
 def record_ownership(
     uow: AbstractUnitOfWork, actor: Actor, command: RecordOwnership
-) -> dict[str, Any]:
+) -> OwnershipView:
     party_id, owner_party_id, voting_bps, value_bps, income_share_bps = (
         command.party_id,
         command.owner_party_id,
@@ -103,8 +134,13 @@ def record_ownership(
         if bps is not None and not 0 <= bps <= MAX_BPS:
             raise InvalidRequestError(f"{name} must be between 0 and 10000.", {name: bps})
     others = [o for o in uow.parties.owners_of(party_id) if o["owner_party_id"] != owner_party_id]
+    held = {
+        "voting_bps": sum(o["voting_bps"] or 0 for o in others),
+        "value_bps": sum(o["value_bps"] or 0 for o in others),
+        "income_share_bps": sum(o["income_share_bps"] or 0 for o in others),
+    }
     for name, bps in shares.items():
-        total = sum(o[name] or 0 for o in others) + (bps or 0)
+        total = held[name] + (bps or 0)
         if total > MAX_BPS:
             raise InvalidRequestError(
                 f"Stakes in this party would sum to {total} bps of {name[:-4]}, over 10000.",
@@ -121,7 +157,7 @@ def record_ownership(
     return ownership_view(uow, party_id, owner_party_id)
 
 
-def ownership_view(source: Source, party_id: str, owner_party_id: str) -> dict[str, Any]:
+def ownership_view(source: Source, party_id: str, owner_party_id: str) -> OwnershipView:
     row = repositories(source).parties.stake(party_id, owner_party_id)
     if row is None:
         raise LookupError(f"ownerships {party_id}:{owner_party_id} was not projected")
@@ -143,7 +179,7 @@ class NewOwnersAgreement:
 
 def file_owners_agreement(
     uow: AbstractUnitOfWork, actor: Actor, party_id: str, new: NewOwnersAgreement
-) -> dict[str, Any]:
+) -> FiledAgreementView:
     """UTH-14 / AMB-17: the Authority records that a partnership filed an owners' agreement
     with the Director. OWNERS_AGREEMENT_FILED on the party's stream; the latest filing is
     the agreement in force (it names the one it replaces)."""
@@ -174,10 +210,10 @@ def file_owners_agreement(
     found = owners_agreement(uow, party_id)
     if found is None:  # the projection handler writes the row on append
         raise LookupError(f"owners_agreements {party_id} was not projected")
-    return found | {"replaces_agreement_id": filed.replaces_agreement_id}
+    return FiledAgreementView(**found, replaces_agreement_id=filed.replaces_agreement_id)
 
 
-def owners_agreement(source: Source, party_id: str) -> dict[str, Any] | None:
+def owners_agreement(source: Source, party_id: str) -> OwnersAgreementRow | None:
     """The owners' agreement in force for a partnership, or None if none was filed."""
     row = repositories(source).parties.owners_agreement(party_id)
     if row is None:
@@ -185,35 +221,38 @@ def owners_agreement(source: Source, party_id: str) -> dict[str, Any] | None:
     return {
         "party_id": row["party_id"],
         "agreement_id": row["agreement_id"],
-        "shares": [dict(s) for s in row["shares"]],
+        "shares": [AgreementShare(**s) for s in row["shares"]],
         "filed_on": row["filed_on"],
         "reference": row["reference"],
-        "recorded_seq": int(row["recorded_seq"]),
+        "recorded_seq": row["recorded_seq"],
     }
 
 
-def load_party(source: Source, party_id: str) -> dict[str, Any]:
-    return reads.party(source, party_id)
-
-
-def load_party_pair(source: Source, a: str, b: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Two parties (a seller and a buyer), in the order asked."""
-    return reads.party(source, a), reads.party(source, b)
-
-
-def get_party(conn: Connection, actor: Actor, party_id: str) -> dict[str, Any]:
-    party = load_party(conn, party_id)
-    actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
-    party["owners"] = party_reads.owners_of(conn, party_id)
+def party_record(source: Source, party_id: str) -> PartyRow:
+    """The party's row, every column (what its pages show), or 404."""
+    party = repositories(source).parties.record(party_id)
+    if party is None:
+        raise not_found("Party", "party_id", party_id)
     return party
+
+
+def load_party(source: Source, party_id: str) -> dict[str, Any]:
+    """`party_record` for the contexts that still read parties as plain rows."""
+    return dict(party_record(source, party_id))
+
+
+def get_party(conn: Connection, actor: Actor, party_id: str) -> PartyView:
+    party = party_record(conn, party_id)
+    actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
+    return PartyView(**party, owners=party_reads.owners_of(conn, party_id))
 
 
 def list_parties(
     conn: Connection, actor: Actor, after: str | None, limit: int
-) -> tuple[list[dict[str, Any]], str | None]:
+) -> tuple[list[PartyRow], str | None]:
     only = None if actor.role in (AUTHORITY, AUDITOR) else (actor.party_id or "")
     rows = party_reads.party_rows(conn, only, after, limit + 1)
-    return split_page(rows, limit, lambda r: str(r["id"]))
+    return split_page(rows, limit, lambda r: r["id"])
 
 
 def ownership_graph(source: Source) -> OwnershipGraph:
@@ -226,14 +265,14 @@ def ownership_graph(source: Source) -> OwnershipGraph:
 
 def affiliation_between(
     conn: Connection, actor: Actor, a: str, b: str, ruleset: Ruleset
-) -> dict[str, Any]:
+) -> AffiliationView:
     actor.require(AUTHORITY)
     load_party(conn, a)
     load_party(conn, b)
     return affiliation_view(ownership_graph(conn), a, b, ruleset)
 
 
-def affiliation_view(graph: OwnershipGraph, a: str, b: str, ruleset: Ruleset) -> dict[str, Any]:
+def affiliation_view(graph: OwnershipGraph, a: str, b: str, ruleset: Ruleset) -> AffiliationView:
     """`affiliation_between`'s answer on a graph already built (a page deciding many pairs
     builds it once)."""
     result = affiliation(graph, a, b, ruleset)

@@ -40,13 +40,14 @@ def side_of(actor: Actor, transfer: dict[str, Any]) -> str | None:
 
 
 def transfer_room(conn: Connection, actor: Actor, transfer_id: str) -> dict[str, Any]:
-    t = trading.get_transfer(conn, actor, transfer_id)  # a stranger: NotFoundError
+    found = trading.get_transfer(conn, actor, transfer_id)  # a stranger: NotFoundError
+    t: dict[str, Any] = dict(found)
     repos = repositories(conn)
     offer = repos.offers.get(str(t["offer_id"])) if t.get("offer_id") else None
     line = timelines.deal_timeline(conn, t, str(offer["listing_id"]) if offer else None)
     items = checklists.transfer_items(conn, transfer_on_file(t), get_ruleset(str(t["ruleset"])))
     missing = [adm_checklist.words(k) for k in adm_checklist.missing(items, (adm_checklist.FINAL,))]
-    closing = funding.funding_view(conn, t)
+    closing = dict(funding.funding_view(conn, found))
     due = sum(int(f["due_cents"]) for f in fees.unpaid(conn, [transfer_id]))
     stages = deal_stages.transfer_stages(
         deal_stages.DealFacts(

@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
+from market.adapters.repositories.trading_models import transfer_row
 from market.adapters.tables import CreditApplication, Offer, Transfer
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.errors import ForbiddenError, NotFoundError
@@ -29,7 +30,7 @@ def get_offer(conn: Connection, actor: Actor, offer_id: str) -> dict[str, Any]:
     # Another party's offer answers as one that does not exist (no existence oracle).
     if row is None or not _may_read(actor, row["seller_party_id"], row["buyer_party_id"]):
         raise NotFoundError(f"Offer {offer_id} does not exist.", {"offer_id": offer_id})
-    return deal_views.offer_detail(conn, offer_view(conn, offer_id))
+    return deal_views.offer_detail(conn, dict(offer_view(conn, offer_id)))
 
 
 def get_credit_application(conn: Connection, actor: Actor, application_id: str) -> dict[str, Any]:
@@ -72,11 +73,11 @@ def my_deals(
 
 def _deal(conn: Connection, kind: str, key: str) -> dict[str, Any]:
     if kind == "offer":
-        offer = deal_views.offer_detail(conn, offer_view(conn, key))
+        offer = deal_views.offer_detail(conn, dict(offer_view(conn, key)))
         transfer = offer.get("transfer")
         return {"kind": "offer", "offer": offer, "transfer": transfer} | _summary(offer, transfer)
     row = conn.execute(select(transfers_t).where(transfers_t.c.id == key)).mappings().one()
-    transfer = deal_views.transfer_detail(conn, view_of_transfer(dict(row)))
+    transfer = deal_views.transfer_detail(conn, dict(view_of_transfer(transfer_row(dict(row)))))
     return {"kind": "transfer", "offer": None, "transfer": transfer} | _summary(None, transfer)
 
 

@@ -95,7 +95,7 @@ def search_listings(conn: Connection, query: ListQuery, ruleset: Ruleset) -> Pag
         "fiscal_year": (c.fiscal_year, ls.created_seq),
     }
     ids, total, page, pages = _page(conn, stmt, query, keys.get(query.sort, keys["oldest"]))
-    return Page([listing_view(conn, i, ruleset) for i in ids], total, page, pages)
+    return Page([dict(listing_view(conn, i, ruleset)) for i in ids], total, page, pages)
 
 
 QUEUE_SORTS = {
@@ -143,7 +143,7 @@ def search_queue(conn: Connection, actor: Actor, query: ListQuery) -> Page:
     stmt, keys = _transfers(query)
     stmt = stmt.where(transfers_t.c.status == "pending_approval")
     ids, total, page, pages = _page(conn, stmt, query, keys.get(query.sort, keys["oldest"]))
-    return Page([transfer_view(conn, i) for i in ids], total, page, pages)
+    return Page([dict(transfer_view(conn, i)) for i in ids], total, page, pages)
 
 
 REPORT_SORTS = {

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
-from market.adapters.repositories.models import transfer_of
+from market.adapters.repositories.models import certificate_of, party_of, transfer_of
 from market.adapters.tables import (
     Certificate,
     CreditApplication,
@@ -49,7 +49,9 @@ def preview_checks(
     parties = (transfer.seller_party_id, transfer.buyer_party_id)
     rows = (load_party(conn, parties[0]), load_party(conn, parties[1]))
     graph = ownership_graph(conn)  # read once: the checks' (TB-20) and the page's paths
-    checks = run(at_exchange(transfer, on), facts_of(conn, cert, rows, graph, ruleset), ruleset)
+    sides = (party_of(rows[0]), party_of(rows[1]))
+    facts = facts_of(conn, certificate_of(cert), sides, graph, ruleset)
+    checks = run(at_exchange(transfer, on), facts, ruleset)
     return {"checks": list(checks.rows), "affiliation": affiliation_view(graph, *parties, ruleset)}
 
 
@@ -76,7 +78,8 @@ def with_previews(
         cert = certs[t["certificate_id"]]
         transfer = transfer_of(t)
         parties = (transfer.seller_party_id, transfer.buyer_party_id)
-        facts = facts_of(conn, cert, (found[parties[0]], found[parties[1]]), graph, ruleset)
+        sides = (party_of(found[parties[0]]), party_of(found[parties[1]]))
+        facts = facts_of(conn, certificate_of(cert), sides, graph, ruleset)
         checks = run(at_exchange(transfer, on), facts, ruleset)
         t["preview"] = {
             "checks": list(checks.rows),

@@ -6,7 +6,7 @@ transfer, its exposure if it moved today, and the next use-of-proceeds certifica
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import Any, TypedDict
 
 from market.adapters.reads import tech as tech_rows
 from market.domain.rules import covenants
@@ -17,7 +17,43 @@ from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.reads import Connection
 
 
-def _line(t: Any, today: date, ruleset: Ruleset) -> dict[str, Any]:
+class CovenantLine(TypedDict):
+    """One approved TECH sale's headquarters window and certifications."""
+
+    transfer_id: str
+    certificate_id: str
+    buyer_party_id: str
+    amount_cents: int
+    consideration_cents: int
+    pfa_received_on: str
+    hq_window_end: str
+    window_open: bool
+    days_left: int
+    exposure_if_moved_today_cents: int
+    use_of_proceeds: list[str]
+    certifications_due: list[str]
+    next_certification_due: str | None
+    reminders: list[dict[str, str]]
+
+
+class SellerCovenants(TypedDict):
+    party_id: str
+    name: str
+    transfers: list[CovenantLine]
+    open_windows: int
+    exposure_if_moved_today_cents: int
+    last_window_end: str | None
+    next_certification_due: str | None
+
+
+class CovenantMonitor(TypedDict):
+    as_of: str
+    scale: str
+    items: list[SellerCovenants]
+    next: None
+
+
+def _line(t: Any, today: date, ruleset: Ruleset) -> CovenantLine:
     start = date.fromisoformat(t.exchange_date)
     end = date.fromisoformat(t.hq_window_end) if t.hq_window_end else hq_window_end(start, ruleset)
     window = covenants.Window(start, end)
@@ -45,33 +81,30 @@ def _line(t: Any, today: date, ruleset: Ruleset) -> dict[str, Any]:
     }
 
 
-def covenant_monitor(conn: Connection, actor: Actor, ruleset: Ruleset) -> dict[str, Any]:
+def _seller(party_id: str, name: str, lines: list[CovenantLine]) -> SellerCovenants:
+    open_lines = [x for x in lines if x["window_open"]]
+    dues = [x["next_certification_due"] for x in lines if x["next_certification_due"]]
+    return {
+        "party_id": party_id,
+        "name": name,
+        "transfers": lines,
+        "open_windows": len(open_lines),
+        "exposure_if_moved_today_cents": sum(x["exposure_if_moved_today_cents"] for x in lines),
+        "last_window_end": max((x["hq_window_end"] for x in open_lines), default=None),
+        "next_certification_due": min((d for d in dues if d is not None), default=None),
+    }
+
+
+def covenant_monitor(conn: Connection, actor: Actor, ruleset: Ruleset) -> CovenantMonitor:
     actor.require(AUTHORITY, AUDITOR)
     today = clock.today()
     rows = tech_rows.approved_tech_sales(conn)
-    sellers: dict[str, dict[str, Any]] = {}
+    names: dict[str, str] = {}
+    lines: dict[str, list[CovenantLine]] = {}
     for t in rows:
-        seller = sellers.setdefault(
-            t.seller_party_id,
-            {"party_id": t.seller_party_id, "name": t.name, "transfers": []},
-        )
-        seller["transfers"].append(_line(t, today, ruleset))
-    items = []
-    for s in sellers.values():
-        lines = s["transfers"]
-        open_lines = [x for x in lines if x["window_open"]]
-        dues = [x["next_certification_due"] for x in lines if x["next_certification_due"]]
-        items.append(
-            s
-            | {
-                "open_windows": len(open_lines),
-                "exposure_if_moved_today_cents": sum(
-                    x["exposure_if_moved_today_cents"] for x in lines
-                ),
-                "last_window_end": max((x["hq_window_end"] for x in open_lines), default=None),
-                "next_certification_due": min(dues, default=None),
-            }
-        )
+        names.setdefault(t.seller_party_id, t.name)
+        lines.setdefault(t.seller_party_id, []).append(_line(t, today, ruleset))
+    items = [_seller(party, names[party], found) for party, found in lines.items()]
     return {
         "as_of": today.isoformat(),
         "scale": ruleset.tech_hq_recapture_scale,

@@ -18,7 +18,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, TypedDict
 
 from market.adapters.reads import tech as tech_rows
 from market.domain.events.tech import FyAllocationRun
@@ -28,17 +28,64 @@ from market.services.kernel import clock
 from market.services.kernel.actor import AUDITOR, AUTHORITY, PARTICIPANT, Actor
 from market.services.kernel.reads import Connection
 from market.services.tech import simulator_plan, tech
+from market.services.tech.simulator_plan import SimulatedLine
 
 
-def _committed_rows(conn: Connection, fiscal_year: int) -> tuple[list[dict[str, Any]], bool, int]:
+class Meter(TypedDict):
+    """The cap meter: requests against the FY cap and the innovation-zone set-aside."""
+
+    applications: int
+    requested_cents: int
+    zone_requested_cents: int
+    zone_allocated_cents: int
+    oversubscribed_by_cents: int
+    cap_remaining_cents: int
+
+
+class SimulationHeader(TypedDict):
+    fiscal_year: int
+    committed: bool
+    as_of: str
+    deadline: str
+    intake_open: bool
+    triggered: bool
+    cap_cents: int
+    zone_setaside_cents: int
+    floor_cents: int
+    lifetime_cap_cents: int
+
+
+class PartySimulation(SimulationHeader):
+    """A participant's answer: its own lines and lifetime room only."""
+
+    allocations: list[SimulatedLine]
+    party_id: str | None
+    lifetime_approved_cents: int
+    lifetime_headroom_cents: int
+
+
+class FullSimulation(SimulationHeader):
+    """The Authority's and auditors' answer: every line, the total and the meter."""
+
+    total_cents: int
+    meter: Meter
+    allocations: list[SimulatedLine]
+
+
+def _committed_rows(
+    conn: Connection, fiscal_year: int, approved: dict[str, int], cap: int
+) -> tuple[list[SimulatedLine], bool, int]:
     """The committed allocation as FY_ALLOCATION_RUN recorded it (with each T_i), joined to
-    the applications for their receipt date and zone."""
+    the applications for their receipt date and zone; after the commit, the allocation is
+    part of each party's lifetime allocations (`approved`)."""
     stored = tech_rows.committed_run_payload(conn, fiscal_year, FyAllocationRun.TYPE)
     run = FyAllocationRun.read(stored)
     apps = tech_rows.applications_by_id(conn, fiscal_year)
-    rows = []
+    rows: list[SimulatedLine] = []
     for a in run.allocations:
         app = apps[a["application_id"]]
+        used = approved.get(a["party_id"], 0)
+        headroom = max(0, cap - used)
         rows.append(
             {
                 "application_id": a["application_id"],
@@ -46,15 +93,18 @@ def _committed_rows(conn: Connection, fiscal_year: int) -> tuple[list[dict[str, 
                 "received_on": app.received_on,
                 "in_innovation_zone": bool(app.in_innovation_zone),
                 "requested_cents": int(app.requested_cents),
-                "request_cents": int(a["request_cents"]),
-                "allocated_cents": int(a["allocated_cents"]),
+                "request_cents": a["request_cents"],
+                "allocated_cents": a["allocated_cents"],
                 "certificate_id": a["certificate_id"],
+                "lifetime_approved_cents": used,
+                "lifetime_headroom_cents": headroom,
+                "headroom_after_cents": headroom,
             }
         )
     return rows, run.triggered, run.total_cents
 
 
-def _meter(rows: list[dict[str, Any]], ruleset: Ruleset) -> dict[str, Any]:
+def _meter(rows: list[SimulatedLine], ruleset: Ruleset) -> Meter:
     requested = sum(r["request_cents"] for r in rows)
     zone_requested = sum(r["request_cents"] for r in rows if r["in_innovation_zone"])
     zone_allocated = sum(r["allocated_cents"] for r in rows if r["in_innovation_zone"])
@@ -70,11 +120,11 @@ def _meter(rows: list[dict[str, Any]], ruleset: Ruleset) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class _Simulation:
-    header: dict[str, Any]
-    rows: list[dict[str, Any]]
+    header: SimulationHeader
+    rows: list[SimulatedLine]
     approved: dict[str, int]
     total_cents: int
-    meter: dict[str, Any]
+    meter: Meter
 
 
 _CACHE: OrderedDict[tuple[Any, ...], _Simulation] = OrderedDict()
@@ -96,18 +146,14 @@ def _compute(conn: Connection, fiscal_year: int, ruleset: Ruleset, today: date) 
     committed = tech_rows.is_committed(conn, fiscal_year)
     cap = ruleset.tech_lifetime_cap_cents
     if committed:
-        rows, triggered, total = _committed_rows(conn, fiscal_year)
         approved = tech.lifetime_approved_by_party(conn, fiscal_year)
-        for r in rows:  # after the commit, the allocation is part of what was used
-            used = approved.get(r["party_id"], 0)
-            r["lifetime_approved_cents"] = used
-            r["lifetime_headroom_cents"] = r["headroom_after_cents"] = max(0, cap - used)
+        rows, triggered, total = _committed_rows(conn, fiscal_year, approved, cap)
     else:
         plan = simulator_plan.plan(conn, fiscal_year, ruleset)
         rows, triggered, total = plan.rows, plan.triggered, plan.total_cents
         approved = plan.lifetime_approved
     deadline = tech_caps.deadline(fiscal_year, ruleset)
-    header = {
+    header: SimulationHeader = {
         "fiscal_year": fiscal_year,
         "committed": committed,
         "as_of": today.isoformat(),
@@ -141,19 +187,20 @@ def _simulation(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> _Simula
     return computed
 
 
-def simulate(conn: Connection, actor: Actor, fiscal_year: int, ruleset: Ruleset) -> dict[str, Any]:
+def simulate(
+    conn: Connection, actor: Actor, fiscal_year: int, ruleset: Ruleset
+) -> PartySimulation | FullSimulation:
     actor.require(AUTHORITY, AUDITOR, PARTICIPANT)
     sim = _simulation(conn, fiscal_year, ruleset)
     if actor.role == PARTICIPANT:
         used = sim.approved.get(str(actor.party_id), 0)
-        return sim.header | {
-            "allocations": [r for r in sim.rows if r["party_id"] == actor.party_id],
-            "party_id": actor.party_id,
-            "lifetime_approved_cents": used,
-            "lifetime_headroom_cents": tech_caps.lifetime_room_cents(used, ruleset),
-        }
-    return sim.header | {
-        "total_cents": sim.total_cents,
-        "meter": sim.meter,
-        "allocations": sim.rows,
-    }
+        return PartySimulation(
+            **sim.header,
+            allocations=[r for r in sim.rows if r["party_id"] == actor.party_id],
+            party_id=actor.party_id,
+            lifetime_approved_cents=used,
+            lifetime_headroom_cents=tech_caps.lifetime_room_cents(used, ruleset),
+        )
+    return FullSimulation(
+        **sim.header, total_cents=sim.total_cents, meter=sim.meter, allocations=sim.rows
+    )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from market.adapters.reads import tech as tech_rows
 from market.domain.rules import tech_plan
@@ -20,9 +20,26 @@ from market.services.kernel.reads import Connection
 from market.services.tech.tech_allocation_views import allocated_ids
 
 
+class SimulatedLine(TypedDict):
+    """An application's line in the simulator's answer: what it would get, and its
+    party's lifetime room (TB-5) before and after."""
+
+    application_id: str
+    party_id: str
+    received_on: str
+    in_innovation_zone: bool
+    requested_cents: int
+    request_cents: int
+    allocated_cents: int
+    certificate_id: str | None
+    lifetime_approved_cents: int
+    lifetime_headroom_cents: int
+    headroom_after_cents: int
+
+
 @dataclass(frozen=True)
 class FreshPlan:
-    rows: list[dict[str, Any]]  # the answer's rows, in receipt order
+    rows: list[SimulatedLine]  # the answer's rows, in receipt order
     lifetime_approved: dict[str, int]  # each applicant party's allocations before this FY
     triggered: bool
     total_cents: int
@@ -38,13 +55,11 @@ def plan(conn: Connection, fiscal_year: int, ruleset: Ruleset) -> FreshPlan:
     # Every applicant party's, eligible or not (a participant's own headroom).
     approved = {r[1]: int(r[7]) for r in everyone if r[7] is not None}
     # The applications the allocation would take (eligible; submitted, where ADM-6 binds).
-    taken = allocated_ids(
-        conn, fiscal_year, ruleset, [{"id": r[0], "eligible": r[8]} for r in everyone]
-    )
+    taken = allocated_ids(conn, fiscal_year, ruleset, [(r[0], r[8]) for r in everyone])
     found = [r for r in everyone if r[0] in taken]
     columns = tech_plan.plan_columns(found, approved, ruleset)
     cap = ruleset.tech_lifetime_cap_cents
-    rows = []
+    rows: list[SimulatedLine] = []
     for (app_id, party, requested, _, zone, _, received_on, prior, _), t_i, allocated in zip(
         found, columns.requests, columns.cents, strict=True
     ):

@@ -7,11 +7,12 @@ asks the domain and appends events.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date, datetime
-from typing import Any
 
 from market.adapters.repositories.casefiles import application_on_file
+from market.adapters.repositories.parties_models import PartyRow
+from market.adapters.repositories.tech_models import TechApplicationRow
 from market.domain.errors import (
     ApplicationDeadlinePassedError,
     InvalidRequestError,
@@ -28,7 +29,7 @@ from market.services.kernel.errors import NotFoundError, not_found
 from market.services.kernel.numbering import new_id
 from market.services.kernel.reads import Source, repositories
 from market.services.kernel.uow import AbstractUnitOfWork
-from market.services.parties.parties import load_party
+from market.services.parties.parties import party_record
 from market.services.tech import tech_parents, tech_receipts
 
 REGIMES = ("CBT", "GIT")
@@ -61,7 +62,6 @@ class NewTechApplication:
     hq_in_nj: bool = True
     has_protected_ip: bool = True
     receipt_reason: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def lifetime_approved_cents(source: Source, party_id: str) -> int:
@@ -75,7 +75,7 @@ def lifetime_approved_by_party(source: Source, fiscal_year: int) -> dict[str, in
     return repositories(source).tech_applications.lifetime_approved_by_party(fiscal_year)
 
 
-def _facts(new: NewTechApplication, party: dict[str, Any], received: date) -> TechFacts:
+def _facts(new: NewTechApplication, party: PartyRow, received: date) -> TechFacts:
     """The application's eligibility facts, defaulted from the party record."""
     us = new.us_employees if new.us_employees is not None else party.get("us_employees")
     nj = (
@@ -115,12 +115,12 @@ def _facts(new: NewTechApplication, party: dict[str, Any], received: date) -> Te
 
 def submit_application(
     uow: AbstractUnitOfWork, actor: Actor, ruleset: Ruleset, new: NewTechApplication
-) -> dict[str, Any]:
+) -> TechApplicationRow:
     """TB-6 deadline, TB-1..TB-4 eligibility (recorded, not refused), TB-10 value,
     TB-5 lifetime room. Refusals raise before anything is appended."""
     actor.require(AUTHORITY, PARTICIPANT)
     actor.require_party(new.party_id, not_found("Party", "party_id", new.party_id))
-    party = load_party(uow, new.party_id)
+    party = party_record(uow, new.party_id)
     if new.seller_tax_regime not in REGIMES:
         raise InvalidRequestError("seller_tax_regime must be CBT or GIT.", {})
     receipt = tech_receipts.receipt_of(actor, new.received_on, new.receipt_reason)
@@ -210,17 +210,17 @@ def submit_application(
     return row
 
 
-def load_application(source: Source, application_id: str) -> dict[str, Any]:
-    row = repositories(source).tech_applications.get(application_id)
+def load_application(source: Source, application_id: str) -> TechApplicationRow:
+    row = repositories(source).tech_applications.record(application_id)
     if row is None:
         raise NotFoundError(
             f"TECH application {application_id} does not exist.",
             {"application_id": application_id},
         )
-    return dict(row)
+    return TechApplicationRow(**row)
 
 
-def get_application(source: Source, actor: Actor, application_id: str) -> dict[str, Any]:
+def get_application(source: Source, actor: Actor, application_id: str) -> TechApplicationRow:
     row = load_application(source, application_id)
     actor.require_reader_of(
         row["party_id"], not_found("TECH application", "application_id", application_id)
@@ -230,7 +230,7 @@ def get_application(source: Source, actor: Actor, application_id: str) -> dict[s
 
 def list_applications(
     source: Source, actor: Actor, fiscal_year: int | None, party_id: str | None
-) -> list[dict[str, Any]]:
+) -> list[TechApplicationRow]:
     if actor.role not in (AUTHORITY, AUDITOR):
         if party_id is not None and party_id != actor.party_id:
             actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
@@ -240,4 +240,5 @@ def list_applications(
         where["party_id"] = party_id
     if fiscal_year is not None:
         where["fiscal_year"] = fiscal_year
-    return [dict(r) for r in repositories(source).tech_applications.in_receipt_order(**where)]
+    rows = repositories(source).tech_applications.in_receipt_order(**where)
+    return [TechApplicationRow(**r) for r in rows]

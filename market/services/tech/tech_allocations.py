@@ -6,10 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from fractions import Fraction
-from typing import Any
 
-from market.adapters.repositories.tech import PLAN_COLUMNS
 from market.domain.errors import (
     CapExceededError,
     IntakeStillOpenError,
@@ -17,18 +14,23 @@ from market.domain.errors import (
 )
 from market.domain.events.certificates import certificate_issued
 from market.domain.events.tech import FyAllocationRun
+from market.domain.model import TechApplication
 from market.domain.programs import Program, TaxType
 from market.domain.rules import tech_caps, tech_plan
 from market.domain.rules.buckets import cap_id
 from market.domain.rulesets import Ruleset
-from market.domain.values import floor_int
 from market.services.kernel import clock
 from market.services.kernel.actor import AUTHORITY, Actor
 from market.services.kernel.errors import ConflictError
 from market.services.kernel.numbering import new_id, next_numbers
 from market.services.kernel.reads import Source, repositories
 from market.services.kernel.uow import AbstractUnitOfWork
-from market.services.tech.tech_allocation_views import allocated_ids, committed_view
+from market.services.tech.tech_allocation_views import (
+    AllocationLine,
+    AllocationView,
+    allocated_ids,
+    committed_view,
+)
 
 
 def cap_usage_ids(fiscal_year: int) -> tuple[str, str]:
@@ -38,7 +40,7 @@ def cap_usage_ids(fiscal_year: int) -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class Planned:
-    application: dict[str, Any]
+    application: TechApplication
     request_cents: int
     allocated_cents: int
 
@@ -59,16 +61,15 @@ def _plan(source: Source, fiscal_year: int, ruleset: Ruleset) -> Plan:
     (`tech_plan.plan_columns`, the simulator's arithmetic too)."""
     repos = repositories(source)
     found = repos.tech_applications.plan_rows(fiscal_year)
-    taken = allocated_ids(source, fiscal_year, ruleset, found)
-    eligible = [r for r in found if r["id"] in taken]
+    taken = allocated_ids(source, fiscal_year, ruleset, [(a.id, a.eligible) for a in found])
+    eligible = [a for a in found if a.id in taken]
     approved = repos.tech_applications.lifetime_approved_by_party(fiscal_year)
-    rows = [[r[c] for c in PLAN_COLUMNS] for r in eligible]
-    columns = tech_plan.plan_columns(rows, approved, ruleset)
+    columns = tech_plan.plan_columns([a.plan_row() for a in eligible], approved, ruleset)
     items = [
         Planned(r, t_i, allocated)
         for r, t_i, allocated in zip(eligible, columns.requests, columns.cents, strict=True)
     ]
-    excluded = [r["id"] for r in found if r["id"] not in taken]
+    excluded = [a.id for a in found if a.id not in taken]
     return Plan(fiscal_year, columns.triggered, columns.total_cents, items, excluded, approved)
 
 
@@ -76,45 +77,35 @@ def _plan(source: Source, fiscal_year: int, ruleset: Ruleset) -> Plan:
 plan_allocation = _plan
 
 
-def _allocations(plan: Plan, certificate_ids: dict[str, str]) -> list[dict[str, Any]]:
+def _allocations(plan: Plan, certificate_ids: dict[str, str]) -> list[AllocationLine]:
     return [
         {
-            "application_id": p.application["id"],
-            "party_id": p.application["party_id"],
+            "application_id": p.application.id,
+            "party_id": p.application.party_id,
             "request_cents": p.request_cents,
             "allocated_cents": p.allocated_cents,
-            "certificate_id": certificate_ids.get(p.application["id"]),
+            "certificate_id": certificate_ids.get(p.application.id),
         }
         for p in plan.items
     ]
 
 
-def _view(plan: Plan, certificate_ids: dict[str, str]) -> dict[str, Any]:
-    return {
-        "fiscal_year": plan.fiscal_year,
-        "triggered": plan.triggered,
-        "total_cents": plan.total_cents,
-        "allocations": _allocations(plan, certificate_ids),
-    }
-
-
 def preview_allocation(
     source: Source, actor: Actor, fiscal_year: int, ruleset: Ruleset
-) -> dict[str, Any]:
+) -> AllocationView:
     """What the statute gives now; once committed, the committed allocation."""
     actor.require(AUTHORITY)
     done = committed_view(source, fiscal_year)
     if done is not None:
         return done
-    return _view(_plan(source, fiscal_year, ruleset), {}) | {"committed": False}
-
-
-def _split_benefit(allocated: int, application: dict[str, Any]) -> dict[str, int]:
-    """The allocated amount split between its NOL-derived and R&D parts, pro rata."""
-    benefit = int(application["benefit_cents"])
-    nol = benefit - int(application["rnd_credit_cents"])
-    nol_share = floor_int(Fraction(allocated * nol, benefit)) if benefit else 0
-    return {"nol_derived_cents": nol_share, "rnd_credit_cents": allocated - nol_share}
+    plan = _plan(source, fiscal_year, ruleset)
+    return {
+        "fiscal_year": plan.fiscal_year,
+        "triggered": plan.triggered,
+        "total_cents": plan.total_cents,
+        "allocations": _allocations(plan, {}),
+        "committed": False,
+    }
 
 
 def commit_allocation(
@@ -123,7 +114,7 @@ def commit_allocation(
     fiscal_year: int,
     ruleset: Ruleset,
     today: date | None = None,
-) -> dict[str, Any]:
+) -> AllocationView:
     """Run the allocation once (TB-14, TB-15): FY_ALLOCATION_RUN, then one TECH certificate
     per positive allocation (CERT_ISSUED, origin `allocation`), charging the TECH caps."""
     actor.require(AUTHORITY)
@@ -152,9 +143,9 @@ def commit_allocation(
             f"The allocation of {plan.total_cents} cents exceeds the FY {fiscal_year} room.",
             {"fiscal_year": fiscal_year, "remaining_cents": room, "total_cents": plan.total_cents},
         )
-    zone_total = sum(p.allocated_cents for p in plan.items if p.application["in_innovation_zone"])
+    zone_total = sum(p.allocated_cents for p in plan.items if p.application.in_innovation_zone)
     zone_used = min(zone_total, ruleset.tech_zone_setaside_cents)
-    cert_ids = {p.application["id"]: new_id("cert") for p in plan.items if p.allocated_cents > 0}
+    cert_ids = {p.application.id: new_id("cert") for p in plan.items if p.allocated_cents > 0}
     run_event = FyAllocationRun(
         fiscal_year=fiscal_year,
         triggered=plan.triggered,
@@ -180,7 +171,7 @@ def commit_allocation(
     uow.append(f"tech-fy-{fiscal_year}", run_event, actor.label)
     numbers = next_numbers(uow, Program.TECH.value, fiscal_year)
     for p in plan.items:
-        cert_id = cert_ids.get(p.application["id"])
+        cert_id = cert_ids.get(p.application.id)
         if cert_id is None:
             continue
         app = p.application
@@ -188,7 +179,7 @@ def commit_allocation(
             certificate_id=cert_id,
             number=next(numbers),
             program=Program.TECH.value,
-            holder_party_id=app["party_id"],
+            holder_party_id=app.party_id,
             origin="allocation",
             face_cents=p.allocated_cents,
             fiscal_year=fiscal_year,
@@ -199,12 +190,12 @@ def commit_allocation(
             waiver_statement="",
             creditable_activity_ids=[],  # TECH benefits name no PT-1 activity
             attributes={
-                "application_id": app["id"],
-                "seller_tax_regime": app["seller_tax_regime"],
-                "benefit_cents": app["benefit_cents"],
+                "application_id": app.id,
+                "seller_tax_regime": app.seller_tax_regime,
+                "benefit_cents": app.benefit_cents,
                 "request_cents": p.request_cents,
-                "in_innovation_zone": bool(app["in_innovation_zone"]),
-                "benefit_split": _split_benefit(p.allocated_cents, app),
+                "in_innovation_zone": app.in_innovation_zone,
+                "benefit_split": app.benefit_split(p.allocated_cents),
                 "allocation_triggered": plan.triggered,
             },
             ruleset=ruleset.name,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import TypedDict
 
 from market.domain.errors import InvalidRequestError
 from market.domain.events.tech import TechReceiptRecorded
@@ -26,6 +26,14 @@ from market.services.kernel.errors import (
 from market.services.kernel.uow import AbstractUnitOfWork
 
 
+class ReceiptFields(TypedDict):
+    """What TECH_APPLICATION_RECEIVED carries about its receipt."""
+
+    received_on: str
+    received_at: str
+    receipt: str
+
+
 @dataclass(frozen=True)
 class Receipt:
     at: datetime  # New York time
@@ -35,7 +43,7 @@ class Receipt:
     def day(self) -> date:
         return tech_receipt.receipt_day(self.at)
 
-    def payload(self) -> dict[str, Any]:
+    def payload(self) -> ReceiptFields:
         """The fields TECH_APPLICATION_RECEIVED carries about its receipt."""
         return {
             "received_on": self.day.isoformat(),

@@ -38,9 +38,9 @@ def undecided(uow: AbstractUnitOfWork, transfer_id: str, *allowed: TransferStatu
 def _listing(uow: AbstractUnitOfWork, transfer: Transfer) -> ListingSold | None:
     if transfer.offer_id is None:
         return None
-    listing = load_listing(uow, load_offer(uow, transfer.offer_id)["listing_id"])
-    sold = sold_from_listing(uow, listing["id"])
-    return ListingSold(listing["id"], int(listing["amount_cents"]), listing["status"], sold)
+    listing = load_listing(uow, load_offer(uow, transfer.offer_id).listing_id)
+    sold = sold_from_listing(uow, listing.id)
+    return ListingSold(listing.id, listing.amount_cents, listing.status.value, sold)
 
 
 def approval_facts(
@@ -50,19 +50,20 @@ def approval_facts(
     row = reads.transfer(uow, transfer.id)
     on: date = command.exchange_on or today()
     listing = _listing(uow, transfer)
-    cert = reads.certificate(uow, transfer.certificate_id)
-    halts.check_not_halted(uow, cert)  # PRODUCT.md 8.3 trading halts
-    funding.check_funded(uow, row, ruleset)  # PRODUCT.md 8.3 closing record
+    cert_row = reads.certificate(uow, transfer.certificate_id)
+    halts.check_not_halted(uow, cert_row)  # PRODUCT.md 8.3 trading halts
+    funding.check_funded(uow, transfer, ruleset)  # PRODUCT.md 8.3 closing record
     # ADM-8, ADM-12: at closing
-    gates.check_final_approval(uow, transfer, certificate_of(cert), ruleset, on)
+    cert = certificate_of(cert_row)
+    gates.check_final_approval(uow, transfer, cert, ruleset, on)
     uow.transfers.remember(row)
-    uow.certificates.remember(cert)
+    uow.certificates.remember(cert_row)
     parties = (transfer.seller_party_id, transfer.buyer_party_id)
     return ApprovalFacts(
         transfer=transfer,
         sale=sale_facts(uow, cert, *parties, ruleset),
         listing=listing,
-        activity_ids=tuple(activity_ids_of(uow, cert)),
+        activity_ids=tuple(activity_ids_of(uow, cert_row)),
         buyer_certificate_id=new_id("crt"),
         today=today(),
     )

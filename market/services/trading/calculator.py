@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from market.adapters.repositories.models import certificate_of
 from market.domain.errors import InvalidRequestError
+from market.domain.model import Certificate
 from market.domain.programs import Program, TaxType
 from market.domain.rules import buyer_value
 from market.domain.rulesets import Ruleset
@@ -41,28 +43,29 @@ class TechPurchase:
     buyer_party_id: str | None = None
 
 
-def _certificate(conn: Connection, actor: Actor, p: TechPurchase) -> dict[str, Any] | None:
+def _certificate(conn: Connection, actor: Actor, p: TechPurchase) -> Certificate | None:
     """The certificate priced: a listing's (on the market: anyone may price it), or one
     named by id, which only its readers may (to another participant it does not exist)."""
     cert_id = p.certificate_id
     if p.listing_id is not None:
-        cert_id = load_listing(conn, p.listing_id)["certificate_id"]
+        cert_id = load_listing(conn, p.listing_id).certificate_id
     if cert_id is None:
         return None
-    cert = load_certificate(conn, cert_id)
+    cert = certificate_of(load_certificate(conn, cert_id))
     # An open listing shows the certificate to every participant.
     if p.listing_id is None and not repositories(conn).listings.open_of_certificate(cert_id):
         actor.require_reader_of(
-            cert["holder_party_id"], not_found("Certificate", "certificate_id", cert_id)
+            cert.holder_party_id, not_found("Certificate", "certificate_id", cert_id)
         )
-    if cert["program"] != Program.TECH.value:
+    if cert.program is not Program.TECH:
         raise InvalidRequestError(
-            f"Certificate {cert_id} is {cert['program']}, not TECH.", {"certificate_id": cert_id}
+            f"Certificate {cert_id} is {cert.program.value}, not TECH.",
+            {"certificate_id": cert_id},
         )
     return cert
 
 
-def _rnd_part(conn: Connection, p: TechPurchase, cert: dict[str, Any] | None) -> int:
+def _rnd_part(conn: Connection, p: TechPurchase, cert: Certificate | None) -> int:
     """The R&D carryover share of the amount: given, else the allocation's split of the
     lineage's original certificate pro rata, else all of it."""
     if p.rnd_cents is not None:
@@ -70,10 +73,11 @@ def _rnd_part(conn: Connection, p: TechPurchase, cert: dict[str, Any] | None) ->
             raise InvalidRequestError("rnd_cents must lie between 0 and amount_cents.", {})
         return p.rnd_cents
     if cert is not None:
-        root = load_certificate(conn, cert["root_id"])
+        root = load_certificate(conn, cert.root_id)
         split = dict(root["attributes"] or {}).get("benefit_split")
         if split:
-            rnd, face = int(split["rnd_credit_cents"]), int(root["face_cents"])
+            rnd: int = split["rnd_credit_cents"]  # TECH's allocation records whole cents
+            face: int = root["face_cents"]
             return floor_int(Fraction(p.amount_cents * rnd, face))
     return p.amount_cents
 
@@ -149,7 +153,7 @@ def tech_value(conn: Connection, actor: Actor, p: TechPurchase, ruleset: Ruleset
         "price_per_dollar_bps": _bps(p.price_cents, p.amount_cents),
         "price_per_dollar_of_benefit_bps": _bps(p.price_cents, usable),
         "net_benefit_cents": usable - p.price_cents,
-        "certificate_id": cert["id"] if cert is not None else None,
+        "certificate_id": cert.id if cert is not None else None,
         "buyer_party_id": buyer,
         "checks": checks,
     }

@@ -3,8 +3,7 @@ and refuses a listing, negotiated transfer or accepted offer that would promise 
 
 from __future__ import annotations
 
-from typing import Any
-
+from market.domain.model import Certificate
 from market.domain.rules.commitments import Commitments, check_within_balance, commitments_from
 from market.services.kernel.reads import Source, repositories
 
@@ -12,24 +11,23 @@ from market.services.kernel.reads import Source, repositories
 def commitments_of(source: Source, certificate_id: str) -> Commitments:
     repos = repositories(source)
     open_listings = {
-        r["id"]: int(r["amount_cents"]) for r in repos.listings.open_of_certificate(certificate_id)
+        listing.id: listing.amount_cents
+        for listing in repos.listings.open_of_certificate(certificate_id)
     }
     sold = {lid: repos.listings.sold_cents(lid) for lid in open_listings}
     undecided = repos.transfers.undecided_by_listing(certificate_id).items()
     return commitments_from(open_listings, sold, undecided)
 
 
-def check_new_listing(
-    source: Source, cert: dict[str, Any], listing_id: str, amount_cents: int
-) -> str:
-    before = commitments_of(source, cert["id"])
+def check_new_listing(source: Source, cert: Certificate, listing_id: str, amount_cents: int) -> str:
+    before = commitments_of(source, cert.id)
     after = before.with_listing(listing_id, amount_cents)
-    return check_within_balance(cert["number"], int(cert["balance_cents"]), before, after)
+    return check_within_balance(cert.number, cert.balance_cents, before, after)
 
 
 def check_new_transfer(
-    source: Source, cert: dict[str, Any], listing_id: str | None, amount_cents: int
+    source: Source, cert: Certificate, listing_id: str | None, amount_cents: int
 ) -> str:
-    before = commitments_of(source, cert["id"])
+    before = commitments_of(source, cert.id)
     after = before.with_transfer(listing_id, amount_cents)
-    return check_within_balance(cert["number"], int(cert["balance_cents"]), before, after)
+    return check_within_balance(cert.number, cert.balance_cents, before, after)

@@ -5,7 +5,7 @@ everything else is, and the other party hears of it in its inbox."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from market.adapters.eventstore import stream_events
 from market.domain.errors import InvalidRequestError
@@ -20,13 +20,26 @@ from market.services.trading.trade_views import load_transfer_for
 MAX_MESSAGE = 2000
 
 
+class PostedMessage(TypedDict):
+    transfer_id: str
+    from_party_id: str
+    to_party_id: str
+
+
+class DealMessage(TypedDict):
+    from_party_id: str
+    body: str
+    at: str  # when the ledger recorded it
+    seq: int
+
+
 def stream_of(transfer_id: str) -> str:
     return f"deal-messages-{transfer_id}"
 
 
 def post_message(
     uow: AbstractUnitOfWork, actor: Actor, transfer_id: str, body: str
-) -> dict[str, Any]:
+) -> PostedMessage:
     t = load_transfer_for(uow, actor, transfer_id)  # a stranger: as if it did not exist
     if actor.role != PARTICIPANT or actor.party_id is None:
         raise ForbiddenError("Only the deal's two parties write in it.", {})
@@ -44,7 +57,7 @@ def post_message(
             {"body": "invisible_characters"},
         )
     mine = actor.party_id
-    other = t["buyer_party_id"] if mine == t["seller_party_id"] else t["seller_party_id"]
+    other = t.buyer_party_id if mine == t.seller_party_id else t.seller_party_id
     uow.append(
         stream_of(transfer_id),
         DealMessagePosted(
@@ -55,9 +68,9 @@ def post_message(
     return {"transfer_id": transfer_id, "from_party_id": mine, "to_party_id": other}
 
 
-def messages(conn: Connection, transfer_id: str) -> list[dict[str, Any]]:
+def messages(conn: Connection, transfer_id: str) -> list[DealMessage]:
     """The deal's messages, oldest first (the caller has checked who may read them)."""
-    out = []
+    out: list[DealMessage] = []
     for e in stream_events(conn, stream_of(transfer_id)):
         facts = e.facts()
         out.append(

@@ -9,8 +9,10 @@ TRANSFER_RECEIPT_CONFIRMED and TRANSFER_REFUND_OWED, each naming both parties.""
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import TypedDict
 
+from market.adapters.repositories.models import transfer_of
+from market.adapters.repositories.trading_models import FundingRow, TransferRow, funding_row
 from market.domain.commands.trading import RecordPayment
 from market.domain.errors import FundingNotConfirmedError, InvalidRequestError
 from market.domain.events.funding import (
@@ -18,6 +20,7 @@ from market.domain.events.funding import (
     TransferReceiptConfirmed,
     TransferRefundOwed,
 )
+from market.domain.model import Transfer, TransferStatus
 from market.domain.rulesets import Ruleset
 from market.domain.values import format_cents
 from market.services.kernel import clock
@@ -36,17 +39,41 @@ from market.services.trading.trade_views import load_transfer, load_transfer_for
 MAX_REFERENCE = 200
 
 
-def load_funding(source: Source, transfer_id: str) -> dict[str, Any] | None:
-    return repositories(source).fundings.get(transfer_id)
+class Payment(TypedDict):
+    reference: str
+    amount_cents: int
+    paid_on: str
+    confirmed_on: str | None
 
 
-def funding_view(source: Source, transfer: dict[str, Any]) -> dict[str, Any]:
-    f = load_funding(source, transfer["id"])
-    paid = int(f["amount_cents"]) if f else 0
-    consideration = int(transfer["consideration_cents"])
+class FundingView(TypedDict):
+    transfer_id: str
+    transfer_status: str
+    consideration_cents: int
+    payment: Payment | None
+    status: str
+    funded: bool
+    outstanding_cents: int
+    refund_owed_cents: int
+
+
+def load_funding(source: Source, transfer_id: str) -> FundingRow | None:
+    row = repositories(source).fundings.get(transfer_id)
+    return None if row is None else funding_row(row)
+
+
+def funding_view(source: Source, transfer: TransferRow) -> FundingView:
+    """The closing record of a transfer as the pages and the API show it."""
+    return _view(source, transfer_of(transfer))
+
+
+def _view(source: Source, transfer: Transfer) -> FundingView:
+    f = load_funding(source, transfer.id)
+    paid = f["amount_cents"] if f else 0
+    consideration = transfer.consideration_cents
     return {
-        "transfer_id": transfer["id"],
-        "transfer_status": transfer["status"],
+        "transfer_id": transfer.id,
+        "transfer_status": transfer.status.value,
         "consideration_cents": consideration,
         "payment": None
         if f is None
@@ -59,11 +86,11 @@ def funding_view(source: Source, transfer: dict[str, Any]) -> dict[str, Any]:
         "status": "unpaid" if f is None else ("received" if f["confirmed_on"] else "paid"),
         "funded": bool(f and f["confirmed_on"] and paid >= consideration),
         "outstanding_cents": max(0, consideration - paid),
-        "refund_owed_cents": int(f["refund_owed_cents"]) if f else 0,
+        "refund_owed_cents": f["refund_owed_cents"] if f else 0,
     }
 
 
-def get_funding(conn: Connection, actor: Actor, transfer_id: str) -> dict[str, Any]:
+def get_funding(conn: Connection, actor: Actor, transfer_id: str) -> FundingView:
     t = load_transfer(conn, transfer_id)
     if actor.role not in (AUTHORITY, AUDITOR) and actor.party_id not in (
         t["seller_party_id"],
@@ -74,14 +101,14 @@ def get_funding(conn: Connection, actor: Actor, transfer_id: str) -> dict[str, A
     return funding_view(conn, t)
 
 
-def _parties(t: dict[str, Any]) -> dict[str, str]:
-    return {"buyer_party_id": t["buyer_party_id"], "seller_party_id": t["seller_party_id"]}
+def _parties(t: Transfer) -> dict[str, str]:
+    return {"buyer_party_id": t.buyer_party_id, "seller_party_id": t.seller_party_id}
 
 
-def record_payment(uow: AbstractUnitOfWork, actor: Actor, command: RecordPayment) -> dict[str, Any]:
+def record_payment(uow: AbstractUnitOfWork, actor: Actor, command: RecordPayment) -> FundingView:
     transfer_id, amount_cents, paid_on = command.transfer_id, command.amount_cents, command.paid_on
     t = load_transfer_for(uow, actor, transfer_id)
-    actor.require_party(t["buyer_party_id"])
+    actor.require_party(t.buyer_party_id)
     ref = (command.reference or "").strip()
     if not ref or len(ref) > MAX_REFERENCE or amount_cents <= 0:
         raise InvalidRequestError(
@@ -94,7 +121,7 @@ def record_payment(uow: AbstractUnitOfWork, actor: Actor, command: RecordPayment
             f"A payment cannot be dated after today ({clock.today().isoformat()}).",
             {"paid_on": paid_on.isoformat()},
         )
-    if t["status"] == "rejected":
+    if t.status is TransferStatus.REJECTED:
         raise ConflictError(f"Transfer {transfer_id} was rejected.", {"status": "rejected"})
     if load_funding(uow, transfer_id) is not None:
         raise PaymentAlreadyRecordedError(
@@ -113,14 +140,14 @@ def record_payment(uow: AbstractUnitOfWork, actor: Actor, command: RecordPayment
         actor.label,
         new_stream=True,
     )
-    return funding_view(uow, t)
+    return _view(uow, t)
 
 
 def confirm_receipt(
     uow: AbstractUnitOfWork, actor: Actor, transfer_id: str, received_on: date | None
-) -> dict[str, Any]:
+) -> FundingView:
     t = load_transfer_for(uow, actor, transfer_id)
-    actor.require_party(t["seller_party_id"])
+    actor.require_party(t.seller_party_id)
     actor.require_signer()  # attesting receipt takes an owner (issue 29)
     f = load_funding(uow, transfer_id)
     if f is None:
@@ -146,21 +173,21 @@ def confirm_receipt(
         ),
         actor.label,
     )
-    return funding_view(uow, t)
+    return _view(uow, t)
 
 
-def check_funded(source: Source, transfer: dict[str, Any], ruleset: Ruleset) -> None:
+def check_funded(source: Source, transfer: Transfer, ruleset: Ruleset) -> None:
     """With `approval_requires_funding`, refuse approval (422 `funding_not_confirmed`)
     until the seller confirmed receipt of the whole consideration."""
     if not ruleset.approval_requires_funding:
         return
-    view = funding_view(source, transfer)
+    view = _view(source, transfer)
     if not view["funded"]:
         raise FundingNotConfirmedError(
             f"Ruleset {ruleset.name} approves a transfer only once the seller confirms "
             f"receipt of the consideration of {format_cents(view['consideration_cents'])}; "
             f"the closing record is {view['status']}.",
-            {"transfer_id": transfer["id"], "funding_status": view["status"]},
+            {"transfer_id": transfer.id, "funding_status": view["status"]},
         )
 
 
@@ -173,7 +200,7 @@ def note_refund_owed(uow: AbstractUnitOfWork, actor: Actor, transfer_id: str) ->
         f"funding-{transfer_id}",
         TransferRefundOwed(
             transfer_id=transfer_id,
-            refund_owed_cents=int(f["amount_cents"]),
+            refund_owed_cents=f["amount_cents"],
             buyer_party_id=f["buyer_party_id"],
             seller_party_id=f["seller_party_id"],
         ),

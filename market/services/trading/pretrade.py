@@ -7,34 +7,47 @@ decides anything the approval would decide differently."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NotRequired, TypedDict
 
+from market.adapters.repositories.models import certificate_of
 from market.domain.commands.trading import CreateTransfer
 from market.domain.errors import DomainError
+from market.domain.model import Certificate
 from market.domain.rules.transfer_checks import Sale
 from market.domain.rulesets import Ruleset
 from market.services.certificates import halts
-from market.services.certificates.certificate_views import load_certificate, uth_tranches
-from market.services.kernel import clock
+from market.services.kernel import clock, reads
 from market.services.kernel.actor import Actor
 from market.services.kernel.errors import not_found
 from market.services.kernel.reads import Connection
 from market.services.parties.parties import load_party
 from market.services.trading import commitments
 from market.services.trading.rule_checks import check_other_party, sale_checks, terms
+from market.services.trading.trade_lists import ListingView
 
 
-def usable_through(cert: dict[str, Any]) -> int | None:
+class CheckRow(TypedDict):
+    """A check the pre-trade review adds to the rules' own, in words."""
+
+    rule: str
+    passed: bool
+    message: str
+    usable_through: NotRequired[int | None]
+    code: NotRequired[str]
+
+
+def usable_through(cert: Certificate) -> int | None:
     """The last tax year the credit may be used in (a UTH credit: its last tranche's), or
     None when no carryover limit is recorded (TECH: the buyer's own limits, TB-27)."""
-    tranches = uth_tranches(cert)
+    tranches = cert.uth_tranches()
     if tranches:
-        return max(int(t["carryforward_last_period"]) for t in tranches)
-    last = cert.get("carryover_last_year")
-    return int(last) if last is not None else None
+        lasts: list[int] = [t["carryforward_last_period"] for t in tranches]
+        return max(lasts)
+    return cert.carryover_last_year
 
 
-def _usable_check(cert: dict[str, Any]) -> dict[str, Any]:
+def _usable_check(cert: Certificate) -> CheckRow:
     last, year = usable_through(cert), clock.today().year
     if last is None:
         return {
@@ -58,8 +71,8 @@ def _usable_check(cert: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _halt_check(conn: Connection, cert: dict[str, Any]) -> dict[str, Any]:
-    halted = halts.halting_notice_ids(conn, cert)
+def _halt_check(conn: Connection, cert: Certificate) -> CheckRow:
+    halted = halts.halting_notice_ids(conn, {"id": cert.id, "root_id": cert.root_id})
     return {
         "rule": "trading_halt",
         "passed": not halted,
@@ -71,38 +84,38 @@ def _halt_check(conn: Connection, cert: dict[str, Any]) -> dict[str, Any]:
 
 def pretrade_checks(
     conn: Connection,
-    cert: dict[str, Any],
+    cert: Certificate,
     buyer_party_id: str,
     sale: Sale,
     ruleset: Ruleset,
 ) -> list[dict[str, Any]]:
     """The checks of `sale` to this buyer, with how long it is usable and any halt."""
-    parties = (cert["holder_party_id"], buyer_party_id)
+    parties = (cert.holder_party_id, buyer_party_id)
     checks = sale_checks(conn, cert, parties, sale, ruleset)
-    return [*checks.rows, _usable_check(cert), _halt_check(conn, cert)]
+    return [*checks.rows, dict(_usable_check(cert)), dict(_halt_check(conn, cert))]
 
 
 def listing_checks(
-    conn: Connection, listings: list[dict[str, Any]], buyer_party_id: str, ruleset: Ruleset
+    conn: Connection, listings: list[ListingView], buyer_party_id: str, ruleset: Ruleset
 ) -> dict[str, list[dict[str, Any]]]:
     """Each listing's pre-trade check for this buyer (its own listings skipped)."""
     found = {}
     for listing in listings:
         if listing["seller_party_id"] == buyer_party_id or listing["available_cents"] <= 0:
             continue
-        cert = load_certificate(conn, listing["certificate_id"])
+        cert = certificate_of(reads.certificate(conn, listing["certificate_id"]))
         found[listing["id"]] = pretrade_checks(
             conn,
             cert,
             buyer_party_id,
             # the ask for what is left (rounded up)
-            terms(int(listing["available_cents"]), int(listing["available_ask_cents"])),
+            terms(listing["available_cents"], listing["available_ask_cents"]),
             ruleset,
         )
     return found
 
 
-def _refusal_row(rule: str, run: Any) -> dict[str, Any]:
+def _refusal_row(rule: str, run: Callable[[], str]) -> CheckRow:
     try:
         message = run()
     except DomainError as exc:
@@ -119,9 +132,9 @@ def proposal_checks(
     balance is already promised to, and any trading halt. Writes nothing."""
     certificate_id, buyer_party_id = command.certificate_id, command.buyer_party_id
     amount_cents = command.amount_cents
-    cert = load_certificate(conn, certificate_id)
+    cert = certificate_of(reads.certificate(conn, certificate_id))
     actor.require_party(
-        cert["holder_party_id"], not_found("Certificate", "certificate_id", certificate_id)
+        cert.holder_party_id, not_found("Certificate", "certificate_id", certificate_id)
     )
     buyer = load_party(conn, buyer_party_id)
 
@@ -132,11 +145,11 @@ def proposal_checks(
     def promised() -> str:
         return commitments.check_new_transfer(conn, cert, None, amount_cents)
 
-    parties = (cert["holder_party_id"], buyer_party_id)
+    parties = (cert.holder_party_id, buyer_party_id)
     sale = terms(amount_cents, command.consideration_cents)
     return [
-        _refusal_row("other_party", other),
+        dict(_refusal_row("other_party", other)),
         *sale_checks(conn, cert, parties, sale, ruleset).rows,
-        _refusal_row("commitments", promised),
-        _halt_check(conn, cert),
+        dict(_refusal_row("commitments", promised)),
+        dict(_halt_check(conn, cert)),
     ]

@@ -15,7 +15,10 @@ from market.services.trading.listings import (
     withdraw_listing,
 )
 from market.services.trading.rule_checks import today
+from market.services.trading.trade_lists import ListedView, ListingView
 from market.services.trading.trade_views import (
+    OfferView,
+    TransferView,
     load_listing,
     load_offer,
     load_transfer,
@@ -33,6 +36,10 @@ from market.services.trading.transfers import (
 )
 
 __all__ = [
+    "ListedView",
+    "ListingView",
+    "OfferView",
+    "TransferView",
     "accept_counter",
     "accept_offer",
     "approve_transfer",

@@ -6,7 +6,6 @@ first: one writer at a time), so two approvals can never spend the same cents.
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
 from market.domain.commands.trading import ApproveTransfer
 from market.domain.deciders.transfers import decide_approval, decide_rejection
@@ -16,7 +15,7 @@ from market.services.kernel.actor import AUTHORITY, Actor
 from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.trading import funding
 from market.services.trading.approval_facts import approval_facts, undecided
-from market.services.trading.trade_views import held_transfer_view
+from market.services.trading.trade_views import TransferView, held_transfer_view
 
 
 def approve_transfer(
@@ -25,7 +24,7 @@ def approve_transfer(
     transfer_id: str,
     ruleset: Ruleset,
     exchange_on: date | None = None,
-) -> dict[str, Any]:
+) -> TransferView:
     """Re-check every rule on the current state; refuse (writing nothing) or approve.
     Load (under the ledger head), decide purely, append."""
     actor.require(AUTHORITY)
@@ -38,7 +37,7 @@ def approve_transfer(
 
 def reject_transfer(
     uow: AbstractUnitOfWork, actor: Actor, transfer_id: str, reason: str
-) -> dict[str, Any]:
+) -> TransferView:
     """The Authority refuses a transfer, before or after the buyer's confirmation."""
     actor.require(AUTHORITY)
     t = undecided(uow, transfer_id, TransferStatus.AWAITING_BUYER, TransferStatus.PENDING_APPROVAL)

@@ -92,7 +92,7 @@ class TestCreateListing:
                 RULES,
             )
         # Once the first listing is withdrawn, its cents are free again.
-        first = uow.listings.open_of_certificate(cert)[0]["id"]
+        first = uow.listings.open_of_certificate(cert)[0].id
         with uow:
             withdraw_listing(uow, participant(seller), first, RULES)
             uow.commit()
