@@ -260,7 +260,8 @@ def get_transfer(transfer_id: str) -> ResponseReturnValue:
     actor = current_actor()
     with ReadOnly(engine()) as conn:
         found = trading.get_transfer(conn, actor, transfer_id)
-        detail = deal_views.transfer_detail(conn, found) | checklists.for_transfer(conn, found)
+        life = deal_views.transfer_fields(conn, str(found["id"]))
+        detail = {**found, **life, **checklists.for_transfer(conn, found)}
         return jsonify(TransferDetailOut().dump(detail))
 
 
