@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection, RowMapping
 from market.adapters.repositories.models import certificate_of
 from market.adapters.tables import Certificate as CertificateRow
 from market.adapters.tables import CreditApplication, Offer, Transfer
-from market.domain.model import Certificate
+from market.domain.model import Certificate, TransferStatus
 from market.domain.rulesets import Ruleset
 from market.services.kernel.paging import split_page
 from market.services.queries.pages_queries import carryover_last_year
@@ -80,7 +80,7 @@ class ProposedTransfer:
     buyer_party_id: str
     amount_cents: int
     consideration_cents: int
-    status: str
+    status: TransferStatus  # awaiting_buyer | declined
     reasons: tuple[str, ...]
 
 
@@ -236,7 +236,7 @@ def proposed_transfers(
             buyer_party_id=r.buyer_party_id,
             amount_cents=r.amount_cents,
             consideration_cents=r.consideration_cents,
-            status=r.status,
+            status=TransferStatus(r.status),
             reasons=tuple(str(x) for x in r.reasons or ()),
         )
         for r in conn.execute(stmt)
