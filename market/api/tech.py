@@ -113,9 +113,8 @@ def get_application(application_id: str) -> ResponseReturnValue:
     actor = current_actor()
     with ReadOnly(engine()) as conn:
         found = tech.get_application(conn, actor, application_id)
-        detail = deal_views.tech_detail(conn, dict(found)) | checklists.for_application(
-            conn, application_on_file(found)
-        )
+        life = deal_views.tech_fields(conn, str(found["id"]), found["fiscal_year"])
+        detail = {**found, **life, **checklists.for_application(conn, application_on_file(found))}
         return jsonify(TechApplicationDetailOut().dump(detail))
 
 

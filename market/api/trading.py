@@ -261,9 +261,8 @@ def get_transfer(transfer_id: str) -> ResponseReturnValue:
     actor = current_actor()
     with ReadOnly(engine()) as conn:
         found = trading.get_transfer(conn, actor, transfer_id)
-        detail = deal_views.transfer_detail(conn, dict(found)) | checklists.for_transfer(
-            conn, transfer_on_file(found)
-        )
+        life = deal_views.transfer_fields(conn, str(found["id"]))
+        detail = {**found, **life, **checklists.for_transfer(conn, transfer_on_file(found))}
         return jsonify(TransferDetailOut().dump(detail))
 
 

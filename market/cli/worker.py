@@ -17,7 +17,7 @@ from flask.cli import with_appcontext
 from market.domain.errors import DomainError
 from market.domain.rulesets import get_ruleset
 from market.services.jobs import ticks
-from market.services.jobs.worker import Worker, deliver_once
+from market.services.jobs.worker import DeliveryPass, Worker, deliver_once
 from market.services.kernel import clock
 from market.services.notify.delivery import Settings
 from market.services.trust.checkpoints import TrustSettings
@@ -68,7 +68,7 @@ def tick(as_of: str | None) -> None:
         raise click.ClickException(refused)
 
 
-def refusal(done: dict[str, Any]) -> str | None:
+def refusal(done: ticks.TickReport) -> str | None:
     """The loud line for a checkpoint the tick refused to sign, if it did."""
     made = done.get("steps", {}).get("checkpoint")
     if isinstance(made, dict) and "refused" in made:
@@ -76,12 +76,18 @@ def refusal(done: dict[str, Any]) -> str | None:
     return None
 
 
-def log_tick(done: dict[str, Any]) -> None:
+def log_tick(done: ticks.TickReport) -> None:
     """One line a tick: the steps it ran now (not those already done that day), or why it
     did not run (another worker holds the tick lease)."""
     steps = done.get("steps", {})
     ran = [name for name, _ in ticks.STEPS if name in steps and steps[name] != "already done"]
     log.info("tick", as_of=done.get("as_of"), skipped=done.get("skipped"), ran=ran)
+
+
+def busy(passed: DeliveryPass) -> bool:
+    """Whether a delivery pass found work (else the worker sleeps before the next)."""
+    hooks, mail = passed["webhooks"], passed["email"]
+    return bool(passed["fanned_out"] or any(hooks.values()) or any(mail.values()))
 
 
 @click.command("worker")
@@ -111,13 +117,11 @@ def worker(poll: float, tick_every: float) -> None:
                 if refused := refusal(done):
                     click.echo(f"worker: {refused}", err=True)
                 next_tick = time.monotonic() + tick_every
-            done = passes.run_pass()
+            passed: DeliveryPass | None = passes.run_pass()
         except Exception as exc:  # a database outage must not end the worker
             log.error("worker pass failed", error=type(exc).__name__, detail=str(exc)[:300])
-            done = {}
-        hooks, mail = done.get("webhooks", {}), done.get("email", {})
-        busy = done.get("fanned_out") or any(hooks.values()) or any(mail.values())
-        if not busy:
+            passed = None
+        if passed is None or not busy(passed):
             time.sleep(poll)
     passes.close()
     log.info("worker stopped")

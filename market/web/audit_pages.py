@@ -3,8 +3,6 @@ sentence (the ledger's), its raw payload one click away."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import render_template, request
 from flask.typing import ResponseReturnValue
 
@@ -22,8 +20,8 @@ def audit_page() -> ResponseReturnValue:
     users = audit.users(engine(), actor())
     user_id = request.args.get("user") or None
     after = request.args.get("after", type=int)
-    who: dict[str, Any] | None = None
-    items: list[dict[str, Any]] = []
+    who: audit.AuditUser | None = None
+    items: list[audit.AuditEvent] = []
     nxt: int | None = None
     status = 200
     if user_id:

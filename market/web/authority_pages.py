@@ -51,7 +51,7 @@ def render_desk(status: int = 200) -> ResponseReturnValue:
         page = list_search.search_queue(conn, actor(), query)
         # The ownership graph once for the page, not once per pending row.
         pages_queries.with_previews(conn, page.items, ruleset(), on)
-        since = todo.waiting_since(conn, page.items)
+        since = todo.waiting_since(conn, [t["id"] for t in page.items])
         choices = pickers.party_choices(conn)
         certs = pickers.certificate_choices(conn)
         # The names of the parties shown (queue rows, certificate choices) only.

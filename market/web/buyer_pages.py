@@ -16,7 +16,7 @@ from market.services.certificates import pass_through_allocations
 from market.services.kernel import lookups, runner
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.parties import parties
-from market.services.queries import desk_queries, pages_queries
+from market.services.queries import desk_queries
 from market.services.trading import trade_views, trading
 from market.services.trading.trading import today
 from market.validation import DeclineIn, PassThroughIn
@@ -48,7 +48,7 @@ def render_holdings(status: int = 200) -> ResponseReturnValue:
     with ReadOnly(engine()) as conn:
         party = parties.load_party(conn, me)
         held, held_next = desk_queries.holdings_page(
-            conn, me, request.args.get("held_after", type=int)
+            conn, me, rules, request.args.get("held_after", type=int)
         )
         usable = desk_queries.usable_certificates(conn, me)
         applied = desk_queries.credit_applications_page(conn, me)
@@ -63,8 +63,8 @@ def render_holdings(status: int = 200) -> ResponseReturnValue:
         by_return = desk_queries.applied_by_return(conn, me)
         numbers = lookups.numbers_of(
             conn,
-            [a["certificate_id"] for a in applied]
-            + [c.get("parent_id") for c in held]
+            [a.certificate_id for a in applied]
+            + [c.parent_id for c in held]
             + [o["certificate_id"] for o in counters],
         )
         agreement = parties.owners_agreement(conn, me)
@@ -77,17 +77,18 @@ def render_holdings(status: int = 200) -> ResponseReturnValue:
             + [o["seller_party_id"] for o in counters]
             + [sh["owner_party_id"] for sh in (agreement["shares"] if agreement else [])],
         )
-    for c in held:
-        c["last_year"] = pages_queries.carryover_last_year(c, rules)
-    numbers |= {c["id"]: c["number"] for c in held}
+    numbers |= {c.id: c.number for c in held}
     # UTH-14 / AMB-17: where the owners' agreement governs, offering "by income share"
     # would promise a split the service will not make; each basis gets its own form.
-    by_basis: dict[str, list[dict[str, Any]]] = {"income_share": [], "owners_agreement": []}
-    for c in usable:
+    by_basis: dict[str, list[desk_queries.UsableCertificate]] = {
+        "income_share": [],
+        "owners_agreement": [],
+    }
+    for u in usable:
         basis = pt_rules.allocation_basis(
-            Program(c["program"]), party["entity_type"], agreement is not None, rules
+            Program(u.program), party["entity_type"], agreement is not None, rules
         )
-        by_basis[basis].append(c)
+        by_basis[basis].append(u)
     return (
         render_template(
             "buyer.html",

@@ -3,6 +3,8 @@ purchases", "My sales", and each deal's timeline with its next step."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from flask import abort, flash, g, redirect, render_template, request, url_for
@@ -54,7 +56,7 @@ def _deals_page(side: str, title: str) -> ResponseReturnValue:
     with ReadOnly(engine()) as conn:
         items, nxt = deals.my_deals(conn, actor(), side, after, DEALS_PER_PAGE)
         names = lookups.names_of(
-            conn, [d.get(k) for d in items for k in ("seller_party_id", "buyer_party_id")]
+            conn, [p for d in items for p in (d.seller_party_id, d.buyer_party_id)]
         )
     return render_template(
         "deals.html", items=items, names=names, side=side, title=title, next=nxt, after=after
@@ -75,6 +77,7 @@ def my_sales() -> ResponseReturnValue:
 
 def _deal(kind: str, key: str) -> ResponseReturnValue:
     me = actor()
+    item: Mapping[str, Any]  # the deal's body: trading's offer, a TECH or credit application
     with ReadOnly(engine()) as conn:
         try:
             if kind == "offer":
@@ -82,14 +85,15 @@ def _deal(kind: str, key: str) -> ResponseReturnValue:
                 if item.get("transfer_id"):  # the deal goes on as a transfer: one room
                     return redirect(url_for("pages.deal_transfer", transfer_id=item["transfer_id"]))
             elif kind == "tech":
-                item = deal_views.tech_detail(conn, dict(tech.get_application(conn, me, key)))
+                app = tech.get_application(conn, me, key)
+                life = deal_views.tech_fields(conn, str(app["id"]), app["fiscal_year"])
+                item = {**app, **life}
             else:
                 item = deals.get_credit_application(conn, me, key)
         except DomainError as e:
             abort(404 if status_of(e) in (403, 404) else status_of(e))
-        names = lookups.names_of(
-            conn, [item.get(k) for k in ("seller_party_id", "buyer_party_id", "party_id")]
-        )
+        named = (item.get(k) for k in ("seller_party_id", "buyer_party_id", "party_id"))
+        names = lookups.names_of(conn, [p for p in named if isinstance(p, str)])
         cert_id = item.get("certificate_id")
         cert = repositories(conn).certificates.get(str(cert_id)) if cert_id else None
     return render_template(
@@ -103,7 +107,7 @@ def render_transfer_room(transfer_id: str, status: int = 200) -> ResponseReturnV
     with ReadOnly(engine()) as conn:
         try:
             room = deal_room.transfer_room(conn, actor(), transfer_id)
-            room["messages"] = deal_messages.messages(conn, transfer_id)
+            room = replace(room, messages=tuple(deal_messages.messages(conn, transfer_id)))
         except DomainError as e:
             abort(404 if status_of(e) in (403, 404) else status_of(e))
     return render_template(

@@ -15,6 +15,7 @@ from flask.typing import ResponseReturnValue
 from market.services.kernel import lookups
 from market.services.kernel.uow import ReadOnly
 from market.services.queries import todo
+from market.services.queries.todo_rows import WaitingTransfer
 from market.services.trading import trading
 from market.services.trading.trading import today
 from market.web import confirm, forms
@@ -23,7 +24,7 @@ from market.web.fields import Fields
 from market.web.filters import money, per_dollar
 
 
-def _words(t: dict[str, Any], names: dict[str, str]) -> str:
+def _words(t: WaitingTransfer | dict[str, Any], names: dict[str, str]) -> str:
     return (
         f"{t['program']} · {names.get(t['seller_party_id'], '')} to "
         f"{names.get(t['buyer_party_id'], '')} · {money(t['amount_cents'])} for "
@@ -37,7 +38,7 @@ def render(status: int = 200) -> ResponseReturnValue:
         waiting = todo.transfers(conn).rows
         pending = [t for t in waiting if t["status"] == "pending_approval"]
         names = lookups.names_of(
-            conn, [t[k] for t in pending for k in ("seller_party_id", "buyer_party_id")]
+            conn, [p for t in pending for p in (t["seller_party_id"], t["buyer_party_id"])]
         )
     choices = [(t["id"], _words(t, names)) for t in pending]
     # A link from the queue names its transfer (`?transfer_id=`); a post keeps what was typed.

@@ -22,7 +22,7 @@ from market.web.base import actor, bp, engine, roles_required, ruleset
 from market.web.fields import Fields
 
 
-def _read_issue(f: Fields) -> tuple[certificates.NewCertificate, dict[str, Any]] | None:
+def _read_issue(f: Fields) -> tuple[certificates.NewCertificate, pickers.PartyChoice] | None:
     form = f.form
     program = form.get("program") or ""
     if program not in ISSUABLE:
@@ -163,7 +163,7 @@ def _read_recapture(f: Fields) -> tuple[recaptures.NewRecapture, list[tuple[str,
         "reason": "reason",
     }
     loaded = f.load(RecaptureIn(), data, names)  # the API's bounds: more than $0, 500 chars
-    if not f.ok or party is None or loaded is None:
+    if not f.ok or party is None or loaded is None or reason is None:
         return None
     new = recaptures.NewRecapture(**loaded)
     amount = new.amount_cents

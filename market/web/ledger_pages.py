@@ -34,7 +34,7 @@ def _day(name: str, problems: dict[str, str]) -> date | None:
         return None
 
 
-def _party(conn: Connection, problems: dict[str, str]) -> dict[str, Any] | None:
+def _party(conn: Connection, problems: dict[str, str]) -> pickers.PartyChoice | None:
     """The party filter: `Name · tax id` from the picker, a tax id or a party id."""
     typed = (request.args.get("party") or "").strip()
     if not typed:
@@ -46,7 +46,9 @@ def _party(conn: Connection, problems: dict[str, str]) -> dict[str, Any] | None:
         return None
 
 
-def _filter(party: dict[str, Any] | None, problems: dict[str, str]) -> ledger_search.EventFilter:
+def _filter(
+    party: pickers.PartyChoice | None, problems: dict[str, str]
+) -> ledger_search.EventFilter:
     return ledger_search.EventFilter(
         event_type=request.args.get("type") or None,
         party_id=party["id"] if party else None,

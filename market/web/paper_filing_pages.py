@@ -61,7 +61,7 @@ def _received(f: Fields) -> str | None:
     return f"{day.isoformat()}T{time}" if time else day.isoformat()
 
 
-def _read(f: Fields) -> tuple[tech.NewTechApplication, dict[str, Any]] | None:
+def _read(f: Fields) -> tuple[tech.NewTechApplication, pickers.PartyChoice] | None:
     with ReadOnly(engine()) as conn:
         party = f.read("party", lambda: pickers.resolve_party(conn, f.form.get("party", "")))
     data = {

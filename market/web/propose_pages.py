@@ -113,17 +113,11 @@ def _review(t: dict[str, Any], checks: list[dict[str, Any]]) -> ResponseReturnVa
         for k in ("certificate_id", "buyer", "amount", "per_dollar", "agreement_ref")
     }
     with ReadOnly(engine()) as conn:
-        cert = next(
-            (
-                c
-                for c in desk_queries.usable_certificates(conn, party_id())
-                if c["id"] == t["certificate_id"]
-            ),
-            {"number": t["certificate_id"]},
-        )
+        usable = desk_queries.usable_certificates(conn, party_id())
+    chosen = (c.number for c in usable if c.id == t["certificate_id"])
     return render_template(
         "propose_review.html",
-        cert=cert,
+        cert={"number": next(chosen, t["certificate_id"])},
         buyer=t["buyer"],
         amount_cents=t["amount_cents"],
         price_cents=t["consideration_cents"],

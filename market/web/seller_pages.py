@@ -72,7 +72,8 @@ def _render(status: int = 200) -> ResponseReturnValue:
             conn,
             [
                 me,
-                *(t["buyer_party_id"] for t in paid + proposed),
+                *(t["buyer_party_id"] for t in paid),
+                *(t.buyer_party_id for t in proposed),
                 *(o["buyer_party_id"] for o in offers),
             ],
         )

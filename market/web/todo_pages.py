@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import render_template, url_for
 from flask.typing import ResponseReturnValue
@@ -16,11 +16,13 @@ from flask.typing import ResponseReturnValue
 from market.services.kernel import lookups
 from market.services.kernel.uow import ReadOnly
 from market.services.queries import todo
+from market.services.queries import todo_rows as rows
 from market.services.trading.trading import today
 from market.web.base import bp, engine, roles_required
 from market.web.filters import money, per_dollar
 
 AUTHORITY = "the Authority"
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ class Section:
     total: int
 
 
-def _transfer(t: dict[str, Any], name: dict[str, str]) -> Row:
+def _transfer(t: rows.WaitingTransfer, name: dict[str, str]) -> Row:
     seller, buyer = name[t["seller_party_id"]], name[t["buyer_party_id"]]
     what = (
         f"{t['program']}: {seller} sells {money(t['amount_cents'])} to {buyer} for "
@@ -55,7 +57,7 @@ def _transfer(t: dict[str, Any], name: dict[str, str]) -> Row:
     return Row(what, since, f"{AUTHORITY} (approval)", queue, "Approve or reject")
 
 
-def _closing(t: dict[str, Any], name: dict[str, str]) -> Row:
+def _closing(t: rows.WaitingClosing, name: dict[str, str]) -> Row:
     seller, buyer = name[t["seller_party_id"]], name[t["buyer_party_id"]]
     what = f"{t['program']}: {money(t['consideration_cents'])} from {buyer} to {seller}"
     if t["paid_on"] is None:
@@ -66,7 +68,7 @@ def _closing(t: dict[str, Any], name: dict[str, str]) -> Row:
     return Row(what, todo.new_york_date(t["recorded_at"]), waits, href, "Open the deal")
 
 
-def _registration(r: dict[str, Any]) -> Row:
+def _registration(r: rows.WaitingRegistration) -> Row:
     since = todo.new_york_date(r["requested_at"])
     href = url_for("pages.registration_review", registration_id=r["id"])
     what = f"{r['legal_name']} asks to join ({r['entity_type'].replace('_', ' ')})"
@@ -83,7 +85,7 @@ def fee_words(kind: str, program: str) -> str:
     return f"The {program} {words} fee"
 
 
-def _fee(f: dict[str, Any], name: dict[str, str]) -> Row:
+def _fee(f: rows.OwedFee, name: dict[str, str]) -> Row:
     owed = int(f["amount_cents"]) - int(f["credited_cents"]) - int(f["paid_cents"])
     party = name[f["party_id"]]
     what = f"{fee_words(f['kind'], f['program'])}: {money(owed)} owed by {party}"
@@ -92,7 +94,7 @@ def _fee(f: dict[str, Any], name: dict[str, str]) -> Row:
     return Row(what, since, f"{party} (to pay; {AUTHORITY} records it)", href, "Record a payment")
 
 
-def _clearance(c: dict[str, Any], name: dict[str, str], on: date) -> Row:
+def _clearance(c: rows.LapsingClearance, name: dict[str, str], on: date) -> Row:
     party = name[c["party_id"]]
     until = date.fromisoformat(c["valid_until"])
     state = "lapsed after" if until < on else "valid until"
@@ -102,7 +104,7 @@ def _clearance(c: dict[str, Any], name: dict[str, str], on: date) -> Row:
     return Row(what, since, waits, url_for("pages.fees"), "Record a renewal")
 
 
-def _uth(r: dict[str, Any], name: dict[str, str]) -> Row:
+def _uth(r: rows.DueUthReview, name: dict[str, str]) -> Row:
     holder = name[r["holder_party_id"]]
     what = (
         f"UTH award {r['number']} of {holder}: the annual review of tax period "
@@ -112,16 +114,17 @@ def _uth(r: dict[str, Any], name: dict[str, str]) -> Row:
     return Row(what, r["since"], f"{AUTHORITY} (the annual review)", href, "Record the review")
 
 
-def _tech(a: dict[str, Any], name: dict[str, str]) -> Row:
+def _tech(a: rows.WaitingTech, name: dict[str, str]) -> Row:
     party = name[a["party_id"]]
     what = f"TECH FY {a['fiscal_year']}: {party} asks for {money(a['requested_cents'])}"
     case = url_for("pages.casefile_tech", application_id=a["id"])
-    if a["submitted_on"] is not None and a["preliminary_on"] is None:
-        since, waits = a["submitted_on"], f"{AUTHORITY} (preliminary approval)"
-    elif a["submitted_on"] is not None and a["forwarded_on"] is None:
-        since, waits = a["preliminary_on"], f"{AUTHORITY} (forward to the Division of Taxation)"
-    elif a["submitted_on"] is not None and a["tax_certificate_issued_on"] is None:
-        since, waits = a["forwarded_on"], "the Division of Taxation (its tax certificate)"
+    submitted, preliminary, forwarded = a["submitted_on"], a["preliminary_on"], a["forwarded_on"]
+    if submitted is not None and preliminary is None:
+        since, waits = submitted, f"{AUTHORITY} (preliminary approval)"
+    elif submitted is not None and preliminary is not None and forwarded is None:
+        since, waits = preliminary, f"{AUTHORITY} (forward to the Division of Taxation)"
+    elif submitted is not None and forwarded is not None and a["tax_certificate_issued_on"] is None:
+        since, waits = forwarded, "the Division of Taxation (its tax certificate)"
     else:
         allocation = url_for("pages.allocation", fy=a["fiscal_year"])
         waits = f"{AUTHORITY} (the FY {a['fiscal_year']} allocation)"
@@ -130,32 +133,49 @@ def _tech(a: dict[str, Any], name: dict[str, str]) -> Row:
 
 
 def sections(conn: Any, on: date) -> list[Section]:
-    kinds = {
-        "transfers": todo.transfers(conn),
-        "closings": todo.closings(conn),
-        "registrations": todo.registrations(conn),
-        "fees": todo.fees(conn),
-        "tax_clearances": todo.tax_clearances(conn, on),
-        "uth_reviews": todo.uth_reviews_due(conn, on),
-        "tech": todo.tech_steps(conn),
-    }
-    keys = ("seller_party_id", "buyer_party_id", "party_id", "holder_party_id")
-    ids = [r[k] for kind in kinds.values() for r in kind.rows for k in keys if r.get(k)]
+    transfers, closings = todo.transfers(conn), todo.closings(conn)
+    registrations, fees = todo.registrations(conn), todo.fees(conn)
+    clearances, uth_reviews = todo.tax_clearances(conn, on), todo.uth_reviews_due(conn, on)
+    tech = todo.tech_steps(conn)
+    named = [
+        *(p for t in transfers.rows for p in (t["seller_party_id"], t["buyer_party_id"])),
+        *(p for t in closings.rows for p in (t["seller_party_id"], t["buyer_party_id"])),
+        *(f["party_id"] for f in fees.rows),
+        *(c["party_id"] for c in clearances.rows),
+        *(r["holder_party_id"] for r in uth_reviews.rows),
+        *(a["party_id"] for a in tech.rows),
+    ]
+    ids = [i for i in named if i]
     found = lookups.names_of(conn, ids)
     name = {i: found.get(i, "a party not on record") for i in ids}
-    words: dict[str, tuple[str, Callable[[dict[str, Any]], Row]]] = {
-        "transfers": ("Sales waiting to be confirmed or approved", lambda r: _transfer(r, name)),
-        "closings": ("Approved sales waiting for payment or receipt", lambda r: _closing(r, name)),
-        "registrations": ("Registrations", _registration),
-        "fees": ("Fees owed", lambda r: _fee(r, name)),
-        "tax_clearances": ("Tax clearances lapsing or lapsed", lambda r: _clearance(r, name, on)),
-        "uth_reviews": ("UTH annual reviews due", lambda r: _uth(r, name)),
-        "tech": ("TECH applications waiting for a step", lambda r: _tech(r, name)),
-    }
     return [
-        Section(key, title, [row(r) for r in kinds[key].rows], kinds[key].total)
-        for key, (title, row) in words.items()
+        _section(
+            "transfers",
+            "Sales waiting to be confirmed or approved",
+            transfers,
+            lambda t: _transfer(t, name),
+        ),
+        _section(
+            "closings",
+            "Approved sales waiting for payment or receipt",
+            closings,
+            lambda t: _closing(t, name),
+        ),
+        _section("registrations", "Registrations", registrations, _registration),
+        _section("fees", "Fees owed", fees, lambda f: _fee(f, name)),
+        _section(
+            "tax_clearances",
+            "Tax clearances lapsing or lapsed",
+            clearances,
+            lambda c: _clearance(c, name, on),
+        ),
+        _section("uth_reviews", "UTH annual reviews due", uth_reviews, lambda r: _uth(r, name)),
+        _section("tech", "TECH applications waiting for a step", tech, lambda a: _tech(a, name)),
     ]
+
+
+def _section(key: str, title: str, kind: todo.Kind[R], row: Callable[[R], Row]) -> Section:
+    return Section(key, title, [row(r) for r in kind.rows], kind.total)
 
 
 @bp.get("/authority/todo", endpoint="authority_todo")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine
 
-from market.services.queries.exports import ratio_text
+from market.services.queries.transfer_report import ratio_text
 from tests.helpers import BRRAG_AWARD, confirm_as_buyer, create_party, headers_for
 
 

@@ -18,7 +18,7 @@ from market.domain.commands.parties import RecordOwnership
 from market.services.kernel.actor import SYSTEM
 from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.parties.parties import NewParty, record_ownership, register_party
-from market.services.queries import exports
+from market.services.queries import exports, transfer_report
 from market.services.trust import ledger
 from tests.e2e.test_pages_support import make_market
 from tests.e2e.test_reads_at_scale import sell_many
@@ -107,8 +107,8 @@ def test_the_transfer_rows_come_in_keyset_batches(app: Any) -> None:
     sell_many(m, 7, [m.buyer["id"]], approve=False)
     engine = app.extensions["market.engine"]
     with ReadOnly(engine) as conn:
-        whole = exports.transfer_rows(conn)
-        batched = list(exports.iter_transfer_rows(conn, batch=2))
+        whole = transfer_report.transfer_rows(conn)
+        batched = list(transfer_report.iter_transfer_rows(conn, batch=2))
     assert batched == whole and len(whole) == 7
     body = m.api.get("/api/v1/reports/transfers.csv", headers=m.eda)
     with ReadOnly(engine) as conn:

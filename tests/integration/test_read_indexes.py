@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, event
 
+from market.domain.rulesets import get_ruleset
 from market.services.certificates import certificate_reads
 from market.services.kernel import numbering
 from market.services.kernel.actor import PARTICIPANT, Actor
@@ -79,7 +80,7 @@ READS: dict[str, tuple[Callable[[Any], object], str]] = {
         "ix_transfers_seller_direct_seq",
     ),
     "holdings page walks the holder's certificates in order": (
-        lambda conn: desk_queries.holdings_page(conn, "pty_x"),
+        lambda conn: desk_queries.holdings_page(conn, "pty_x", get_ruleset()),
         "ix_certificates_holder_seq",
     ),
 }

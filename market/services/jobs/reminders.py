@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from market.adapters.repositories.models import certificate_of
 from market.domain.events.deals import ReminderIssued
 from market.domain.rules import tech_caps
 from market.domain.rulesets import Ruleset
@@ -78,7 +79,7 @@ def issue_due(uow: AbstractUnitOfWork, as_of: date, ruleset: Ruleset) -> list[st
         ):
             issued.append(key)
     for cert in uow.certificates.held_with_balance():
-        last = carryover_last_year(cert, ruleset)
+        last = carryover_last_year(certificate_of(cert), ruleset)
         if last is None:
             continue
         expires = expiry_of(last)

@@ -15,7 +15,7 @@ import os
 import socket
 from collections.abc import Callable
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -43,6 +43,16 @@ leases_t = WorkerLease.__table__  # type: ignore[attr-defined]
 LEASE = timedelta(minutes=10)
 
 Step = Callable[[UnitOfWork, date, Ruleset], Any]
+
+
+class TickReport(TypedDict):
+    """What a tick did (the `tick` command prints it as JSON): each step's answer by name,
+    "already done" for a step done that day, and `checkpoint` (and `witnesses`) with trust;
+    or, with no steps, why it was skipped."""
+
+    as_of: str
+    skipped: str | None
+    steps: dict[str, Any]  # each step's command's own answer, as JSON
 
 
 def roll_fiscal_year(uow: UnitOfWork, as_of: date, ruleset: Ruleset) -> Any:
@@ -120,7 +130,7 @@ def tick(
     as_of: date | None = None,
     trust: checkpoints.TrustSettings | None = None,
     signer: Engine | None = None,
-) -> dict[str, Any]:
+) -> TickReport:
     """The day's steps once each, then (with `trust`) a checkpoint whenever the ledger grew
     since the last one: signing is not a calendar step, it follows the ledger. It is made
     through `signer` (SIGNER_DATABASE_URL's engine; None: `engine`)."""
@@ -128,7 +138,8 @@ def tick(
     holder = f"{socket.gethostname()}:{os.getpid()}"
     if not _take_lease(engine, holder):
         return {"as_of": day.isoformat(), "skipped": "another tick is running", "steps": {}}
-    out: dict[str, Any] = {}
+    report: TickReport = {"as_of": day.isoformat(), "skipped": None, "steps": {}}
+    out = report["steps"]
     try:
         for name, step in STEPS:
             with engine.connect() as conn:
@@ -163,4 +174,4 @@ def tick(
                 out["witnesses"] = asked
     finally:
         _give_back(engine, holder)
-    return {"as_of": day.isoformat(), "skipped": None, "steps": out}
+    return report

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import Engine
 
@@ -17,7 +17,15 @@ def fan_out(engine: Engine) -> int:
     return fanned
 
 
-def deliver_once(engine: Engine, settings: Settings) -> dict[str, Any]:
+class DeliveryPass(TypedDict):
+    """What one pass did: events fanned out, and the mail and webhook senders' counts."""
+
+    fanned_out: int
+    email: dict[str, int]
+    webhooks: dict[str, int]
+
+
+def deliver_once(engine: Engine, settings: Settings) -> DeliveryPass:
     """One pass that waits for what it sends (the `deliver` command)."""
     return {
         "fanned_out": fan_out(engine),
@@ -33,7 +41,7 @@ class Worker:
         self.engine, self.settings = engine, settings
         self.sender = webhook_sender.Sender(engine, settings)
 
-    def run_pass(self) -> dict[str, Any]:
+    def run_pass(self) -> DeliveryPass:
         return {
             "fanned_out": fan_out(self.engine),
             "email": mailer.send_due(self.engine, self.settings),

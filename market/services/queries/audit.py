@@ -4,7 +4,7 @@ acted for (from the event's `actor`, `user:<id>@<party or role>`; older events s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import Engine, or_, select
 
@@ -13,9 +13,26 @@ from market.adapters.tables import Party, User
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.errors import NotFoundError
 from market.services.kernel.paging import split_page
+from market.services.queries.ledger_search import LedgerEvent, ledger_event
 
 users_t = User.__table__  # type: ignore[attr-defined]
 parties_t = Party.__table__  # type: ignore[attr-defined]
+
+
+class AuditUser(TypedDict):
+    id: str
+    email: str
+    role: str
+    party_id: str | None
+
+
+class ListedUser(AuditUser):
+    party_name: str | None  # the name of the party it belongs to
+
+
+class AuditEvent(LedgerEvent):
+    user_id: str
+    acted_for: str | None  # the party id the user acted for, or its role
 
 
 def parse(label: str) -> tuple[str | None, str | None]:
@@ -26,7 +43,7 @@ def parse(label: str) -> tuple[str | None, str | None]:
     return user_id, acted_for or None
 
 
-def users(engine: Engine, actor: Actor) -> list[dict[str, Any]]:
+def users(engine: Engine, actor: Actor) -> list[ListedUser]:
     actor.require(AUTHORITY, AUDITOR)
     stmt = select(
         users_t.c.id, users_t.c.email, users_t.c.role, users_t.c.party_id, parties_t.c.name
@@ -41,7 +58,7 @@ def users(engine: Engine, actor: Actor) -> list[dict[str, Any]]:
 
 def user_events(
     engine: Engine, actor: Actor, user_id: str, after: int | None, limit: int
-) -> tuple[dict[str, Any], list[dict[str, Any]], int | None]:
+) -> tuple[AuditUser, list[AuditEvent], int | None]:
     """The user, and the events it appended after seq `after`, oldest first."""
     actor.require(AUTHORITY, AUDITOR)
     with engine.connect() as conn:
@@ -56,14 +73,13 @@ def user_events(
             stmt = stmt.where(events_t.c.seq > after)
         rows = conn.execute(stmt.order_by(events_t.c.seq).limit(limit + 1)).all()
     kept, nxt = split_page(rows, limit, lambda r: int(r.seq))
-    items = []
+    items: list[AuditEvent] = []
     for row in kept:
         event = event_from_row(row)
         _, acted_for = parse(event.actor)
-        items.append(
-            event.as_dict() | {"user_id": user_id, "acted_for": acted_for or user["party_id"]}
-        )
-    who = {
+        acted = acted_for or user["party_id"]
+        items.append({**ledger_event(event), "user_id": user_id, "acted_for": acted})
+    who: AuditUser = {
         "id": user["id"],
         "email": user["email"],
         "role": user["role"],

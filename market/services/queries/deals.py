@@ -3,10 +3,11 @@ status it has come to and its timeline; single offers and credit applications.""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypedDict
 
 from sqlalchemy import select
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from market.adapters.repositories.trading_models import transfer_row
 from market.adapters.tables import CreditApplication, Offer, Transfer
@@ -14,11 +15,64 @@ from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.errors import ForbiddenError, NotFoundError
 from market.services.kernel.paging import split_page
 from market.services.queries import deal_views
+from market.services.queries.deal_views import TimelineFields
+from market.services.queries.timelines import TimelineStep
 from market.services.trading.trade_views import offer_view, view_of_transfer
 
 offers_t = Offer.__table__  # type: ignore[attr-defined]
 transfers_t = Transfer.__table__  # type: ignore[attr-defined]
 credit_t = CreditApplication.__table__  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class DealLine:
+    """A deal in one row (the API's DealOut, the deals page): an offer and what became of
+    it, or a negotiated transfer; `offer` and `transfer` are their detail bodies."""
+
+    kind: str  # "offer" or "transfer"
+    offer: dict[str, Any] | None
+    transfer: dict[str, Any] | None
+    id: str
+    certificate_id: str
+    seller_party_id: str
+    buyer_party_id: str
+    amount_cents: int
+    price_cents: int
+    status: str  # the transfer's once there is one
+    reason: str | None  # the latest step's
+    next_step: str
+    timeline: list[TimelineStep]
+
+
+class CreditLimits(TypedDict, total=False):
+    """What bounded a credit applied to a return (older events lack the later keys)."""
+
+    declared_other_credits_cents: int
+    ledger_other_credits_cents: int
+    cap40_cents: int | None
+    carryover_last_year: int | None
+    creditable_activity_ids: list[str]  # PT-1: what the duplicate-use check compared
+    pt1_activity_scope: str
+    uth_withheld_cents: dict[str, int]
+
+
+class CreditApplicationDetail(TimelineFields):
+    """A credit applied to a return (its row) with its life."""
+
+    id: str
+    certificate_id: str
+    party_id: str
+    tax_type: str
+    tax_year: int
+    liability_cents: int
+    other_credits_cents: int
+    statutory_minimum_cents: int
+    requested_cents: int
+    applied_cents: int
+    carried_forward_cents: int
+    limited_by: str
+    limits: CreditLimits
+    ruleset: str
 
 
 def _may_read(actor: Actor, *party_ids: str) -> bool:
@@ -33,19 +87,43 @@ def get_offer(conn: Connection, actor: Actor, offer_id: str) -> dict[str, Any]:
     return deal_views.offer_detail(conn, dict(offer_view(conn, offer_id)))
 
 
-def get_credit_application(conn: Connection, actor: Actor, application_id: str) -> dict[str, Any]:
+def get_credit_application(
+    conn: Connection, actor: Actor, application_id: str
+) -> CreditApplicationDetail:
     row = conn.execute(select(credit_t).where(credit_t.c.id == application_id)).mappings().first()
     if row is None or not _may_read(actor, row["party_id"]):
         raise NotFoundError(
             f"Credit application {application_id} does not exist.",
             {"application_id": application_id},
         )
-    return deal_views.credit_detail(conn, dict(row))
+    return _credit_detail(row, deal_views.credit_fields(conn, row["id"], row["certificate_id"]))
+
+
+def _credit_detail(row: RowMapping, life: TimelineFields) -> CreditApplicationDetail:
+    return CreditApplicationDetail(
+        id=row["id"],
+        certificate_id=row["certificate_id"],
+        party_id=row["party_id"],
+        tax_type=row["tax_type"],
+        tax_year=row["tax_year"],
+        liability_cents=row["liability_cents"],
+        other_credits_cents=row["other_credits_cents"],
+        statutory_minimum_cents=row["statutory_minimum_cents"],
+        requested_cents=row["requested_cents"],
+        applied_cents=row["applied_cents"],
+        carried_forward_cents=row["carried_forward_cents"],
+        limited_by=row["limited_by"],
+        limits=row["limits"],
+        ruleset=row["ruleset"],
+        timeline=life["timeline"],
+        next_step=life["next_step"],
+        reference=life["reference"],
+    )
 
 
 def my_deals(
     conn: Connection, actor: Actor, side: str, after: int | None, limit: int
-) -> tuple[list[dict[str, Any]], int | None]:
+) -> tuple[list[DealLine], int | None]:
     """A participant's deals on one side, newest first: its offers (and what became of
     them) and its negotiated transfers. `next` is the seq to pass as `after`."""
     party = actor.party_id
@@ -71,31 +149,33 @@ def my_deals(
     return [_deal(conn, kind, key) for kind, key, _ in kept], nxt
 
 
-def _deal(conn: Connection, kind: str, key: str) -> dict[str, Any]:
+def _deal(conn: Connection, kind: str, key: str) -> DealLine:
     if kind == "offer":
         offer = deal_views.offer_detail(conn, dict(offer_view(conn, key)))
-        transfer = offer.get("transfer")
-        return {"kind": "offer", "offer": offer, "transfer": transfer} | _summary(offer, transfer)
+        return _line("offer", offer, offer.get("transfer"))
     row = conn.execute(select(transfers_t).where(transfers_t.c.id == key)).mappings().one()
-    transfer = deal_views.transfer_detail(conn, dict(view_of_transfer(transfer_row(dict(row)))))
-    return {"kind": "transfer", "offer": None, "transfer": transfer} | _summary(None, transfer)
+    life = deal_views.transfer_fields(conn, key)
+    return _line("transfer", None, {**view_of_transfer(transfer_row(dict(row))), **life})
 
 
-def _summary(offer: dict[str, Any] | None, transfer: dict[str, Any] | None) -> dict[str, Any]:
+def _line(kind: str, offer: dict[str, Any] | None, transfer: dict[str, Any] | None) -> DealLine:
     """The deal in one row: the offer's timeline runs on into its transfer's."""
     lead = offer if offer is not None else transfer
     assert lead is not None
-    line = lead["timeline"]
+    line: list[TimelineStep] = lead["timeline"]
     base = transfer or lead
-    return {
-        "id": lead["id"],
-        "certificate_id": base["certificate_id"],
-        "seller_party_id": base["seller_party_id"],
-        "buyer_party_id": base["buyer_party_id"],
-        "amount_cents": base["amount_cents"],
-        "price_cents": lead.get("price_cents", base.get("consideration_cents")),
-        "status": transfer["status"] if transfer else lead["status"],
-        "reason": line[-1].get("reason") if line else None,
-        "next_step": lead["next_step"],
-        "timeline": line,
-    }
+    return DealLine(
+        kind=kind,
+        offer=offer,
+        transfer=transfer,
+        id=lead["id"],
+        certificate_id=base["certificate_id"],
+        seller_party_id=base["seller_party_id"],
+        buyer_party_id=base["buyer_party_id"],
+        amount_cents=base["amount_cents"],
+        price_cents=lead["price_cents"] if offer is not None else base["consideration_cents"],
+        status=transfer["status"] if transfer else lead["status"],
+        reason=line[-1].get("reason") if line else None,
+        next_step=lead["next_step"],
+        timeline=line,
+    )

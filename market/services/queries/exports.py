@@ -16,153 +16,31 @@ import io
 import json
 import re
 import textwrap
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from fractions import Fraction
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import aliased
 
 from market.adapters.eventstore import EVENT_COLUMNS, iter_events
-from market.adapters.tables import EventRow, Party, Transfer
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.uow import ReadOnly
-
-transfers_t = Transfer.__table__  # type: ignore[attr-defined]
-parties_t = Party.__table__  # type: ignore[attr-defined]
-events_t = EventRow.__table__  # type: ignore[attr-defined]
-
-RATIO_PLACES = 12
-TRANSFER_COLUMNS = (
-    "transfer_id",
-    "program",
-    "certificate_id",
-    "seller_party_id",
-    "seller_name",
-    "buyer_party_id",
-    "buyer_name",
-    "amount_cents",
-    "consideration_cents",
-    "ratio",
-    "ratio_fraction",
-    "status",
-    "proposed_at",
-    "decided_at",
-    "exchange_date",
-    "buyer_certificate_id",
-    "reasons",
+from market.services.queries.ledger_search import LedgerEvent, ledger_event
+from market.services.queries.transfer_report import (
+    TRANSFER_COLUMNS,
+    ListedTransfer,
+    TransferReportRow,
+    iter_transfer_rows,
 )
+
+ExportRow = TransferReportRow | LedgerEvent
 FORMATS = ("csv", "json")
 BATCH = 1000  # rows per query and per chunk written: memory stays flat however many
 
 
-def ratio_text(numerator: int, denominator: int) -> str:
-    """consideration / face as a decimal: exact when it terminates, otherwise cut (never
-    rounded up) at 12 places; `ratio_fraction` always carries the exact value."""
-    if denominator == 0:
-        return ""
-    ratio = Fraction(numerator, denominator)
-    d = ratio.denominator
-    for p in (2, 5):
-        while d % p == 0:
-            d //= p
-    places = RATIO_PLACES
-    if d == 1:
-        places = 0
-        while (ratio * 10**places).denominator != 1:
-            places += 1
-    scaled = ratio.numerator * 10**places // ratio.denominator
-    whole, frac = divmod(scaled, 10**places)
-    return f"{whole}.{frac:0{places}d}" if places else str(whole)
-
-
-def _transfer_row(r: Any) -> dict[str, Any]:
-    ratio = Fraction(int(r["consideration_cents"]), int(r["amount_cents"]))
-    return {
-        "transfer_id": r["id"],
-        "program": r["program"],
-        "certificate_id": r["certificate_id"],
-        "seller_party_id": r["seller_party_id"],
-        "seller_name": r["seller_name"],
-        "buyer_party_id": r["buyer_party_id"],
-        "buyer_name": r["buyer_name"],
-        "amount_cents": int(r["amount_cents"]),
-        "consideration_cents": int(r["consideration_cents"]),
-        "ratio": ratio_text(int(r["consideration_cents"]), int(r["amount_cents"])),
-        "ratio_fraction": f"{ratio.numerator}/{ratio.denominator}",
-        "status": r["status"],
-        "proposed_at": r["proposed_at"],
-        "decided_at": r["decided_at"],
-        "exchange_date": r["exchange_date"],
-        "buyer_certificate_id": r["buyer_certificate_id"],
-        "reasons": "; ".join(str(x) for x in (r["reasons"] or [])),
-    }
-
-
-def transfer_rows(
-    conn: Connection,
-    after: int | None = None,
-    limit: int | None = None,
-    ids: Sequence[str] | None = None,
-) -> list[dict[str, Any]]:
-    """Transfers in the order proposed, after the transfer proposed at seq `after` (or
-    those of `ids`): the report's rows, with both parties' names and the proposal and
-    decision times."""
-    seller = aliased(parties_t)
-    buyer = aliased(parties_t)
-    proposed = aliased(events_t)
-    decided = aliased(events_t)
-    t = transfers_t
-    stmt = (
-        select(
-            t,
-            seller.c.name.label("seller_name"),
-            buyer.c.name.label("buyer_name"),
-            proposed.c.recorded_at.label("proposed_at"),
-            decided.c.recorded_at.label("decided_at"),
-        )
-        .join(seller, seller.c.id == t.c.seller_party_id)
-        .join(buyer, buyer.c.id == t.c.buyer_party_id)
-        .join(proposed, proposed.c.seq == t.c.created_seq)
-        .outerjoin(decided, decided.c.seq == t.c.decided_seq)
-        .order_by(t.c.created_seq)
-    )
-    if after is not None:
-        stmt = stmt.where(t.c.created_seq > after)
-    if ids is not None:
-        stmt = stmt.where(t.c.id.in_(list(ids)))
-    if limit is not None:
-        stmt = stmt.limit(limit)
-    return [
-        _transfer_row(r) | {"created_seq": int(r["created_seq"])}
-        for r in conn.execute(stmt).mappings()
-    ]
-
-
-def transfer_rows_by_id(conn: Connection, ids: Sequence[str]) -> list[dict[str, Any]]:
-    """The report's rows of these transfers, in the order of `ids` (a searched page)."""
-    if not ids:
-        return []
-    rows = {r["transfer_id"]: r for r in transfer_rows(conn, ids=ids)}
-    return [rows[i] for i in ids]
-
-
-def iter_transfer_rows(conn: Connection, batch: int = BATCH) -> Iterator[dict[str, Any]]:
-    """Every transfer row, `batch` at a time (keyset on `created_seq`)."""
-    after: int | None = None
-    while True:
-        rows = transfer_rows(conn, after, batch)
-        if rows:
-            after = rows[-1]["created_seq"]
-        yield from rows  # the caller may change the rows: the cursor is already taken
-        if len(rows) < batch:
-            return
-
-
-def event_rows(conn: Connection) -> Iterator[dict[str, Any]]:
+def event_rows(conn: Connection) -> Iterator[LedgerEvent]:
     for event in iter_events(conn):
-        yield event.as_dict()
+        yield ledger_event(event)
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -171,14 +49,21 @@ PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
 
 def spreadsheet_text(value: Any) -> Any:
     """The module's rule: an apostrophe before a text a spreadsheet would run."""
-    starts = isinstance(value, str) and value.startswith(FORMULA_START)
-    if starts and not PLAIN_NUMBER.fullmatch(value):
-        return "'" + value
-    return value
+    return protected_text(value) if isinstance(value, str) else value
+
+
+def protected_text(text: str) -> str:
+    if text.startswith(FORMULA_START) and not PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def _protected_or_none(text: str | None) -> str | None:
+    return None if text is None else protected_text(text)
 
 
 def iter_csv(
-    columns: Iterable[str], rows: Iterable[dict[str, Any]], batch: int = BATCH
+    columns: Iterable[str], rows: Iterable[ExportRow], batch: int = BATCH
 ) -> Iterator[str]:
     """CSV, every cell under the spreadsheet rule, in chunks of `batch` rows: the header
     first, then as the rows come."""
@@ -195,11 +80,11 @@ def iter_csv(
     yield out.getvalue()
 
 
-def to_csv(columns: Iterable[str], rows: Iterable[dict[str, Any]]) -> str:
+def to_csv(columns: Iterable[str], rows: Iterable[ExportRow]) -> str:
     return "".join(iter_csv(columns, rows))
 
 
-def iter_json(rows: Iterable[dict[str, Any]]) -> Iterator[str]:
+def iter_json(rows: Iterable[ExportRow]) -> Iterator[str]:
     """The text `json.dumps(list(rows), indent=2)` gives, one row at a time."""
     first = True
     for row in rows:
@@ -215,11 +100,34 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def _report_rows(conn: Connection) -> Iterator[dict[str, Any]]:
+def _report_rows(conn: Connection) -> Iterator[TransferReportRow]:
     """The report's rows, under the spreadsheet rule in whatever format they go out."""
     for row in iter_transfer_rows(conn):
-        row.pop("created_seq")
-        yield {k: spreadsheet_text(v) for k, v in row.items()}
+        yield _protected(row)
+
+
+def _protected(row: ListedTransfer) -> TransferReportRow:
+    """A report row with each text cell under the rule (numbers are never changed)."""
+    text, maybe = protected_text, _protected_or_none
+    return {
+        "transfer_id": text(row["transfer_id"]),
+        "program": text(row["program"]),
+        "certificate_id": text(row["certificate_id"]),
+        "seller_party_id": text(row["seller_party_id"]),
+        "seller_name": text(row["seller_name"]),
+        "buyer_party_id": text(row["buyer_party_id"]),
+        "buyer_name": text(row["buyer_name"]),
+        "amount_cents": row["amount_cents"],
+        "consideration_cents": row["consideration_cents"],
+        "ratio": text(row["ratio"]),
+        "ratio_fraction": text(row["ratio_fraction"]),
+        "status": text(row["status"]),
+        "proposed_at": text(row["proposed_at"]),
+        "decided_at": maybe(row["decided_at"]),
+        "exchange_date": maybe(row["exchange_date"]),
+        "buyer_certificate_id": maybe(row["buyer_certificate_id"]),
+        "reasons": text(row["reasons"]),
+    }
 
 
 def transfers_report_csv(conn: Connection, actor: Actor) -> str:
@@ -243,7 +151,7 @@ def stream_transfers_csv(engine: Engine, actor: Actor) -> Iterator[str]:
 def export_chunks(conn: Connection, what: str, fmt: str) -> Iterator[str]:
     """`events` or `transfers` as `csv` or `json` (the CLI's export), in chunks."""
     columns: tuple[str, ...]
-    rows: Callable[[Connection], Iterator[dict[str, Any]]]
+    rows: Callable[[Connection], Iterator[ExportRow]]
     if what == "events":
         columns, rows = EVENT_COLUMNS, event_rows
     elif what == "transfers":

@@ -6,16 +6,16 @@ Reads only."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Numeric, Select, cast, or_, select
+from sqlalchemy import ColumnElement, Numeric, Select, cast, or_, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.tables import Certificate, Listing, Party, Transfer
 from market.domain.rulesets import Ruleset
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.paging import numbered_page
-from market.services.queries import exports
+from market.services.queries.transfer_report import ListedTransfer, transfer_rows_by_id
 from market.services.trading.listings import listing_view
 from market.services.trading.trade_views import transfer_view
 
@@ -39,9 +39,13 @@ class ListQuery:
     per_page: int = 25
 
 
+T = TypeVar("T")
+SortKeys = dict[str, tuple[ColumnElement[Any], ...]]  # a list's sorts: key -> SQL order
+
+
 @dataclass(frozen=True)
-class Page:
-    items: list[dict[str, Any]]
+class Page(Generic[T]):
+    items: list[T]
     total: int
     page: int
     pages: int
@@ -69,7 +73,9 @@ LISTING_SORTS = {
 }
 
 
-def search_listings(conn: Connection, query: ListQuery, ruleset: Ruleset) -> Page:
+def search_listings(
+    conn: Connection, query: ListQuery, ruleset: Ruleset
+) -> Page[dict[str, Any]]:  # trading's listing views
     """Open listings; anyone signed in may browse the market."""
     ls, c, p = listings_t.c, certs_t.c, parties_t.c
     # Joined only when a filter or the sort needs the certificate or the seller: the
@@ -106,7 +112,7 @@ QUEUE_SORTS = {
 }
 
 
-def _transfers(query: ListQuery) -> tuple[Select[Any], dict[str, Any]]:
+def _transfers(query: ListQuery) -> tuple[Select[Any], SortKeys]:
     """Transfer ids filtered by program and by `q` (the seller's or the buyer's name, the
     certificate number: joined to both parties and the certificate); and the sort keys."""
     t, c = transfers_t.c, certs_t.c
@@ -136,7 +142,9 @@ def _transfers(query: ListQuery) -> tuple[Select[Any], dict[str, Any]]:
     return stmt, keys
 
 
-def search_queue(conn: Connection, actor: Actor, query: ListQuery) -> Page:
+def search_queue(
+    conn: Connection, actor: Actor, query: ListQuery
+) -> Page[dict[str, Any]]:  # trading's transfer views
     """Transfers awaiting the Authority's approval; `q` matches the seller's or the
     buyer's name or the certificate number."""
     actor.require(AUTHORITY)
@@ -158,12 +166,12 @@ REPORT_STATUSES = ("awaiting_buyer", "pending_approval", "approved", "rejected",
 
 def search_report_transfers(
     conn: Connection, actor: Actor, query: ListQuery, status: str | None = None
-) -> Page:
+) -> Page[ListedTransfer]:
     """Every transfer, in any status (or one), for the transfers report: its rows are the
-    CSV's (exports.transfer_rows_by_id), only the page asked for read."""
+    CSV's (transfer_report.transfer_rows_by_id), only the page asked for read."""
     actor.require(AUTHORITY, AUDITOR)
     stmt, keys = _transfers(query)
     if status in REPORT_STATUSES:
         stmt = stmt.where(transfers_t.c.status == status)
     ids, total, page, pages = _page(conn, stmt, query, keys.get(query.sort, keys["oldest"]))
-    return Page(exports.transfer_rows_by_id(conn, ids), total, page, pages)
+    return Page(transfer_rows_by_id(conn, ids), total, page, pages)

@@ -1,6 +1,6 @@
 """Small reads the pages need that no use case exposes: Core selects only, no rules.
 
-`preview_checks` runs trading's own checks (the very functions approval runs) without
+`with_previews` runs trading's own checks (the very functions approval runs) without
 appending anything, so the Authority sees every rule in words before deciding.
 """
 
@@ -13,56 +13,38 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from market.adapters.repositories.models import certificate_of, party_of, transfer_of
+from market.adapters.tables import Certificate as CertificateRow
 from market.adapters.tables import (
-    Certificate,
     CreditApplication,
     Offer,
     Party,
     TechApplication,
     Transfer,
 )
+from market.domain.model import Certificate
 from market.domain.programs import TaxType
+from market.domain.rules import carryover
 from market.domain.rules.transfer_checks import at_exchange, run
 from market.domain.rulesets import Ruleset
-from market.services.certificates.certificate_rules import carryover_window
-from market.services.certificates.certificate_views import load_certificate
-from market.services.kernel.actor import AUTHORITY, Actor
-from market.services.parties.parties import affiliation_view, load_party, ownership_graph
+from market.services.parties.parties import affiliation_view, ownership_graph
 from market.services.trading.rule_checks import facts_of
-from market.services.trading.trading import load_transfer
 
-certs_t = Certificate.__table__  # type: ignore[attr-defined]
+certs_t = CertificateRow.__table__  # type: ignore[attr-defined]
 offers_t = Offer.__table__  # type: ignore[attr-defined]
 parties_t = Party.__table__  # type: ignore[attr-defined]
 credit_apps_t = CreditApplication.__table__  # type: ignore[attr-defined]
 tech_apps_t = TechApplication.__table__  # type: ignore[attr-defined]
 
 
-def preview_checks(
-    conn: Connection, actor: Actor, transfer_id: str, ruleset: Ruleset, on: date
-) -> dict[str, Any]:
-    """Every check approval would make on `on`, passed or failed, plus the ownership
-    paths between the two parties; writes nothing."""
-    actor.require(AUTHORITY)
-    transfer = transfer_of(load_transfer(conn, transfer_id))
-    cert = load_certificate(conn, transfer.certificate_id)
-    parties = (transfer.seller_party_id, transfer.buyer_party_id)
-    rows = (load_party(conn, parties[0]), load_party(conn, parties[1]))
-    graph = ownership_graph(conn)  # read once: the checks' (TB-20) and the page's paths
-    sides = (party_of(rows[0]), party_of(rows[1]))
-    facts = facts_of(conn, certificate_of(cert), sides, graph, ruleset)
-    checks = run(at_exchange(transfer, on), facts, ruleset)
-    return {"checks": list(checks.rows), "affiliation": affiliation_view(graph, *parties, ruleset)}
-
-
 def with_previews(
     conn: Connection, pending: list[dict[str, Any]], ruleset: Ruleset, on: date
-) -> list[dict[str, Any]]:
-    """Each transfer with its certificate and the approval's rule checks: the page's
-    certificates and parties in one query each and the ownership graph built once for the
-    page (not once per row), whatever the number pending."""
+) -> None:
+    """Adds to each of trading's transfer views its certificate and the approval's rule
+    checks (`preview`, `ready`): the page's certificates and parties in one query each and
+    the ownership graph built once for the page (not once per row), whatever the number
+    pending."""
     if not pending:
-        return pending
+        return
     cert_ids = sorted({t["certificate_id"] for t in pending})
     certs = {
         r["id"]: dict(r)
@@ -87,7 +69,6 @@ def with_previews(
         }
         t["certificate"] = cert
         t["ready"] = not checks.failures
-    return pending
 
 
 def pending_count(conn: Connection) -> int:
@@ -99,9 +80,16 @@ def pending_count(conn: Connection) -> int:
     return int(found or 0)
 
 
-def carryover_last_year(cert: dict[str, Any], ruleset: Ruleset) -> int | None:
+def carryover_last_year(cert: Certificate, ruleset: Ruleset) -> int | None:
     """The window returns.expire_carryforwards uses for the certificate."""
-    return carryover_window(cert, TaxType(sorted(cert["tax_types"])[0]), ruleset)
+    return carryover.carryover_window(
+        cert.program,
+        TaxType(sorted(cert.tax_types)[0]),
+        ruleset,
+        stated_last_year=cert.carryover_last_year,
+        credit_year=cert.credit_year,
+        fiscal_year=cert.fiscal_year,
+    )
 
 
 def latest_tech_fiscal_year(conn: Connection) -> int | None:

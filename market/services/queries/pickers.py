@@ -10,7 +10,7 @@ resolved here on submit, listed or not."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.engine import Connection
@@ -25,19 +25,51 @@ certs_t = Certificate.__table__  # type: ignore[attr-defined]
 SEPARATOR = " · "
 
 
+class PartyChoice(TypedDict):
+    """A party as a picker lists it: `label` is what the picker offers (name · tax id)."""
+
+    id: str
+    name: str
+    tax_id: str
+    entity_type: str
+    label: str
+
+
+class CertificateChoice(TypedDict):
+    id: str
+    number: str
+    program: str
+    holder_party_id: str
+
+
 def party_label(party: Mapping[str, Any]) -> str:
     return f"{party['name']}{SEPARATOR}{party['tax_id']}"
 
 
-def _labelled(party: dict[str, Any]) -> dict[str, Any]:
-    return party | {"label": party_label(party)}
+def _labelled(row: Mapping[str, Any]) -> PartyChoice:
+    return {
+        "id": row["id"],
+        "name": row["name"],
+        "tax_id": row["tax_id"],
+        "entity_type": row["entity_type"],
+        "label": party_label(row),
+    }
+
+
+def _certificate(row: Mapping[str, Any]) -> CertificateChoice:
+    return {
+        "id": row["id"],
+        "number": row["number"],
+        "program": row["program"],
+        "holder_party_id": row["holder_party_id"],
+    }
 
 
 CHOICES = 50
 BY_NAME = (parties_t.c.name, parties_t.c.tax_id)
 
 
-def party_choices(conn: Connection, typed: str = "", limit: int = CHOICES) -> list[dict[str, Any]]:
+def party_choices(conn: Connection, typed: str = "", limit: int = CHOICES) -> list[PartyChoice]:
     """The first `limit` parties by name whose name or tax id contains `typed`."""
     rows = conn.execute(_matching(typed).order_by(*BY_NAME).limit(limit))
     return [_labelled(dict(r)) for r in rows.mappings()]
@@ -65,14 +97,14 @@ def party_count(conn: Connection, typed: str = "") -> int:
 
 def party_page(
     conn: Connection, typed: str, page: int, per_page: int
-) -> tuple[list[dict[str, Any]], int, int, int]:
+) -> tuple[list[PartyChoice], int, int, int]:
     """(page `page` of the parties matching `typed` by name, how many match, the page
     shown, pages in all): paging.numbered_page's."""
     rows, matching, page, pages = numbered_page(conn, _matching(typed), BY_NAME, page, per_page)
     return [_labelled(r) for r in rows], matching, page, pages
 
 
-def resolve_party(conn: Connection, typed: str, what: str = "party") -> dict[str, Any]:
+def resolve_party(conn: Connection, typed: str, what: str = "party") -> PartyChoice:
     """`Name · tax id` as the picker offers it, a tax id, a party id, or a name that only
     one party has (case-insensitive)."""
     typed = typed.strip()
@@ -104,16 +136,16 @@ def resolve_party(conn: Connection, typed: str, what: str = "party") -> dict[str
 
 def certificate_choices(
     conn: Connection, typed: str = "", limit: int = CHOICES
-) -> list[dict[str, Any]]:
+) -> list[CertificateChoice]:
     """The first `limit` certificates by number whose number starts with `typed`."""
     stmt = select(certs_t.c.id, certs_t.c.number, certs_t.c.program, certs_t.c.holder_party_id)
     if typed.strip():
         stmt = stmt.where(certs_t.c.number.startswith(typed.strip().upper(), autoescape=True))
     rows = conn.execute(stmt.order_by(certs_t.c.number).limit(limit)).mappings()
-    return [dict(r) for r in rows]
+    return [_certificate(dict(r)) for r in rows]
 
 
-def resolve_certificate(conn: Connection, typed: str) -> dict[str, Any]:
+def resolve_certificate(conn: Connection, typed: str) -> CertificateChoice:
     """A certificate number (as printed) or id."""
     typed = typed.strip()
     row = (
@@ -130,4 +162,4 @@ def resolve_certificate(conn: Connection, typed: str) -> dict[str, Any]:
             f"No certificate is numbered “{typed}”: choose one from the list.",
             {"field": "certificate", "typed": typed},
         )
-    return dict(row)
+    return _certificate(dict(row))

@@ -3,7 +3,7 @@ and nothing else (no party names, no amounts, no ids)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import Engine, select
 
@@ -24,7 +24,26 @@ KIND_WORDS = {
 }
 
 
-def status(engine: Engine, reference: str, ruleset: Ruleset) -> dict[str, Any]:
+class PublicStep(TypedDict):
+    status: str
+    at: str | None
+
+
+class PublicStatus(TypedDict):
+    """The body of GET /public/status/{reference} and of its page."""
+
+    reference: str
+    kind: str
+    filing: str
+    status: str
+    updated_at: str | None
+    filed_at: str | None
+    next_step: str
+    deadline: str | None
+    steps: list[PublicStep]
+
+
+def status(engine: Engine, reference: str, ruleset: Ruleset) -> PublicStatus:
     fanout.catch_up(engine)
     with engine.connect() as conn:
         ref = conn.execute(select(refs_t).where(refs_t.c.reference == reference)).first()
@@ -34,10 +53,16 @@ def status(engine: Engine, reference: str, ruleset: Ruleset) -> dict[str, Any]:
             line = timelines.transfer_timeline(conn, ref.entity_id)
             deadline = None
         else:
-            app = conn.execute(select(apps_t).where(apps_t.c.id == ref.entity_id)).mappings().one()
-            line = timelines.tech_timeline(conn, dict(app))
-            deadline = tech_caps.deadline(int(app["fiscal_year"]), ruleset).isoformat()
-    current = line[-1] if line else {"status": "received", "at": None}
+            year = conn.execute(
+                select(apps_t.c.fiscal_year).where(apps_t.c.id == ref.entity_id)
+            ).scalar_one()
+            line = timelines.tech_timeline(conn, ref.entity_id, int(year))
+            deadline = tech_caps.deadline(int(year), ruleset).isoformat()
+    current: PublicStep = (
+        {"status": line[-1]["status"], "at": line[-1]["at"]}
+        if line
+        else {"status": "received", "at": None}
+    )
     return {
         "reference": reference,
         "kind": ref.kind,

@@ -13,7 +13,7 @@ chain makes an equal hash at S mean an equal ledger up to S.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
@@ -27,6 +27,16 @@ events_t = EventRow.__table__  # type: ignore[attr-defined]
 Sums = dict[tuple[str, str | None], tuple[int, int, int]]  # count, amount, consideration
 _kept: dict[str, tuple[int, str, Sums]] = {}
 _lock = threading.Lock()
+
+
+class MonthlySum(TypedDict):
+    """The approved transfers of a program in a month of exchange (None: no date)."""
+
+    program: str
+    month: str | None
+    transfers: int
+    amount_cents: int
+    consideration_cents: int
 
 
 def _decided_between(conn: Connection, after: int, upto: int) -> Sums:
@@ -51,7 +61,7 @@ def _hash_at(conn: Connection, seq: int) -> str | None:
     return str(found) if found is not None else None
 
 
-def monthly_sums(conn: Connection) -> list[dict[str, Any]]:
+def monthly_sums(conn: Connection) -> list[MonthlySum]:
     """Per program and month of exchange (None when a transfer has no exchange date), the
     approved transfers' count, face and price paid, as of the ledger's head."""
     key = str(conn.engine.url)

@@ -1,4 +1,4 @@
-"""A deal's life from its events: `[{status, at, by, reason?, event}]`, oldest first.
+"""A deal's life from its events: `[{status, at, by, reason?, event, seq}]`, oldest first.
 
 Built generically from the events of the entity's stream (an offer's are the listing's
 events naming it, then its transfer's; a TECH application's, its own stream and the
@@ -9,7 +9,7 @@ areas add (a buyer's confirmation, a trading halt) appears without a change here
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
@@ -102,6 +102,18 @@ NEXT_STEP = {
 }
 
 
+class TimelineStep(TypedDict):
+    """One step of a deal's life, as the API and the pages show it (the JSON body's own
+    shape: `reason` is there only when the event gave one)."""
+
+    status: str
+    at: str
+    by: str
+    event: str
+    seq: int
+    reason: NotRequired[str]
+
+
 def status_of(event: Event) -> str:
     """The status an event names in its payload (a proposal that waits for the buyer says
     `awaiting_buyer`), else the one its type leads to, else its type in words."""
@@ -157,11 +169,11 @@ def _who(conn: Connection, events: list[Event]) -> dict[str, str]:
     return out
 
 
-def build(conn: Connection, events: list[Event]) -> list[dict[str, Any]]:
+def build(conn: Connection, events: list[Event]) -> list[TimelineStep]:
     who = _who(conn, events)
     out = []
     for e in events:
-        entry: dict[str, Any] = {
+        entry: TimelineStep = {
             "status": status_of(e),
             "at": e.recorded_at,
             "by": who[e.actor],
@@ -181,64 +193,60 @@ def transfer_events(conn: Connection, transfer_id: str) -> list[Event]:
     return _stream(conn, f"transfer-{transfer_id}")
 
 
-def transfer_timeline(conn: Connection, transfer_id: str) -> list[dict[str, Any]]:
+def transfer_timeline(conn: Connection, transfer_id: str) -> list[TimelineStep]:
     return build(conn, transfer_events(conn, transfer_id))
 
 
 def deal_timeline(
-    conn: Connection, transfer: dict[str, Any], listing_id: str | None
-) -> list[dict[str, Any]]:
+    conn: Connection, transfer_id: str, offer_id: str | None, listing_id: str | None
+) -> list[TimelineStep]:
     """A transfer's whole life: the offer it came from (the events of `listing_id` naming
     the offer), its own events and its closing record (payment, receipt, refund), in
     ledger order."""
-    own = transfer_events(conn, transfer["id"])
-    if listing_id and transfer.get("offer_id"):
-        offer_id = transfer["offer_id"]
+    own = transfer_events(conn, transfer_id)
+    if listing_id and offer_id:
         own += [
             e
             for e in _stream(conn, f"listing-{listing_id}")
             if e.facts().get("offer_id") == offer_id
         ]
-    own += _stream(conn, f"funding-{transfer['id']}")
+    own += _stream(conn, f"funding-{transfer_id}")
     return build(conn, sorted(own, key=lambda e: e.seq))
 
 
-def offer_timeline(conn: Connection, offer: dict[str, Any]) -> list[dict[str, Any]]:
+def offer_timeline(
+    conn: Connection, offer_id: str, listing_id: str, transfer_id: str | None
+) -> list[TimelineStep]:
     own = [
-        e
-        for e in _stream(conn, f"listing-{offer['listing_id']}")
-        if e.facts().get("offer_id") == offer["id"]
+        e for e in _stream(conn, f"listing-{listing_id}") if e.facts().get("offer_id") == offer_id
     ]
-    if offer.get("transfer_id"):
-        own += transfer_events(conn, offer["transfer_id"])
+    if transfer_id:
+        own += transfer_events(conn, transfer_id)
     return build(conn, own)
 
 
-def tech_timeline(conn: Connection, application: dict[str, Any]) -> list[dict[str, Any]]:
-    own = _stream(conn, f"tech-{application['id']}")
-    for e in _stream(conn, f"tech-fy-{application['fiscal_year']}"):
+def tech_timeline(conn: Connection, application_id: str, fiscal_year: int) -> list[TimelineStep]:
+    own = _stream(conn, f"tech-{application_id}")
+    for e in _stream(conn, f"tech-fy-{fiscal_year}"):
         facts = e.facts()
         named = [a.get("application_id") for a in facts.get("allocations", [])]
-        if application["id"] in named + list(facts.get("excluded_application_ids", [])):
+        if application_id in named + list(facts.get("excluded_application_ids", [])):
             own.append(e)
     return build(conn, own)
 
 
-def credit_timeline(conn: Connection, application: dict[str, Any]) -> list[dict[str, Any]]:
+def credit_timeline(
+    conn: Connection, application_id: str, certificate_id: str
+) -> list[TimelineStep]:
     own = [
         e
-        for e in _stream(conn, f"certificate-{application['certificate_id']}")
-        if e.facts().get("application_id") == application["id"]
+        for e in _stream(conn, f"certificate-{certificate_id}")
+        if e.facts().get("application_id") == application_id
     ]
     return build(conn, own)
 
 
-def next_step(timeline: list[dict[str, Any]]) -> str:
+def next_step(timeline: list[TimelineStep]) -> str:
     if not timeline:
         return ""
     return NEXT_STEP.get(timeline[-1]["status"], "See the latest step above.")
-
-
-def deal_status(offer: dict[str, Any], transfer: dict[str, Any] | None) -> str:
-    """What an offer's deal has come to: its transfer's outcome once there is one."""
-    return str(transfer["status"]) if transfer else str(offer["status"])

@@ -5,12 +5,13 @@ event or business date it has waited from."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import and_, func, or_, select
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 from sqlalchemy.sql import Select
 
 from market.adapters.tables import (
@@ -25,6 +26,23 @@ from market.adapters.tables import (
     TransferFunding,
 )
 from market.services.kernel.clock import NEW_YORK
+from market.services.queries.todo_rows import (
+    DueUthReview,
+    LapsingClearance,
+    OwedFee,
+    UthAward,
+    WaitingClosing,
+    WaitingRegistration,
+    WaitingTech,
+    WaitingTransfer,
+    lapsing_clearance,
+    owed_fee,
+    uth_award,
+    waiting_closing,
+    waiting_registration,
+    waiting_tech,
+    waiting_transfer,
+)
 
 transfers_t = Transfer.__table__  # type: ignore[attr-defined]
 events_t = EventRow.__table__  # type: ignore[attr-defined]
@@ -40,9 +58,14 @@ LIMIT = 50
 CLEARANCE_WINDOW_DAYS = 30
 
 
+R = TypeVar("R")
+
+
 @dataclass
-class Kind:
-    rows: list[dict[str, Any]] = field(default_factory=list)
+class Kind(Generic[R]):
+    """The oldest `LIMIT` rows of a kind of wait, and how many wait in all."""
+
+    rows: list[R] = field(default_factory=list)
     total: int = 0
 
 
@@ -54,42 +77,60 @@ def new_york_date(recorded_at: str | None) -> date | None:
     return (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(NEW_YORK).date()
 
 
-def _counted(conn: Connection, stmt: Select[Any]) -> Kind:
+def _counted(conn: Connection, stmt: Select[Any], row: Callable[[RowMapping], R]) -> Kind[R]:
     counted = stmt.add_columns(func.count().over().label("_n"))
-    rows = [dict(r) for r in conn.execute(counted).mappings()]
-    return Kind(rows, int(rows[0]["_n"]) if rows else 0)
+    found = conn.execute(counted).mappings().all()
+    total: int = found[0]["_n"] if found else 0
+    return Kind([row(r) for r in found], total)
 
 
-def transfers(conn: Connection) -> Kind:
+def transfers(conn: Connection) -> Kind[WaitingTransfer]:
     """Transfers waiting for the buyer's confirmation or the Authority's approval, oldest
     wait first: a confirmed one has waited since its confirmation."""
     t = transfers_t
     since_seq = func.coalesce(t.c.confirmed_seq, t.c.created_seq)
     stmt = (
-        select(t, events_t.c.recorded_at)
+        select(
+            t.c.id,
+            t.c.program,
+            t.c.seller_party_id,
+            t.c.buyer_party_id,
+            t.c.amount_cents,
+            t.c.consideration_cents,
+            t.c.status,
+            events_t.c.recorded_at,
+        )
         .join(events_t, events_t.c.seq == since_seq)
         .where(t.c.status.in_(("awaiting_buyer", "pending_approval")))
         .order_by(since_seq)
         .limit(LIMIT)
     )
-    return _counted(conn, stmt)
+    return _counted(conn, stmt, waiting_transfer)
 
 
-def closings(conn: Connection) -> Kind:
+def closings(conn: Connection) -> Kind[WaitingClosing]:
     """Approved transfers whose payment is not recorded or whose receipt is not confirmed."""
     t, f = transfers_t, funding_t
     stmt = (
-        select(t, f.c.paid_on, f.c.confirmed_on, events_t.c.recorded_at)
+        select(
+            t.c.id,
+            t.c.program,
+            t.c.seller_party_id,
+            t.c.buyer_party_id,
+            t.c.consideration_cents,
+            f.c.paid_on,
+            events_t.c.recorded_at,
+        )
         .outerjoin(f, f.c.transfer_id == t.c.id)
         .join(events_t, events_t.c.seq == t.c.decided_seq)
         .where(t.c.status == "approved", f.c.confirmed_on.is_(None))
         .order_by(t.c.decided_seq)
         .limit(LIMIT)
     )
-    return _counted(conn, stmt)
+    return _counted(conn, stmt, waiting_closing)
 
 
-def registrations(conn: Connection) -> Kind:
+def registrations(conn: Connection) -> Kind[WaitingRegistration]:
     r = regs_t
     stmt = (
         select(r.c.id, r.c.legal_name, r.c.status, r.c.requested_at, r.c.entity_type)
@@ -97,36 +138,45 @@ def registrations(conn: Connection) -> Kind:
         .order_by(r.c.requested_seq)
         .limit(LIMIT)
     )
-    return _counted(conn, stmt)
+    return _counted(conn, stmt, waiting_registration)
 
 
-def fees(conn: Connection) -> Kind:
+def fees(conn: Connection) -> Kind[OwedFee]:
     """Invoices not yet paid or credited in full."""
     f = fees_t
     stmt = (
-        select(f)
+        select(
+            f.c.id,
+            f.c.party_id,
+            f.c.kind,
+            f.c.program,
+            f.c.amount_cents,
+            f.c.credited_cents,
+            f.c.paid_cents,
+            f.c.invoiced_on,
+        )
         .where(f.c.credited_cents + f.c.paid_cents < f.c.amount_cents)
         .order_by(f.c.invoiced_seq)
         .limit(LIMIT)
     )
-    return _counted(conn, stmt)
+    return _counted(conn, stmt, owed_fee)
 
 
-def tax_clearances(conn: Connection, today: date) -> Kind:
+def tax_clearances(conn: Connection, today: date) -> Kind[LapsingClearance]:
     """Each latest tax clearance (none renews it) lapsed or lapsing within 30 days."""
     c, renewal = clearances_t, clearances_t.alias("renewal")
     soon = (today + timedelta(days=CLEARANCE_WINDOW_DAYS)).isoformat()
     stmt = (
-        select(c)
+        select(c.c.party_id, c.c.program, c.c.certificate_number, c.c.valid_until)
         .outerjoin(renewal, renewal.c.renews == c.c.id)
         .where(renewal.c.id.is_(None), c.c.valid_until < soon)
         .order_by(c.c.valid_until)
         .limit(LIMIT)
     )
-    return _counted(conn, stmt)
+    return _counted(conn, stmt, lapsing_clearance)
 
 
-def uth_awards(conn: Connection) -> list[dict[str, Any]]:
+def uth_awards(conn: Connection) -> list[UthAward]:
     """Original UTH awards (their tax periods carry each installment's review)."""
     c = certs_t
     stmt = (
@@ -135,26 +185,38 @@ def uth_awards(conn: Connection) -> list[dict[str, Any]]:
         .where(c.c.program == "UTH", c.c.origin == "issued")
         .order_by(c.c.issued_seq)
     )
-    return [dict(r) for r in conn.execute(stmt).mappings()]
+    return [uth_award(r) for r in conn.execute(stmt).mappings()]
 
 
-def uth_reviews_due(conn: Connection, today: date) -> Kind:
+def uth_reviews_due(conn: Connection, today: date) -> Kind[DueUthReview]:
     """Each installment of an original UTH award whose tax period has ended (its year is
     before this one) and that has no annual review recorded (UTH-7)."""
-    due = []
+    due: list[DueUthReview] = []
     for award in uth_awards(conn):
         issued = new_york_date(award["recorded_at"])
         for t in award["tax_periods"] or []:
-            if not isinstance(t, dict) or t.get("review") or int(t["period"]) >= today.year:
+            if not isinstance(t, dict) or t.get("review"):
                 continue
-            ended = date(int(t["period"]) + 1, 1, 1)
+            period: int = t["period"]
+            if period >= today.year:
+                continue
+            ended = date(period + 1, 1, 1)
             since = max(ended, issued) if issued else ended
-            due.append(award | {"period": int(t["period"]), "cents": t["cents"], "since": since})
+            due.append(
+                DueUthReview(
+                    id=award["id"],
+                    number=award["number"],
+                    holder_party_id=award["holder_party_id"],
+                    period=period,
+                    cents=t["cents"],
+                    since=since,
+                )
+            )
     due.sort(key=lambda r: (r["since"], r["period"]))
     return Kind(due[:LIMIT], len(due))
 
 
-def tech_steps(conn: Connection) -> Kind:
+def tech_steps(conn: Connection) -> Kind[WaitingTech]:
     """TECH applications a step waits on: a case-file step not yet taken (preliminary
     approval, forwarding to Taxation, Taxation's certificate), or the allocation."""
     a, c = apps_t, cases_t
@@ -165,7 +227,6 @@ def tech_steps(conn: Connection) -> Kind:
             a.c.fiscal_year,
             a.c.received_on,
             a.c.requested_cents,
-            a.c.eligible,
             c.c.submitted_on,
             c.c.preliminary_on,
             c.c.forwarded_on,
@@ -182,19 +243,20 @@ def tech_steps(conn: Connection) -> Kind:
         .order_by(a.c.received_seq)
         .limit(LIMIT)
     )
-    return _counted(conn, stmt)
+    return _counted(conn, stmt, waiting_tech)
 
 
-def waiting_since(conn: Connection, transfers: list[dict[str, Any]]) -> dict[str, date | None]:
+def waiting_since(conn: Connection, transfer_ids: Sequence[str]) -> dict[str, date | None]:
     """Each transfer's New York date since it has waited (its confirmation, else its
-    proposal): one read of those events for the page."""
-    seq_of = {t["id"]: t.get("confirmed_seq") or t["created_seq"] for t in transfers}
-    if not seq_of:
+    proposal): one read of the page's transfers and those events."""
+    if not transfer_ids:
         return {}
+    t = transfers_t
+    since_seq = func.coalesce(t.c.confirmed_seq, t.c.created_seq)
     rows = conn.execute(
-        select(events_t.c.seq, events_t.c.recorded_at).where(
-            events_t.c.seq.in_(set(seq_of.values()))
-        )
+        select(t.c.id, events_t.c.recorded_at)
+        .join(events_t, events_t.c.seq == since_seq)
+        .where(t.c.id.in_(set(transfer_ids)))
     )
-    at = {int(r.seq): r.recorded_at for r in rows}
-    return {key: new_york_date(at.get(int(seq))) for key, seq in seq_of.items()}
+    at: dict[str, str] = {r.id: r.recorded_at for r in rows}
+    return {key: new_york_date(at.get(key)) for key in transfer_ids}
