@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any
 
 from sqlalchemy import Engine, delete, insert, select, update
 
 from market.adapters.eventstore import utcnow_iso
+from market.adapters.repositories.identity_models import UserAccount, user_account_of
 from market.adapters.tables import (
     AccountInvite,
     ApiToken,
@@ -23,6 +23,7 @@ from market.adapters.tables import (
 from market.domain.errors import InvalidRequestError
 from market.services.identity import account_log, mfa, web_sessions
 from market.services.identity.invitations import require_owner_of
+from market.services.identity.views import Deactivated, MfaReset, PartyUser
 from market.services.kernel.actor import AUTHORITY, OWNER, Actor
 from market.services.kernel.errors import ForbiddenError, NotFoundError, not_found
 from market.services.notify.fanout import write_transaction
@@ -35,26 +36,26 @@ creds_t = MfaCredential.__table__  # type: ignore[attr-defined]
 codes_t = MfaRecoveryCode.__table__  # type: ignore[attr-defined]
 
 
-def _user(engine: Engine, user_id: str) -> dict[str, Any]:
+def _user(engine: Engine, user_id: str) -> UserAccount:
     with engine.connect() as conn:
         row = conn.execute(select(users_t).where(users_t.c.id == user_id)).mappings().first()
     if row is None:
         raise NotFoundError(f"User {user_id} does not exist.", {"user_id": user_id})
-    return dict(row)
+    return user_account_of(row)
 
 
-def may_deactivate(engine: Engine, actor: Actor, user_id: str) -> dict[str, Any]:
+def may_deactivate(engine: Engine, actor: Actor, user_id: str) -> UserAccount:
     """The user, if `actor` may deactivate it: the Authority, or an owner of the user's
     party, never oneself."""
     user = _user(engine, user_id)
     if actor.role != AUTHORITY:
-        require_owner_of(actor, user["party_id"] or "")
+        require_owner_of(actor, user.party_id or "")
     if user_id == actor.user_id:
         raise ForbiddenError("You cannot deactivate your own account.", {})
     return user
 
 
-def deactivate(engine: Engine, actor: Actor, user_id: str, reason: str) -> dict[str, Any]:
+def deactivate(engine: Engine, actor: Actor, user_id: str, reason: str) -> Deactivated:
     """The user can no longer sign in, and what they hold stops working now."""
     may_deactivate(engine, actor, user_id)
     if not reason.strip():
@@ -74,10 +75,10 @@ def deactivate(engine: Engine, actor: Actor, user_id: str, reason: str) -> dict[
         )
     sessions = web_sessions.revoke_all(engine, user_id)
     account_log.record(engine, user_id, "deactivated", reason.strip(), by=actor)
-    return {"id": user_id, "active": False, "tokens_revoked": live, "sessions_ended": sessions}
+    return Deactivated(id=user_id, active=False, tokens_revoked=live, sessions_ended=sessions)
 
 
-def reset_mfa(engine: Engine, actor: Actor, user_id: str, reason: str) -> dict[str, Any]:
+def reset_mfa(engine: Engine, actor: Actor, user_id: str, reason: str) -> MfaReset:
     """The Authority removes a user's second factor (a lost phone, no codes left): the
     user sets it up again at the next sign-in; recorded with the reason."""
     actor.require(AUTHORITY)
@@ -89,7 +90,7 @@ def reset_mfa(engine: Engine, actor: Actor, user_id: str, reason: str) -> dict[s
         removed = conn.execute(delete(creds_t).where(creds_t.c.user_id == user_id)).rowcount
     web_sessions.revoke_all(engine, user_id)
     account_log.record(engine, user_id, "mfa_reset", reason.strip(), by=actor)
-    return {"id": user_id, "mfa_enrolled": False, "credential_removed": removed == 1}
+    return MfaReset(id=user_id, mfa_enrolled=False, credential_removed=removed == 1)
 
 
 def renew_recovery_codes(
@@ -114,7 +115,7 @@ def renew_recovery_codes(
     return codes
 
 
-def party_users(engine: Engine, actor: Actor, party_id: str) -> list[dict[str, Any]]:
+def party_users(engine: Engine, actor: Actor, party_id: str) -> list[PartyUser]:
     """A party's users, their roles, whether active, MFA on, and an open invitation."""
     # Another party's users answer as an unknown party would (no existence oracle).
     actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
@@ -145,14 +146,14 @@ def party_users(engine: Engine, actor: Actor, party_id: str) -> list[dict[str, A
     with engine.connect() as conn:
         rows = conn.execute(stmt).mappings().all()
     return [
-        {
-            "id": r["id"],
-            "email": r["email"],
-            "role": r["party_role"] or OWNER,
-            "active": bool(r["active"]),
-            "mfa_enrolled": r["mfa_since"] is not None,
-            "invite_open": bool(r["invite_open"]),
-            "created_at": r["created_at"],
-        }
+        PartyUser(
+            id=r["id"],
+            email=r["email"],
+            role=r["party_role"] or OWNER,
+            active=bool(r["active"]),
+            mfa_enrolled=r["mfa_since"] is not None,
+            invite_open=bool(r["invite_open"]),
+            created_at=r["created_at"],
+        )
         for r in rows
     ]

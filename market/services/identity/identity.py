@@ -16,6 +16,7 @@ from market.adapters.tables import ApiToken, Party, PartyMembership, User
 from market.domain.errors import InvalidRequestError
 from market.services.identity import account_log, passwords, web_sessions
 from market.services.identity.token_digest import TokenHasher
+from market.services.identity.views import NewUser
 from market.services.kernel.actor import OWNER, PARTICIPANT, ROLES, Actor
 from market.services.kernel.errors import ConflictError, NotFoundError, UnauthorizedError
 
@@ -43,7 +44,7 @@ _DUMMY_HASH = passwords.HASHER.hash("not-a-real-password")
 
 def create_user(
     engine: Engine, email: str, role: str, password: str, party_id: str | None = None
-) -> dict[str, Any]:
+) -> NewUser:
     email = email.strip().lower()
     if role not in ROLES:
         raise InvalidRequestError(f"Role must be one of {', '.join(ROLES)}.", {"role": role})
@@ -59,17 +60,16 @@ def create_user(
                 raise NotFoundError(f"Party {party_id} does not exist.", {"party_id": party_id})
         if conn.execute(select(users_t.c.id).where(users_t.c.email == email)).first():
             raise ConflictError(f"A user with email {email} already exists.", {"email": email})
-        row = {
-            "id": uuid.uuid4().hex,
-            "email": email,
-            "password_hash": passwords.hash_password(password),
-            "role": role,
-            "party_id": party_id,
-            "created_at": utcnow_iso(),
-            "active": True,
-        }
-        conn.execute(users_t.insert().values(**row))
-    return {k: row[k] for k in ("id", "email", "role", "party_id")}
+        user = NewUser(id=uuid.uuid4().hex, email=email, role=role, party_id=party_id)
+        conn.execute(
+            users_t.insert().values(
+                **user,
+                password_hash=passwords.hash_password(password),
+                created_at=utcnow_iso(),
+                active=True,
+            )
+        )
+    return user
 
 
 def check_password(engine: Engine, email: str, password: str) -> Actor:

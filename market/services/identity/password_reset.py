@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
 
 from sqlalchemy import Engine, insert, select, update
+from sqlalchemy.engine import Connection
 
+from market.adapters.repositories.identity_models import SingleUseLink, link_of
 from market.adapters.tables import ApiToken, EmailMessage, PasswordReset, User
 from market.domain.errors import InvalidRequestError
 from market.services.identity import account_log, identity, passwords, throttle, web_sessions
@@ -112,15 +113,16 @@ def request_reset(
     return token
 
 
-def _live(conn: Any, hasher: TokenHasher, token: str) -> dict[str, Any]:
+def _live(conn: Connection, hasher: TokenHasher, token: str) -> SingleUseLink:
     row = (
         conn.execute(select(resets_t).where(resets_t.c.token_hash == hasher.digest(token)))
         .mappings()
         .first()
     )
-    if row is None or row["used_at"] is not None or row["expires_at"] <= iso(clock.now_utc()):
+    link = None if row is None else link_of(resets_t, row)
+    if link is None or link.used_at is not None or link.expires_at <= iso(clock.now_utc()):
         raise ResetLinkError("This reset link is not valid any more: ask for a new one.", {})
-    return dict(row)
+    return link
 
 
 def check_link(engine: Engine, hasher: TokenHasher, token: str) -> None:
@@ -134,26 +136,26 @@ def reset_password(
     if password != confirm:
         raise InvalidRequestError("The two passwords differ.", {})
     with engine.connect() as conn:
-        user_id = _live(conn, hasher, token[:100])["user_id"]
+        user_id = _live(conn, hasher, token[:100]).owner_id
     # The same policy as every other way of setting a password (length, common list).
     passwords.check_policy(password, identity.user_email(engine, user_id) or "")
     new_hash = passwords.hash_password(password)
     now = iso(clock.now_utc())
     with write_transaction(engine) as conn:
-        row = _live(conn, hasher, token[:100])
+        link = _live(conn, hasher, token[:100])
         spent = conn.execute(
             update(resets_t)
-            .where(resets_t.c.token_hash == row["token_hash"], resets_t.c.used_at.is_(None))
+            .where(resets_t.c.token_hash == link.token_hash, resets_t.c.used_at.is_(None))
             .values(used_at=now)
         )
         if spent.rowcount != 1:  # used by a concurrent request a moment ago
             raise ResetLinkError("This reset link is not valid any more: ask for a new one.", {})
         conn.execute(
-            update(users_t).where(users_t.c.id == row["user_id"]).values(password_hash=new_hash)
+            update(users_t).where(users_t.c.id == link.owner_id).values(password_hash=new_hash)
         )
         conn.execute(
             update(tokens_t)
-            .where(tokens_t.c.user_id == row["user_id"], tokens_t.c.revoked_at.is_(None))
+            .where(tokens_t.c.user_id == link.owner_id, tokens_t.c.revoked_at.is_(None))
             .values(revoked_at=now)
         )
     # Whoever knew the old password is signed out of the pages too.

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
 
 from sqlalchemy import Table, insert, select, update
 from sqlalchemy.engine import Connection
 
+from market.adapters.repositories.identity_models import SingleUseLink, link_of
 from market.adapters.tables import EmailMessage
+from market.domain.commands.identity import LinkMail
 from market.domain.errors import InvalidRequestError
 from market.services.identity.token_digest import TokenHasher
 from market.services.kernel import clock
@@ -56,26 +57,27 @@ def issue(
     return token
 
 
-def live(conn: Connection, table: Table, hasher: TokenHasher, token: str) -> dict[str, Any]:
-    """The link's row if it is unused and unexpired, else `link_invalid`."""
+def live(conn: Connection, table: Table, hasher: TokenHasher, token: str) -> SingleUseLink:
+    """The link if it is unused and unexpired, else `link_invalid`."""
     row = (
         conn.execute(select(table).where(table.c.token_hash == hasher.digest(token[:MAX_TOKEN])))
         .mappings()
         .first()
     )
-    if row is None or row["used_at"] is not None or row["expires_at"] <= iso(clock.now_utc()):
+    link = None if row is None else link_of(table, row)
+    if link is None or link.used_at is not None or link.expires_at <= iso(clock.now_utc()):
         raise LinkInvalidError(
             "This link is not valid any more (used, expired or replaced by a newer one).", {}
         )
-    return dict(row)
+    return link
 
 
-def spend(conn: Connection, table: Table, hasher: TokenHasher, token: str) -> dict[str, Any]:
+def spend(conn: Connection, table: Table, hasher: TokenHasher, token: str) -> SingleUseLink:
     """Check and spend the link in one transaction; a concurrent spend loses."""
     row = live(conn, table, hasher, token)
     done = conn.execute(
         update(table)
-        .where(table.c.token_hash == row["token_hash"], table.c.used_at.is_(None))
+        .where(table.c.token_hash == row.token_hash, table.c.used_at.is_(None))
         .values(used_at=iso(clock.now_utc()))
     )
     if done.rowcount != 1:
@@ -83,20 +85,18 @@ def spend(conn: Connection, table: Table, hasher: TokenHasher, token: str) -> di
     return row
 
 
-def queue_mail(
-    conn: Connection, user_id: str, to: str, subject: str, body: str, link: str, kind: str
-) -> None:
-    """One e-mail in the outbox (`kind` names it; unique with the link's digest prefix)."""
+def queue_mail(conn: Connection, mail: LinkMail) -> None:
+    """One e-mail in the outbox (`kind` names it; unique with a random suffix)."""
     now = iso(clock.now_utc())
-    text, html = render_email(subject, body, absolute(link))
+    text, html = render_email(mail.subject, mail.body, absolute(mail.link))
     conn.execute(
         insert(mail_t).values(
             id=new_id("eml"),
-            user_id=user_id,
+            user_id=mail.user_id,
             seq=0,
-            type=f"{kind}_{secrets.token_hex(12)}"[:64],
-            to_addr=to,
-            subject=subject,
+            type=f"{mail.kind}_{secrets.token_hex(12)}"[:64],
+            to_addr=mail.to,
+            subject=mail.subject,
             text_body=text,
             html_body=html,
             status="pending",

@@ -116,20 +116,28 @@ def _limit(kind: str, policy: Policy) -> int:
 
 
 def record_failure(
-    engine: Engine,
-    email: str,
-    address: str | None,
-    policy: Policy,
-    now: float | None = None,
-    address_only: bool = False,
+    engine: Engine, email: str, address: str | None, policy: Policy, now: float | None = None
 ) -> None:
     """Count one failure for the account and the address (atomic upsert), locking a key
-    that reached its limit. `address_only`: an attempt refused as busy (the hashing pool
-    full: a flood) counts against its address, never against the account it names (so
-    nobody can lock another's account by flooding)."""
+    that reached its limit."""
+    _count_failure(engine, keys(email, address), policy, now)
+
+
+def record_busy_failure(
+    engine: Engine, email: str, address: str | None, policy: Policy, now: float | None = None
+) -> None:
+    """An attempt refused as busy (the hashing pool full: a flood) counts against its
+    address, never against the account it names (so nobody can lock another's account by
+    flooding)."""
+    counted = [k for k in keys(email, address) if k[0] == "address"]
+    _count_failure(engine, counted, policy, now)
+
+
+def _count_failure(
+    engine: Engine, counted: list[tuple[str, str]], policy: Policy, now: float | None
+) -> None:
     metrics.count_login_failure()
     now_s = int(now if now is not None else time.time())
-    counted = [k for k in keys(email, address) if not address_only or k[0] == "address"]
     if not counted:
         return
     locked: list[tuple[str, int]] = []
