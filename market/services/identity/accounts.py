@@ -8,10 +8,11 @@ from __future__ import annotations
 import time
 import uuid
 
-from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy import Engine, delete, insert, update
 
 from market.adapters.eventstore import utcnow_iso
-from market.adapters.repositories.identity_models import UserAccount, user_account_of
+from market.adapters.repositories import identity as repo
+from market.adapters.repositories.identity_models import UserAccount
 from market.adapters.tables import (
     AccountInvite,
     ApiToken,
@@ -37,11 +38,10 @@ codes_t = MfaRecoveryCode.__table__  # type: ignore[attr-defined]
 
 
 def _user(engine: Engine, user_id: str) -> UserAccount:
-    with engine.connect() as conn:
-        row = conn.execute(select(users_t).where(users_t.c.id == user_id)).mappings().first()
-    if row is None:
+    user = repo.load_user(engine, user_id)
+    if user is None:
         raise NotFoundError(f"User {user_id} does not exist.", {"user_id": user_id})
-    return user_account_of(row)
+    return user
 
 
 def may_deactivate(engine: Engine, actor: Actor, user_id: str) -> UserAccount:
@@ -119,41 +119,16 @@ def party_users(engine: Engine, actor: Actor, party_id: str) -> list[PartyUser]:
     """A party's users, their roles, whether active, MFA on, and an open invitation."""
     # Another party's users answer as an unknown party would (no existence oracle).
     actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
-    now = utcnow_iso()
-    pending = (
-        select(invites_t.c.user_id)
-        .where(invites_t.c.used_at.is_(None), invites_t.c.expires_at > now)
-        .distinct()
-    )
-    stmt = (
-        select(
-            users_t.c.id,
-            users_t.c.email,
-            users_t.c.active,
-            users_t.c.created_at,
-            members_t.c.party_role,
-            creds_t.c.confirmed_at.label("mfa_since"),
-            users_t.c.id.in_(pending).label("invite_open"),
-        )
-        .select_from(
-            users_t.outerjoin(members_t, members_t.c.user_id == users_t.c.id).outerjoin(
-                creds_t, creds_t.c.user_id == users_t.c.id
-            )
-        )
-        .where(users_t.c.party_id == party_id)
-        .order_by(users_t.c.email)
-    )
-    with engine.connect() as conn:
-        rows = conn.execute(stmt).mappings().all()
+    rows = repo.party_user_rows(engine, party_id, utcnow_iso())
     return [
         PartyUser(
-            id=r["id"],
-            email=r["email"],
-            role=r["party_role"] or OWNER,
-            active=bool(r["active"]),
-            mfa_enrolled=r["mfa_since"] is not None,
-            invite_open=bool(r["invite_open"]),
-            created_at=r["created_at"],
+            id=r.id,
+            email=r.email,
+            role=r.party_role or OWNER,
+            active=bool(r.active),
+            mfa_enrolled=r.mfa_since is not None,
+            invite_open=bool(r.invite_open),
+            created_at=r.created_at,
         )
         for r in rows
     ]
