@@ -71,6 +71,16 @@ def load_user(engine: Engine, user_id: str) -> UserAccount | None:
     return None if row is None else user_account_of(row)
 
 
+def active_user_by_email(engine: Engine, email: str) -> UserAccount | None:
+    with engine.connect() as conn:
+        row = (
+            conn.execute(select(users_t).where(users_t.c.email == email, users_t.c.active))
+            .mappings()
+            .first()
+        )
+    return None if row is None else user_account_of(row)
+
+
 def user_email(engine: Engine, user_id: str) -> str | None:
     with engine.connect() as conn:
         return conn.execute(select(users_t.c.email).where(users_t.c.id == user_id)).scalar()

@@ -18,7 +18,6 @@ from market.adapters.tables import (
     ApiToken,
     MfaCredential,
     MfaRecoveryCode,
-    PartyMembership,
     User,
 )
 from market.domain.errors import InvalidRequestError
@@ -32,7 +31,6 @@ from market.services.notify.fanout import write_transaction
 users_t = User.__table__  # type: ignore[attr-defined]
 tokens_t = ApiToken.__table__  # type: ignore[attr-defined]
 invites_t = AccountInvite.__table__  # type: ignore[attr-defined]
-members_t = PartyMembership.__table__  # type: ignore[attr-defined]
 creds_t = MfaCredential.__table__  # type: ignore[attr-defined]
 codes_t = MfaRecoveryCode.__table__  # type: ignore[attr-defined]
 

@@ -14,6 +14,7 @@ from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.engine import Connection
 
 from market.adapters.eventstore import utcnow_iso
+from market.adapters.repositories import identity as repo
 from market.adapters.tables import AccountInvite, Party, PartyMembership, User
 from market.domain.commands.identity import InviteUser, LinkMail
 from market.domain.errors import InvalidRequestError
@@ -127,10 +128,8 @@ def create_invited(
 
 
 def check_invite(engine: Engine, hasher: TokenHasher, token: str) -> InviteHolder:
-    with engine.connect() as conn:
-        link = single_use_links.live(conn, invites_t, hasher, token)
-        email = conn.execute(select(users_t.c.email).where(users_t.c.id == link.owner_id))
-        return InviteHolder(user_id=link.owner_id, email=email.scalar())
+    link = single_use_links.live_now(engine, invites_t, hasher, token)
+    return InviteHolder(user_id=link.owner_id, email=repo.user_email(engine, link.owner_id))
 
 
 def accept_invite(
