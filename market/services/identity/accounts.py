@@ -6,20 +6,13 @@ users, roles and open invitations."""
 from __future__ import annotations
 
 import time
-import uuid
 
-from sqlalchemy import Engine, delete, insert, update
+from sqlalchemy import Engine
 
 from market.adapters.eventstore import utcnow_iso
 from market.adapters.repositories import identity as repo
+from market.adapters.repositories import identity_accounts as accounts_repo
 from market.adapters.repositories.identity_models import UserAccount
-from market.adapters.tables import (
-    AccountInvite,
-    ApiToken,
-    MfaCredential,
-    MfaRecoveryCode,
-    User,
-)
 from market.domain.errors import InvalidRequestError
 from market.services.identity import account_log, mfa, web_sessions
 from market.services.identity.invitations import require_owner_of
@@ -27,12 +20,6 @@ from market.services.identity.views import Deactivated, MfaReset, PartyUser
 from market.services.kernel.actor import AUTHORITY, OWNER, Actor
 from market.services.kernel.errors import ForbiddenError, NotFoundError, not_found
 from market.services.notify.fanout import write_transaction
-
-users_t = User.__table__  # type: ignore[attr-defined]
-tokens_t = ApiToken.__table__  # type: ignore[attr-defined]
-invites_t = AccountInvite.__table__  # type: ignore[attr-defined]
-creds_t = MfaCredential.__table__  # type: ignore[attr-defined]
-codes_t = MfaRecoveryCode.__table__  # type: ignore[attr-defined]
 
 
 def _user(engine: Engine, user_id: str) -> UserAccount:
@@ -60,17 +47,7 @@ def deactivate(engine: Engine, actor: Actor, user_id: str, reason: str) -> Deact
         raise InvalidRequestError("Say why the account is deactivated.", {"field": "reason"})
     now = utcnow_iso()
     with write_transaction(engine) as conn:
-        conn.execute(update(users_t).where(users_t.c.id == user_id).values(active=False))
-        live = conn.execute(
-            update(tokens_t)
-            .where(tokens_t.c.user_id == user_id, tokens_t.c.revoked_at.is_(None))
-            .values(revoked_at=now)
-        ).rowcount
-        conn.execute(
-            update(invites_t)
-            .where(invites_t.c.user_id == user_id, invites_t.c.used_at.is_(None))
-            .values(used_at=now)
-        )
+        live = accounts_repo.deactivate_user(conn, user_id, now)
     sessions = web_sessions.revoke_all(engine, user_id)
     account_log.record(engine, user_id, "deactivated", reason.strip(), by=actor)
     return Deactivated(id=user_id, active=False, tokens_revoked=live, sessions_ended=sessions)
@@ -84,11 +61,10 @@ def reset_mfa(engine: Engine, actor: Actor, user_id: str, reason: str) -> MfaRes
     if not reason.strip():
         raise InvalidRequestError("Say why the second factor is reset.", {"field": "reason"})
     with write_transaction(engine) as conn:
-        conn.execute(delete(codes_t).where(codes_t.c.user_id == user_id))
-        removed = conn.execute(delete(creds_t).where(creds_t.c.user_id == user_id)).rowcount
+        removed = accounts_repo.remove_second_factor(conn, user_id)
     web_sessions.revoke_all(engine, user_id)
     account_log.record(engine, user_id, "mfa_reset", reason.strip(), by=actor)
-    return MfaReset(id=user_id, mfa_enrolled=False, credential_removed=removed == 1)
+    return MfaReset(id=user_id, mfa_enrolled=False, credential_removed=removed)
 
 
 def renew_recovery_codes(
@@ -101,14 +77,8 @@ def renew_recovery_codes(
     mfa.verify(engine, user_id, code, now or time.time())
     codes = [mfa.new_recovery_code() for _ in range(mfa.RECOVERY_CODES)]
     with write_transaction(engine) as conn:
-        conn.execute(delete(codes_t).where(codes_t.c.user_id == user_id))
-        conn.execute(
-            insert(codes_t),
-            [
-                {"id": uuid.uuid4().hex, "user_id": user_id, "code_hash": mfa.code_digest(c)}
-                for c in codes
-            ],
-        )
+        digests = [mfa.code_digest(c) for c in codes]
+        accounts_repo.replace_recovery_codes(conn, user_id, digests)
     account_log.record(engine, user_id, "recovery_codes_renewed")
     return codes
 

@@ -10,12 +10,13 @@ import secrets
 import uuid
 from datetime import timedelta
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from market.adapters.eventstore import utcnow_iso
 from market.adapters.repositories import identity as repo
-from market.adapters.tables import AccountInvite, Party, PartyMembership, User
+from market.adapters.repositories import identity_accounts as accounts_repo
+from market.adapters.tables import AccountInvite
 from market.domain.commands.identity import InviteUser, LinkMail
 from market.domain.errors import InvalidRequestError
 from market.services.identity import account_log, passwords, single_use_links, web_sessions
@@ -27,9 +28,6 @@ from market.services.notify.fanout import write_transaction
 
 INVITE_VALID_FOR = timedelta(days=7)
 invites_t = AccountInvite.__table__  # type: ignore[attr-defined]
-users_t = User.__table__  # type: ignore[attr-defined]
-members_t = PartyMembership.__table__  # type: ignore[attr-defined]
-parties_t = Party.__table__  # type: ignore[attr-defined]
 
 
 def unusable_password_hash() -> str:
@@ -87,14 +85,14 @@ def invite(
     address = check_new_user(command.email, party_role)
     user_id = uuid.uuid4().hex
     with write_transaction(engine) as conn:
-        party = conn.execute(select(parties_t.c.name).where(parties_t.c.id == party_id)).first()
-        if party is None:
+        party_name = accounts_repo.party_name(conn, party_id)
+        if party_name is None:
             raise not_found("Party", "party_id", party_id)
-        if conn.execute(select(users_t.c.id).where(users_t.c.email == address)).first():
+        if accounts_repo.email_taken(conn, address):
             raise EmailTakenError("That address already has an account.", {"field": "email"})
         member = InviteUser(party_id, address, party_role)
         create_invited(conn, user_id, member, actor.user_id)
-        token = send_invite(conn, hasher, user_id, address, party.name)
+        token = send_invite(conn, hasher, user_id, address, party_name)
     account_log.record(engine, user_id, "invited", f"{party_role} of {party_id}", by=actor)
     return InvitedUser(id=user_id, email=address, party_id=party_id, role=party_role), token
 
@@ -103,28 +101,16 @@ def create_invited(
     conn: Connection, user_id: str, member: InviteUser, invited_by: str | None
 ) -> None:
     """The invited user (no usable password yet) and its role in the party."""
-    email, party_id, party_role = member.email, member.party_id, member.party_role
-    now = utcnow_iso()
-    conn.execute(
-        insert(users_t).values(
-            id=user_id,
-            email=email,
-            password_hash=unusable_password_hash(),
-            role=PARTICIPANT,
-            party_id=party_id,
-            created_at=now,
-            active=True,
-        )
+    user = accounts_repo.InvitedUserRow(
+        id=user_id,
+        email=member.email,
+        party_id=member.party_id,
+        party_role=member.party_role,
+        invited_by=invited_by,
+        created_at=utcnow_iso(),
+        password_hash=unusable_password_hash(),
     )
-    conn.execute(
-        insert(members_t).values(
-            user_id=user_id,
-            party_id=party_id,
-            party_role=party_role,
-            invited_by=invited_by,
-            created_at=now,
-        )
-    )
+    accounts_repo.add_invited_user(conn, user, PARTICIPANT)
 
 
 def check_invite(engine: Engine, hasher: TokenHasher, token: str) -> InviteHolder:
@@ -143,12 +129,7 @@ def accept_invite(
     new_hash = passwords.hash_password(password)
     with write_transaction(engine) as conn:
         link = single_use_links.spend(conn, invites_t, hasher, token)
-        active = conn.execute(
-            update(users_t)
-            .where(users_t.c.id == link.owner_id, users_t.c.active)
-            .values(password_hash=new_hash)
-        ).rowcount
-        if active != 1:
+        if not accounts_repo.set_password_if_active(conn, link.owner_id, new_hash):
             raise single_use_links.LinkInvalidError("This account was deactivated.", {})
     web_sessions.revoke_all(engine, link.owner_id)
     account_log.record(engine, link.owner_id, "password_set", "from an e-mailed link")
