@@ -9,6 +9,7 @@ from marshmallow import Schema, fields, validate
 from market.api.blueprint import Blueprint
 from market.api.context import current_actor, engine, token_hasher
 from market.api.openapi_errors import answers
+from market.domain.commands.identity import SignInAttempt
 from market.services.identity import identity, signin
 
 blp = Blueprint("auth", __name__, url_prefix="/api/v1/auth", description="Bearer tokens")
@@ -44,10 +45,9 @@ def issue_token(creds: dict[str, str | None]) -> ResponseReturnValue:
     Retry-After after LOGIN_MAX_FAILURES in a row)."""
     actor = signin.sign_in(
         engine(),
-        str(creds["email"]),
+        SignInAttempt(str(creds["email"]), request.remote_addr),
         str(creds["password"]),
         creds.get("otp"),
-        request.remote_addr,
         signin.policy_from(current_app.config),
     )
     ttl = current_app.config["TOKEN_TTL_HOURS"]

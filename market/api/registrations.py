@@ -23,6 +23,7 @@ from market.api.registration_schemas import (
     RegistrationReviewOut,
     RegistrationStatusOut,
 )
+from market.domain.commands.identity import InviteUser
 from market.services.identity import accounts, invitations, signin
 from market.services.kernel.actor import PARTY_ROLES
 from market.services.kernel.errors import not_found
@@ -136,9 +137,8 @@ def reject(data: dict[str, str], registration_id: str) -> ResponseReturnValue:
 def invite_user(data: dict[str, str], party_id: str) -> ResponseReturnValue:
     """Invite a user (the party's owner, or the Authority) as owner, preparer or viewer:
     an e-mailed single-use link lets them choose a password."""
-    user, _token = invitations.invite(
-        engine(), token_hasher(), current_actor(), party_id, data["email"], data["role"]
-    )
+    invited = InviteUser(party_id, data["email"], data["role"])
+    user, _token = invitations.invite(engine(), token_hasher(), current_actor(), invited)
     return jsonify(user), 201
 
 

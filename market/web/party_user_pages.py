@@ -8,6 +8,7 @@ from __future__ import annotations
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.domain.commands.identity import InviteUser
 from market.domain.errors import DomainError
 from market.services.identity import accounts, invitations
 from market.services.kernel.actor import AUTHORITY, PARTY_ROLES
@@ -62,9 +63,8 @@ def invite_user(party_id: str) -> ResponseReturnValue:
     if not f.ok:
         return _render(party_id, f, f.refuse())
     try:
-        user, _ = invitations.invite(
-            engine(), token_hasher(), actor(), party_id, email or "", role or ""
-        )
+        invited = InviteUser(party_id, email or "", role or "")
+        user, _ = invitations.invite(engine(), token_hasher(), actor(), invited)
     except DomainError as e:
         f.errors[str(e.details.get("field") or "email")] = e.message
         return _render(party_id, f, f.refuse() if status_of(e) == 422 else status_of(e))

@@ -18,6 +18,7 @@ from flask import current_app, flash, redirect, render_template, request, sessio
 from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_user, logout_user
 
+from market.domain.commands.identity import SignInAttempt
 from market.domain.errors import DomainError
 from market.services.identity import identity, signin, web_sessions
 from market.services.kernel.actor import Actor
@@ -80,7 +81,8 @@ def login() -> ResponseReturnValue:
     password = request.form.get("password", "")
     code = request.form.get("code", "").strip() or None
     try:
-        actor = signin.sign_in(engine(), email, password, code, request.remote_addr, _policy())
+        attempt = SignInAttempt(email, request.remote_addr)
+        actor = signin.sign_in(engine(), attempt, password, code, _policy())
     except DomainError as e:
         return _refused(e, "login.html", email)
     return complete(actor, email)
@@ -116,7 +118,8 @@ def login_code() -> ResponseReturnValue:
         return redirect(url_for("pages.login"))
     code = request.form.get("code", "")
     try:
-        signin.second_factor(engine(), actor, email, code, request.remote_addr, _policy())
+        attempt = SignInAttempt(email, request.remote_addr)
+        signin.second_factor(engine(), actor, attempt, code, _policy())
     except DomainError as e:
         return _refused(e, "login_code.html", email)
     return complete(actor, email)

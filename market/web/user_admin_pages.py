@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from market.domain.commands.identity import CreateUser
 from market.services.identity import user_admin
 from market.services.kernel.actor import PARTICIPANT, ROLES
 from market.services.kernel.uow import ReadOnly
@@ -72,7 +73,9 @@ def create_user() -> ResponseReturnValue:
         return render_users(f.refuse())
     ok, user, status = forms.attempt(
         lambda: user_admin.create_user(
-            engine(), who, loaded["email"], loaded["role"], loaded["password"], loaded["party_id"]
+            engine(),
+            who,
+            CreateUser(loaded["email"], loaded["role"], loaded["password"], loaded["party_id"]),
         )
     )
     if not ok:

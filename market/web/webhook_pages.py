@@ -16,8 +16,7 @@ OWNERS = ("authority", "participant")
 @roles_required(*OWNERS)
 def account_webhooks() -> ResponseReturnValue:
     hooks = webhooks.list_for(engine(), actor())
-    rows = [h | {"status": webhooks.status_of(h)} for h in hooks]
-    return render_template("account_webhooks.html", hooks=rows)
+    return render_template("account_webhooks.html", hooks=hooks)
 
 
 @bp.get("/account/webhooks/<webhook_id>")
@@ -27,7 +26,7 @@ def account_webhook(webhook_id: str) -> ResponseReturnValue:
     log, _ = webhooks.deliveries(engine(), actor(), webhook_id, None, 100)
     return render_template(
         "account_webhook.html",
-        hook=hook | {"status": webhooks.status_of(hook)},
+        hook=hook,
         deliveries=list(reversed(log)),
     )
 

@@ -153,12 +153,14 @@ def test_every_role_is_offered_two_step_sign_in(app: Any) -> None:
 
 
 def _member_browser(app: Any, party_id: str, role: str) -> Any:
+    from market.domain.commands.identity import InviteUser
     from market.services.identity import invitations
     from market.services.kernel.actor import AUTHORITY, Actor
 
     engine, hasher = app.extensions["market.engine"], app.extensions["market.token_hasher"]
     email = f"{role}-{uuid.uuid4().hex[:8]}@example.com"
-    _, token = invitations.invite(engine, hasher, Actor("eda", AUTHORITY), party_id, email, role)
+    invited = InviteUser(party_id, email, role)
+    _, token = invitations.invite(engine, hasher, Actor("eda", AUTHORITY), invited)
     invitations.accept_invite(engine, hasher, token, PASSWORD, PASSWORD)
     client = app.test_client()
     r = post_form(client, "/login", "/login", {"email": email, "password": PASSWORD})

@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import func, select
 
 from market.adapters.tables import AccountEvent, User
+from market.domain.commands.identity import InviteUser
 from market.services.identity import invitations
 from market.services.kernel.actor import AUTHORITY, Actor
 from tests.e2e.test_trading_api import Market
@@ -27,9 +28,8 @@ def member(m: Market, party_id: str, role: str) -> tuple[dict[str, str], str]:
     """A user of the party with this role, invited and signed in: (headers, user id)."""
     hasher = m.client.application.extensions["market.token_hasher"]
     email = f"{role}-{uuid.uuid4().hex[:8]}@example.com"
-    user, token = invitations.invite(
-        m.engine, hasher, Actor("eda", AUTHORITY), party_id, email, role
-    )
+    invited = InviteUser(party_id, email, role)
+    user, token = invitations.invite(m.engine, hasher, Actor("eda", AUTHORITY), invited)
     invitations.accept_invite(m.engine, hasher, token, PASSWORD, PASSWORD)
     r = m.client.post("/api/v1/auth/token", json={"email": email, "password": PASSWORD})
     assert r.status_code == 200, r.json
@@ -94,9 +94,8 @@ def test_only_an_owner_or_the_authority_invites(client: Any) -> None:
 def test_an_invite_link_works_once(client: Any) -> None:
     m = Market(client)
     hasher = client.application.extensions["market.token_hasher"]
-    _, token = invitations.invite(
-        m.engine, hasher, Actor("eda", AUTHORITY), m.seller["id"], "once@example.com", "viewer"
-    )
+    invited = InviteUser(m.seller["id"], "once@example.com", "viewer")
+    _, token = invitations.invite(m.engine, hasher, Actor("eda", AUTHORITY), invited)
     invitations.accept_invite(m.engine, hasher, token, PASSWORD, PASSWORD)
     with pytest.raises(invitations.single_use_links.LinkInvalidError):
         invitations.accept_invite(

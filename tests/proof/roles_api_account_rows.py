@@ -8,6 +8,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from market.domain.commands.identity import InviteUser
 from market.services.identity import invitations
 from market.services.kernel.actor import AUTHORITY, Actor
 from tests.proof.roles_api_rows import LEDGER, Row, get, post
@@ -32,9 +33,8 @@ def _ask(m: Matrix) -> dict[str, Any]:
 def _fresh_user(m: Matrix) -> str:
     hasher = m.client.application.extensions["market.token_hasher"]
     email = f"fresh-{uuid.uuid4().hex[:8]}@example.com"
-    user, _ = invitations.invite(
-        m.engine, hasher, Actor("matrix", AUTHORITY), m.owner["id"], email, "viewer"
-    )
+    invited = InviteUser(m.owner["id"], email, "viewer")
+    user, _ = invitations.invite(m.engine, hasher, Actor("matrix", AUTHORITY), invited)
     return str(user["id"])
 
 

@@ -15,20 +15,24 @@ from market.services.queries.timelines import NEXT_STEP
 
 
 def test_a_missing_fact_reads_unknown_rather_than_failing() -> None:
-    subject, body, link = notices.render(notices.NOTICES[OfferMade], {"offer_id": "ofr_1"}, None)
+    subject, body, link = notices.render(
+        notices.NOTICES[OfferMade], notices.Facts({"offer_id": "ofr_1"}), None
+    )
     assert subject == "New offer: (unknown) for (unknown) of (unknown)"
     assert link == "/deals/offers/ofr_1" and "(unknown) offers" in body
 
 
 def test_each_seller_reads_its_own_allocation() -> None:
-    facts = {
-        "fiscal_year": 2013,
-        "total_dollars": "$3.00",
-        "allocations": [
-            {"party_id": "a", "allocated_cents": 100},
-            {"party_id": "b", "allocated_cents": 200},
-        ],
-    }
+    facts = notices.Facts(
+        {
+            "fiscal_year": 2013,
+            "total_dollars": "$3.00",
+            "allocations": [
+                {"party_id": "a", "allocated_cents": 100},
+                {"party_id": "b", "allocated_cents": 200},
+            ],
+        }
+    )
     notice = notices.NOTICES[FyAllocationRun]
     assert "Your allocation: $1.00." in notices.render(notice, facts, "a")[1]
     assert "Your allocation: $2.00." in notices.render(notice, facts, "b")[1]
@@ -83,7 +87,7 @@ def test_reminder_windows_pick_the_tightest_and_expiry_is_two_januaries_on() -> 
 
 # Issue 28: one notice per step per party, each in the words of that step.
 def _concerned(event_type: str, facts: dict[str, object]) -> set[object]:
-    return {w for w in notices.NOTICES[event_class(event_type)].who(facts) if w}
+    return {w for w in notices.NOTICES[event_class(event_type)].who(notices.Facts(facts)) if w}
 
 
 def test_a_proposal_from_an_accepted_offer_is_the_authoritys_news_only() -> None:
@@ -118,7 +122,7 @@ def test_each_closing_step_asks_the_party_that_acts_and_links_the_deal_room() ->
     }
     for event_type, (who, words) in cases.items():
         notice = notices.NOTICES[event_class(event_type)]
-        subject, body, link = notices.render(notice, facts, None)
+        subject, body, link = notices.render(notice, notices.Facts(facts), None)
         assert _concerned(event_type, facts) == who, event_type
         assert words in body and link == "/deals/transfers/trf_1", (event_type, body)
         assert notice.email and "(unknown)" not in subject + body, (event_type, subject, body)
@@ -126,4 +130,7 @@ def test_each_closing_step_asks_the_party_that_acts_and_links_the_deal_room() ->
 
 def test_a_recapture_links_the_certificate_not_a_buyers_desk() -> None:
     notice = notices.NOTICES[RecaptureAssessed]
-    assert notices.render(notice, {"certificate_id": "crt_1"}, "p")[2] == "/certificates/crt_1"
+    assert (
+        notices.render(notice, notices.Facts({"certificate_id": "crt_1"}), "p")[2]
+        == "/certificates/crt_1"
+    )

@@ -47,13 +47,13 @@ def test_every_event_type_has_a_reviewed_policy_and_a_dotted_name() -> None:
 @pytest.mark.parametrize("event_type", TYPES)
 def test_the_authority_reads_every_payload_whole(event_type: str) -> None:
     payload = synthetic(event_type, MINE)
-    assert payload_for({"party_id": None}, event_type, payload) == payload
+    assert payload_for(None, event_type, payload) == payload
 
 
 @pytest.mark.parametrize("event_type", TYPES)
 def test_a_party_named_in_rows_gets_only_its_own_rows(event_type: str) -> None:
     payload = synthetic(event_type, MAIN)
-    mine = payload_for({"party_id": MINE}, event_type, payload)
+    mine = payload_for(MINE, event_type, payload)
     assert STRANGER not in json.dumps(mine)
     assert not set(mine) & REVIEWED[event_class(event_type)]
     for key, value in mine.items():
@@ -64,7 +64,7 @@ def test_a_party_named_in_rows_gets_only_its_own_rows(event_type: str) -> None:
 @pytest.mark.parametrize("event_type", TYPES)
 def test_the_events_own_party_never_sees_strangers_in_id_lists(event_type: str) -> None:
     payload = synthetic(event_type, MINE)
-    mine = payload_for({"party_id": MINE}, event_type, payload)
+    mine = payload_for(MINE, event_type, payload)
     assert not set(mine) & REVIEWED[event_class(event_type)]
     for key, value in mine.items():
         if key.endswith("party_ids"):
@@ -93,7 +93,7 @@ def test_an_allocation_run_tells_a_seller_its_own_row_only() -> None:
         "excluded_application_ids": ["app-9"],
         "cap_usage": [{"id": "cap", "bucket": "b", "cap_cents": 1, "used_cents": 1}],
     }
-    mine = payload_for({"party_id": "pty-3"}, "FY_ALLOCATION_RUN", payload)
+    mine = payload_for("pty-3", "FY_ALLOCATION_RUN", payload)
     assert mine == {
         "fiscal_year": 2026,
         "triggered": True,

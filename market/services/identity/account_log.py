@@ -5,23 +5,18 @@ stream `account-<user id>`, with the actor label of whoever did it, so the audit
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 
-from market.adapters.tables import User
+from market.adapters.repositories import identity as repo
 from market.domain.events.accounts import AccountEventRecorded
 from market.services.kernel import clock, runner
 from market.services.kernel.actor import Actor
 from market.services.kernel.uow import UnitOfWork
 from market.services.notify.delivery import iso
 
-users_t = User.__table__  # type: ignore[attr-defined]
-
 
 def _label_of(engine: Engine, user_id: str) -> str:
-    with engine.connect() as conn:
-        user = conn.execute(
-            select(users_t.c.role, users_t.c.party_id).where(users_t.c.id == user_id)
-        ).first()
+    user = repo.load_user(engine, user_id)
     acted_for = (user.party_id or user.role) if user is not None else "unknown"
     return f"user:{user_id}@{acted_for}"
 

@@ -6,78 +6,54 @@ users, roles and open invitations."""
 from __future__ import annotations
 
 import time
-import uuid
-from typing import Any
 
-from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy import Engine
 
 from market.adapters.eventstore import utcnow_iso
-from market.adapters.tables import (
-    AccountInvite,
-    ApiToken,
-    MfaCredential,
-    MfaRecoveryCode,
-    PartyMembership,
-    User,
-)
+from market.adapters.repositories import identity as repo
+from market.adapters.repositories import identity_accounts as accounts_repo
+from market.adapters.repositories.identity_models import UserAccount
 from market.domain.errors import InvalidRequestError
 from market.services.identity import account_log, mfa, web_sessions
 from market.services.identity.invitations import require_owner_of
+from market.services.identity.views import Deactivated, MfaReset, PartyUser
 from market.services.kernel.actor import AUTHORITY, OWNER, Actor
 from market.services.kernel.errors import ForbiddenError, NotFoundError, not_found
 from market.services.notify.fanout import write_transaction
 
-users_t = User.__table__  # type: ignore[attr-defined]
-tokens_t = ApiToken.__table__  # type: ignore[attr-defined]
-invites_t = AccountInvite.__table__  # type: ignore[attr-defined]
-members_t = PartyMembership.__table__  # type: ignore[attr-defined]
-creds_t = MfaCredential.__table__  # type: ignore[attr-defined]
-codes_t = MfaRecoveryCode.__table__  # type: ignore[attr-defined]
 
-
-def _user(engine: Engine, user_id: str) -> dict[str, Any]:
-    with engine.connect() as conn:
-        row = conn.execute(select(users_t).where(users_t.c.id == user_id)).mappings().first()
-    if row is None:
+def _user(engine: Engine, user_id: str) -> UserAccount:
+    user = repo.load_user(engine, user_id)
+    if user is None:
         raise NotFoundError(f"User {user_id} does not exist.", {"user_id": user_id})
-    return dict(row)
+    return user
 
 
-def may_deactivate(engine: Engine, actor: Actor, user_id: str) -> dict[str, Any]:
+def may_deactivate(engine: Engine, actor: Actor, user_id: str) -> UserAccount:
     """The user, if `actor` may deactivate it: the Authority, or an owner of the user's
     party, never oneself."""
     user = _user(engine, user_id)
     if actor.role != AUTHORITY:
-        require_owner_of(actor, user["party_id"] or "")
+        require_owner_of(actor, user.party_id or "")
     if user_id == actor.user_id:
         raise ForbiddenError("You cannot deactivate your own account.", {})
     return user
 
 
-def deactivate(engine: Engine, actor: Actor, user_id: str, reason: str) -> dict[str, Any]:
+def deactivate(engine: Engine, actor: Actor, user_id: str, reason: str) -> Deactivated:
     """The user can no longer sign in, and what they hold stops working now."""
     may_deactivate(engine, actor, user_id)
     if not reason.strip():
         raise InvalidRequestError("Say why the account is deactivated.", {"field": "reason"})
     now = utcnow_iso()
     with write_transaction(engine) as conn:
-        conn.execute(update(users_t).where(users_t.c.id == user_id).values(active=False))
-        live = conn.execute(
-            update(tokens_t)
-            .where(tokens_t.c.user_id == user_id, tokens_t.c.revoked_at.is_(None))
-            .values(revoked_at=now)
-        ).rowcount
-        conn.execute(
-            update(invites_t)
-            .where(invites_t.c.user_id == user_id, invites_t.c.used_at.is_(None))
-            .values(used_at=now)
-        )
+        live = accounts_repo.deactivate_user(conn, user_id, now)
     sessions = web_sessions.revoke_all(engine, user_id)
     account_log.record(engine, user_id, "deactivated", reason.strip(), by=actor)
-    return {"id": user_id, "active": False, "tokens_revoked": live, "sessions_ended": sessions}
+    return Deactivated(id=user_id, active=False, tokens_revoked=live, sessions_ended=sessions)
 
 
-def reset_mfa(engine: Engine, actor: Actor, user_id: str, reason: str) -> dict[str, Any]:
+def reset_mfa(engine: Engine, actor: Actor, user_id: str, reason: str) -> MfaReset:
     """The Authority removes a user's second factor (a lost phone, no codes left): the
     user sets it up again at the next sign-in; recorded with the reason."""
     actor.require(AUTHORITY)
@@ -85,11 +61,10 @@ def reset_mfa(engine: Engine, actor: Actor, user_id: str, reason: str) -> dict[s
     if not reason.strip():
         raise InvalidRequestError("Say why the second factor is reset.", {"field": "reason"})
     with write_transaction(engine) as conn:
-        conn.execute(delete(codes_t).where(codes_t.c.user_id == user_id))
-        removed = conn.execute(delete(creds_t).where(creds_t.c.user_id == user_id)).rowcount
+        removed = accounts_repo.remove_second_factor(conn, user_id)
     web_sessions.revoke_all(engine, user_id)
     account_log.record(engine, user_id, "mfa_reset", reason.strip(), by=actor)
-    return {"id": user_id, "mfa_enrolled": False, "credential_removed": removed == 1}
+    return MfaReset(id=user_id, mfa_enrolled=False, credential_removed=removed)
 
 
 def renew_recovery_codes(
@@ -102,57 +77,26 @@ def renew_recovery_codes(
     mfa.verify(engine, user_id, code, now or time.time())
     codes = [mfa.new_recovery_code() for _ in range(mfa.RECOVERY_CODES)]
     with write_transaction(engine) as conn:
-        conn.execute(delete(codes_t).where(codes_t.c.user_id == user_id))
-        conn.execute(
-            insert(codes_t),
-            [
-                {"id": uuid.uuid4().hex, "user_id": user_id, "code_hash": mfa.code_digest(c)}
-                for c in codes
-            ],
-        )
+        digests = [mfa.code_digest(c) for c in codes]
+        accounts_repo.replace_recovery_codes(conn, user_id, digests)
     account_log.record(engine, user_id, "recovery_codes_renewed")
     return codes
 
 
-def party_users(engine: Engine, actor: Actor, party_id: str) -> list[dict[str, Any]]:
+def party_users(engine: Engine, actor: Actor, party_id: str) -> list[PartyUser]:
     """A party's users, their roles, whether active, MFA on, and an open invitation."""
     # Another party's users answer as an unknown party would (no existence oracle).
     actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
-    now = utcnow_iso()
-    pending = (
-        select(invites_t.c.user_id)
-        .where(invites_t.c.used_at.is_(None), invites_t.c.expires_at > now)
-        .distinct()
-    )
-    stmt = (
-        select(
-            users_t.c.id,
-            users_t.c.email,
-            users_t.c.active,
-            users_t.c.created_at,
-            members_t.c.party_role,
-            creds_t.c.confirmed_at.label("mfa_since"),
-            users_t.c.id.in_(pending).label("invite_open"),
-        )
-        .select_from(
-            users_t.outerjoin(members_t, members_t.c.user_id == users_t.c.id).outerjoin(
-                creds_t, creds_t.c.user_id == users_t.c.id
-            )
-        )
-        .where(users_t.c.party_id == party_id)
-        .order_by(users_t.c.email)
-    )
-    with engine.connect() as conn:
-        rows = conn.execute(stmt).mappings().all()
+    rows = repo.party_user_rows(engine, party_id, utcnow_iso())
     return [
-        {
-            "id": r["id"],
-            "email": r["email"],
-            "role": r["party_role"] or OWNER,
-            "active": bool(r["active"]),
-            "mfa_enrolled": r["mfa_since"] is not None,
-            "invite_open": bool(r["invite_open"]),
-            "created_at": r["created_at"],
-        }
+        PartyUser(
+            id=r.id,
+            email=r.email,
+            role=r.party_role or OWNER,
+            active=bool(r.active),
+            mfa_enrolled=r.mfa_since is not None,
+            invite_open=bool(r.invite_open),
+            created_at=r.created_at,
+        )
         for r in rows
     ]

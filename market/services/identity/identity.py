@@ -6,29 +6,29 @@ from __future__ import annotations
 import secrets
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from sqlalchemy import Engine, bindparam, select
 
 from market.adapters.eventstore import utcnow_iso
 from market.adapters.queries import Query
-from market.adapters.tables import ApiToken, Party, PartyMembership, User
+from market.adapters.repositories import identity as repo
+from market.adapters.tables import ApiToken, PartyMembership, User
 from market.domain.errors import InvalidRequestError
 from market.services.identity import account_log, passwords, web_sessions
 from market.services.identity.token_digest import TokenHasher
+from market.services.identity.views import NewUser
 from market.services.kernel.actor import OWNER, PARTICIPANT, ROLES, Actor
 from market.services.kernel.errors import ConflictError, NotFoundError, UnauthorizedError
 
 users_t = User.__table__  # type: ignore[attr-defined]
 tokens_t = ApiToken.__table__  # type: ignore[attr-defined]
-parties_t = Party.__table__  # type: ignore[attr-defined]
 members_t = PartyMembership.__table__  # type: ignore[attr-defined]
 # A user with its role in its party (no membership row: an owner, as before roles).
 _USER_WITH_ROLE = users_t.outerjoin(members_t, members_t.c.user_id == users_t.c.id)
 _WITH_ROLE = (users_t, members_t.c.party_role)
 
 
-def _actor(user: Any) -> Actor:
+def _actor(user: repo.Member) -> Actor:
     return Actor(
         user_id=user.id,
         role=user.role,
@@ -43,7 +43,7 @@ _DUMMY_HASH = passwords.HASHER.hash("not-a-real-password")
 
 def create_user(
     engine: Engine, email: str, role: str, password: str, party_id: str | None = None
-) -> dict[str, Any]:
+) -> NewUser:
     email = email.strip().lower()
     if role not in ROLES:
         raise InvalidRequestError(f"Role must be one of {', '.join(ROLES)}.", {"role": role})
@@ -52,48 +52,28 @@ def create_user(
     passwords.check_policy(password, email)
     if role == PARTICIPANT and not party_id:
         raise InvalidRequestError("A participant must belong to a party (--party).", {})
-    with engine.begin() as conn:
-        if party_id is not None:
-            found = conn.execute(select(parties_t.c.id).where(parties_t.c.id == party_id)).first()
-            if found is None:
-                raise NotFoundError(f"Party {party_id} does not exist.", {"party_id": party_id})
-        if conn.execute(select(users_t.c.id).where(users_t.c.email == email)).first():
-            raise ConflictError(f"A user with email {email} already exists.", {"email": email})
-        row = {
-            "id": uuid.uuid4().hex,
-            "email": email,
-            "password_hash": passwords.hash_password(password),
-            "role": role,
-            "party_id": party_id,
-            "created_at": utcnow_iso(),
-            "active": True,
-        }
-        conn.execute(users_t.insert().values(**row))
-    return {k: row[k] for k in ("id", "email", "role", "party_id")}
+    user = NewUser(id=uuid.uuid4().hex, email=email, role=role, party_id=party_id)
+    row = repo.NewUserRow(
+        **user, created_at=utcnow_iso(), password_hash=passwords.hash_password(password)
+    )
+    refused = repo.add_user(engine, row)
+    if refused is repo.AddUserRefusal.NO_SUCH_PARTY:
+        raise NotFoundError(f"Party {party_id} does not exist.", {"party_id": party_id})
+    if refused is repo.AddUserRefusal.EMAIL_TAKEN:
+        raise ConflictError(f"A user with email {email} already exists.", {"email": email})
+    return user
 
 
 def check_password(engine: Engine, email: str, password: str) -> Actor:
-    with engine.connect() as conn:
-        user = conn.execute(
-            select(*_WITH_ROLE)
-            .select_from(_USER_WITH_ROLE)
-            .where(users_t.c.email == email.strip().lower())
-        ).one_or_none()
+    user = repo.member_by_email(engine, email.strip().lower())
     if not passwords.verify(user.password_hash if user else _DUMMY_HASH, password):
         user = None
     if user is None or not user.active:
         raise UnauthorizedError("The email or password is wrong.", {})
     if passwords.needs_rehash(user.password_hash):
         # Parameters changed since this hash was made: store one with today's.
-        _store_hash(engine, user.id, passwords.hash_password(password))
+        repo.store_password_hash(engine, user.id, passwords.hash_password(password))
     return _actor(user)
-
-
-def _store_hash(engine: Engine, user_id: str, password_hash: str) -> None:
-    with engine.begin() as conn:
-        conn.execute(
-            users_t.update().where(users_t.c.id == user_id).values(password_hash=password_hash)
-        )
 
 
 def set_password(engine: Engine, user_id: str, new_password: str) -> None:
@@ -104,14 +84,9 @@ def set_password(engine: Engine, user_id: str, new_password: str) -> None:
     if email is None:
         raise NotFoundError("No such user.", {})
     passwords.check_policy(new_password, email)
-    _store_hash(engine, user_id, passwords.hash_password(new_password))
+    repo.store_password_hash(engine, user_id, passwords.hash_password(new_password))
     web_sessions.revoke_all(engine, user_id)
-    with engine.begin() as conn:
-        conn.execute(
-            tokens_t.update()
-            .where(tokens_t.c.user_id == user_id, tokens_t.c.revoked_at.is_(None))
-            .values(revoked_at=utcnow_iso())
-        )
+    repo.revoke_user_tokens(engine, user_id, utcnow_iso())
     account_log.record(engine, user_id, "password_changed")
 
 
@@ -128,16 +103,8 @@ def change_password(engine: Engine, user_id: str, current: str, new_password: st
 def issue_token(engine: Engine, actor: Actor, ttl_hours: int, hasher: TokenHasher) -> str:
     token = secrets.token_urlsafe(32)
     now = datetime.now(UTC)
-    with engine.begin() as conn:
-        conn.execute(
-            tokens_t.insert().values(
-                id=uuid.uuid4().hex,
-                user_id=actor.user_id,
-                token_hash=hasher.digest(token),
-                created_at=utcnow_iso(),
-                expires_at=(now + timedelta(hours=ttl_hours)).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-            )
-        )
+    expires_at = (now + timedelta(hours=ttl_hours)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    repo.add_token(engine, uuid.uuid4().hex, actor.user_id, hasher.digest(token), expires_at)
     return token
 
 
@@ -168,13 +135,7 @@ def actor_for_token(engine: Engine, token: str, hasher: TokenHasher) -> Actor:
 
 
 def revoke_token(engine: Engine, token: str, hasher: TokenHasher) -> bool:
-    with engine.begin() as conn:
-        result = conn.execute(
-            tokens_t.update()
-            .where(tokens_t.c.token_hash == hasher.digest(token), tokens_t.c.revoked_at.is_(None))
-            .values(revoked_at=utcnow_iso())
-        )
-    return result.rowcount == 1
+    return repo.revoke_token(engine, hasher.digest(token), utcnow_iso())
 
 
 _USER_BY_ID = Query(
@@ -196,17 +157,11 @@ def actor_for_user_id(engine: Engine, user_id: str) -> Actor | None:
 
 def actor_for_email(engine: Engine, email: str) -> Actor | None:
     """The active user with this e-mail (addresses are stored lowercased)."""
-    with engine.connect() as conn:
-        user = conn.execute(
-            select(*_WITH_ROLE)
-            .select_from(_USER_WITH_ROLE)
-            .where(users_t.c.email == email.strip().lower())
-        ).first()
+    user = repo.member_by_email(engine, email.strip().lower())
     if user is None or not user.active:
         return None
     return _actor(user)
 
 
 def user_email(engine: Engine, user_id: str) -> str | None:
-    with engine.connect() as conn:
-        return conn.execute(select(users_t.c.email).where(users_t.c.id == user_id)).scalar()
+    return repo.user_email(engine, user_id)

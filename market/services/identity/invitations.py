@@ -9,25 +9,25 @@ from __future__ import annotations
 import secrets
 import uuid
 from datetime import timedelta
-from typing import Any
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from market.adapters.eventstore import utcnow_iso
-from market.adapters.tables import AccountInvite, Party, PartyMembership, User
+from market.adapters.repositories import identity as repo
+from market.adapters.repositories import identity_accounts as accounts_repo
+from market.adapters.tables import AccountInvite
+from market.domain.commands.identity import InviteUser, LinkMail
 from market.domain.errors import InvalidRequestError
 from market.services.identity import account_log, passwords, single_use_links, web_sessions
 from market.services.identity.token_digest import TokenHasher
+from market.services.identity.views import InvitedUser, InviteHolder
 from market.services.kernel.actor import AUTHORITY, OWNER, PARTICIPANT, PARTY_ROLES, Actor
 from market.services.kernel.errors import EmailTakenError, ForbiddenError, not_found
 from market.services.notify.fanout import write_transaction
 
 INVITE_VALID_FOR = timedelta(days=7)
 invites_t = AccountInvite.__table__  # type: ignore[attr-defined]
-users_t = User.__table__  # type: ignore[attr-defined]
-members_t = PartyMembership.__table__  # type: ignore[attr-defined]
-parties_t = Party.__table__  # type: ignore[attr-defined]
 
 
 def unusable_password_hash() -> str:
@@ -63,79 +63,59 @@ def send_invite(
     conn: Connection, hasher: TokenHasher, user_id: str, email: str, party_name: str
 ) -> str:
     token = single_use_links.issue(conn, invites_t, hasher, {"user_id": user_id}, INVITE_VALID_FOR)
-    single_use_links.queue_mail(
-        conn,
-        user_id,
-        email,
-        "Your account on the NJ transfer certificate market",
-        f"You have been given an account for {party_name}. The link below works once, for "
-        "7 days: choose your password there (at least 12 characters).",
-        f"/account/set-password/{token}",
-        "INVITE",
+    mail = LinkMail(
+        user_id=user_id,
+        to=email,
+        subject="Your account on the NJ transfer certificate market",
+        body=f"You have been given an account for {party_name}. The link below works once, "
+        "for 7 days: choose your password there (at least 12 characters).",
+        link=f"/account/set-password/{token}",
+        kind="INVITE",
     )
+    single_use_links.queue_mail(conn, mail)
     return token
 
 
 def invite(
-    engine: Engine,
-    hasher: TokenHasher,
-    actor: Actor,
-    party_id: str,
-    email: str,
-    party_role: str,
-) -> tuple[dict[str, Any], str]:
+    engine: Engine, hasher: TokenHasher, actor: Actor, command: InviteUser
+) -> tuple[InvitedUser, str]:
     """Make the invited user and queue its link; (the user, the token: for tests only)."""
+    party_id, party_role = command.party_id, command.party_role
     require_owner_of(actor, party_id)
-    address = check_new_user(email, party_role)
+    address = check_new_user(command.email, party_role)
     user_id = uuid.uuid4().hex
     with write_transaction(engine) as conn:
-        party = conn.execute(select(parties_t.c.name).where(parties_t.c.id == party_id)).first()
-        if party is None:
+        party_name = accounts_repo.party_name(conn, party_id)
+        if party_name is None:
             raise not_found("Party", "party_id", party_id)
-        if conn.execute(select(users_t.c.id).where(users_t.c.email == address)).first():
+        if accounts_repo.email_taken(conn, address):
             raise EmailTakenError("That address already has an account.", {"field": "email"})
-        create_invited(conn, user_id, address, party_id, party_role, actor.user_id)
-        token = send_invite(conn, hasher, user_id, address, party.name)
+        member = InviteUser(party_id, address, party_role)
+        create_invited(conn, user_id, member, actor.user_id)
+        token = send_invite(conn, hasher, user_id, address, party_name)
     account_log.record(engine, user_id, "invited", f"{party_role} of {party_id}", by=actor)
-    return {"id": user_id, "email": address, "party_id": party_id, "role": party_role}, token
+    return InvitedUser(id=user_id, email=address, party_id=party_id, role=party_role), token
 
 
 def create_invited(
-    conn: Connection,
-    user_id: str,
-    email: str,
-    party_id: str,
-    party_role: str,
-    invited_by: str | None,
+    conn: Connection, user_id: str, member: InviteUser, invited_by: str | None
 ) -> None:
-    now = utcnow_iso()
-    conn.execute(
-        insert(users_t).values(
-            id=user_id,
-            email=email,
-            password_hash=unusable_password_hash(),
-            role=PARTICIPANT,
-            party_id=party_id,
-            created_at=now,
-            active=True,
-        )
+    """The invited user (no usable password yet) and its role in the party."""
+    user = accounts_repo.InvitedUserRow(
+        id=user_id,
+        email=member.email,
+        party_id=member.party_id,
+        party_role=member.party_role,
+        invited_by=invited_by,
+        created_at=utcnow_iso(),
+        password_hash=unusable_password_hash(),
     )
-    conn.execute(
-        insert(members_t).values(
-            user_id=user_id,
-            party_id=party_id,
-            party_role=party_role,
-            invited_by=invited_by,
-            created_at=now,
-        )
-    )
+    accounts_repo.add_invited_user(conn, user, PARTICIPANT)
 
 
-def check_invite(engine: Engine, hasher: TokenHasher, token: str) -> dict[str, Any]:
-    with engine.connect() as conn:
-        row = single_use_links.live(conn, invites_t, hasher, token)
-        email = conn.execute(select(users_t.c.email).where(users_t.c.id == row["user_id"]))
-        return {"user_id": row["user_id"], "email": email.scalar()}
+def check_invite(engine: Engine, hasher: TokenHasher, token: str) -> InviteHolder:
+    link = single_use_links.live_now(engine, invites_t, hasher, token)
+    return InviteHolder(user_id=link.owner_id, email=repo.user_email(engine, link.owner_id))
 
 
 def accept_invite(
@@ -148,14 +128,9 @@ def accept_invite(
     passwords.check_policy(password, found["email"] or "")
     new_hash = passwords.hash_password(password)
     with write_transaction(engine) as conn:
-        row = single_use_links.spend(conn, invites_t, hasher, token)
-        active = conn.execute(
-            update(users_t)
-            .where(users_t.c.id == row["user_id"], users_t.c.active)
-            .values(password_hash=new_hash)
-        ).rowcount
-        if active != 1:
+        link = single_use_links.spend(conn, invites_t, hasher, token)
+        if not accounts_repo.set_password_if_active(conn, link.owner_id, new_hash):
             raise single_use_links.LinkInvalidError("This account was deactivated.", {})
-    web_sessions.revoke_all(engine, row["user_id"])
-    account_log.record(engine, row["user_id"], "password_set", "from an e-mailed link")
-    return str(row["user_id"])
+    web_sessions.revoke_all(engine, link.owner_id)
+    account_log.record(engine, link.owner_id, "password_set", "from an e-mailed link")
+    return link.owner_id

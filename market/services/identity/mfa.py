@@ -13,14 +13,13 @@ import base64
 import hashlib
 import secrets
 import time
-import uuid
 
 import pyotp
 import segno
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 
 from market.adapters.eventstore import utcnow_iso
-from market.adapters.tables import MfaCredential, MfaRecoveryCode
+from market.adapters.repositories import identity_guards as guards
 from market.services.identity import account_log
 from market.services.kernel.errors import (
     MfaAlreadyEnrolledError,
@@ -28,8 +27,6 @@ from market.services.kernel.errors import (
     UnauthorizedError,
 )
 
-creds_t = MfaCredential.__table__  # type: ignore[attr-defined]
-codes_t = MfaRecoveryCode.__table__  # type: ignore[attr-defined]
 ISSUER = "NJ Transfer Certificates"
 RECOVERY_CODES = 10
 
@@ -47,11 +44,7 @@ def required_roles(setting: str) -> frozenset[str]:
 
 
 def is_enrolled(engine: Engine, user_id: str) -> bool:
-    with engine.connect() as conn:
-        row = conn.execute(
-            select(creds_t.c.confirmed_at).where(creds_t.c.user_id == user_id)
-        ).first()
-    return row is not None and row.confirmed_at is not None
+    return guards.confirmed_at(engine, user_id) is not None
 
 
 def begin(engine: Engine, user_id: str) -> str:
@@ -59,18 +52,13 @@ def begin(engine: Engine, user_id: str) -> str:
     if is_enrolled(engine, user_id):
         raise MfaAlreadyEnrolledError("Two-step sign-in is already set up.")
     secret = pyotp.random_base32()
-    with engine.begin() as conn:
-        conn.execute(creds_t.delete().where(creds_t.c.user_id == user_id))
-        conn.execute(
-            creds_t.insert().values(user_id=user_id, secret=secret, created_at=utcnow_iso())
-        )
+    guards.replace_credential(engine, user_id, secret, utcnow_iso())
     return secret
 
 
 def pending_secret(engine: Engine, user_id: str) -> str | None:
-    with engine.connect() as conn:
-        row = conn.execute(select(creds_t).where(creds_t.c.user_id == user_id)).first()
-    return None if row is None or row.confirmed_at is not None else str(row.secret)
+    cred = guards.load_credential(engine, user_id)
+    return None if cred is None or cred.confirmed_at is not None else cred.secret
 
 
 def provisioning_uri(secret: str, email: str) -> str:
@@ -116,17 +104,7 @@ def confirm(engine: Engine, user_id: str, code: str, now: float | None = None) -
     if step is None:
         raise MfaInvalidError("That code is not the current one; check the app's clock.")
     codes = [_recovery_code() for _ in range(RECOVERY_CODES)]
-    with engine.begin() as conn:
-        conn.execute(
-            creds_t.update()
-            .where(creds_t.c.user_id == user_id)
-            .values(confirmed_at=utcnow_iso(), last_step=step)
-        )
-        conn.execute(codes_t.delete().where(codes_t.c.user_id == user_id))
-        conn.execute(
-            codes_t.insert(),
-            [{"id": uuid.uuid4().hex, "user_id": user_id, "code_hash": _digest(c)} for c in codes],
-        )
+    guards.put_in_force(engine, user_id, step, utcnow_iso(), [_digest(c) for c in codes])
     account_log.record(engine, user_id, "mfa_enrolled")
     return codes
 
@@ -135,40 +113,18 @@ def verify(engine: Engine, user_id: str, code: str | None, now: float | None = N
     """Accept a current TOTP code or an unused recovery code; raise mfa_required/mfa_invalid."""
     if not code or not code.strip():
         raise MfaRequiredError("This account signs in in two steps: send the code (otp).")
-    with engine.connect() as conn:
-        cred = conn.execute(select(creds_t).where(creds_t.c.user_id == user_id)).first()
+    cred = guards.load_credential(engine, user_id)
     if cred is None or cred.confirmed_at is None:
         raise MfaInvalidError("Two-step sign-in is not set up for this account.")
     step = _matching_step(cred.secret, code, now or time.time())
     if step is not None:
-        with engine.begin() as conn:
-            # Compare-and-set: a step already used (or an earlier one) is refused.
-            done = conn.execute(
-                creds_t.update()
-                .where(creds_t.c.user_id == user_id)
-                .where((creds_t.c.last_step.is_(None)) | (creds_t.c.last_step < step))
-                .values(last_step=step)
-            ).rowcount
-        if done == 1:
+        # Compare-and-set: a step already used (or an earlier one) is refused.
+        if guards.take_step(engine, user_id, step):
             return
         raise MfaInvalidError("That code was already used; wait for the next one.")
-    with engine.begin() as conn:
-        spent = conn.execute(
-            codes_t.update()
-            .where(
-                codes_t.c.user_id == user_id,
-                codes_t.c.code_hash == _digest(code),
-                codes_t.c.used_at.is_(None),
-            )
-            .values(used_at=utcnow_iso())
-        ).rowcount
-    if spent != 1:
+    if not guards.spend_recovery_code(engine, user_id, _digest(code), utcnow_iso()):
         raise MfaInvalidError("The code is wrong or was already used.")
 
 
 def recovery_codes_left(engine: Engine, user_id: str) -> int:
-    with engine.connect() as conn:
-        rows = conn.execute(
-            select(codes_t.c.id).where(codes_t.c.user_id == user_id, codes_t.c.used_at.is_(None))
-        ).all()
-    return len(rows)
+    return guards.recovery_codes_left(engine, user_id)

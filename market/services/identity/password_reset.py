@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine
+from sqlalchemy.engine import Connection
 
-from market.adapters.tables import ApiToken, EmailMessage, PasswordReset, User
+from market.adapters.repositories import identity as repo
+from market.adapters.repositories import identity_links as links
+from market.adapters.repositories.identity_models import SingleUseLink
+from market.adapters.tables import PasswordReset
 from market.domain.errors import InvalidRequestError
 from market.services.identity import account_log, identity, passwords, throttle, web_sessions
 from market.services.identity.token_digest import TokenHasher
@@ -33,9 +36,6 @@ MAX_PER_ACCOUNT = 3
 MAX_PER_ADDRESS = 10
 WINDOW_S = 15 * 60
 resets_t = PasswordReset.__table__  # type: ignore[attr-defined]
-users_t = User.__table__  # type: ignore[attr-defined]
-mail_t = EmailMessage.__table__  # type: ignore[attr-defined]
-tokens_t = ApiToken.__table__  # type: ignore[attr-defined]
 
 
 class ResetLinkError(InvalidRequestError):
@@ -60,12 +60,7 @@ def request_reset(
     the link until it is sent, then only a body without it (notify/mailer.py)."""
     throttle_request(engine, email, client)
     address = email.strip().lower()[:254]
-    with engine.connect() as conn:
-        user = (
-            conn.execute(select(users_t).where(users_t.c.email == address, users_t.c.active))
-            .mappings()
-            .first()
-        )
+    user = repo.active_user_by_email(engine, address)
     if user is None:
         return None
     token = secrets.token_urlsafe(32)
@@ -79,53 +74,39 @@ def request_reset(
     )
     link = f"/password/reset/{token}"
     text, html = render_email(subject, body, absolute(link))
+    reset = SingleUseLink(hashed, user.id, iso(now), iso(now + VALID_FOR), used_at=None)
+    mail = links.LinkMailRow(
+        id=new_id("eml"),
+        user_id=user.id,
+        type=f"PASSWORD_RESET_{hashed[:24]}",
+        to_addr=user.email,
+        subject=subject,
+        text_body=text,
+        html_body=html,
+        at=iso(now),
+    )
     with write_transaction(engine) as conn:
-        conn.execute(
-            update(resets_t)
-            .where(resets_t.c.user_id == user["id"], resets_t.c.used_at.is_(None))
-            .values(used_at=iso(now))
-        )
-        conn.execute(
-            insert(resets_t).values(
-                token_hash=hashed,
-                user_id=user["id"],
-                created_at=iso(now),
-                expires_at=iso(now + VALID_FOR),
-            )
-        )
-        conn.execute(
-            insert(mail_t).values(
-                id=new_id("eml"),
-                user_id=user["id"],
-                seq=0,
-                type=f"PASSWORD_RESET_{hashed[:24]}",
-                to_addr=user["email"],
-                subject=subject,
-                text_body=text,
-                html_body=html,
-                status="pending",
-                attempts=0,
-                next_attempt_at=iso(now),
-                created_at=iso(now),
-            )
-        )
+        links.replace_links(conn, resets_t, reset)
+        links.queue_link_mail(conn, mail)
     return token
 
 
-def _live(conn: Any, hasher: TokenHasher, token: str) -> dict[str, Any]:
-    row = (
-        conn.execute(select(resets_t).where(resets_t.c.token_hash == hasher.digest(token)))
-        .mappings()
-        .first()
-    )
-    if row is None or row["used_at"] is not None or row["expires_at"] <= iso(clock.now_utc()):
+def _live(conn: Connection, hasher: TokenHasher, token: str) -> SingleUseLink:
+    return _usable(links.find_link(conn, resets_t, hasher.digest(token)))
+
+
+def _live_now(engine: Engine, hasher: TokenHasher, token: str) -> SingleUseLink:
+    return _usable(links.find_link_now(engine, resets_t, hasher.digest(token)))
+
+
+def _usable(link: SingleUseLink | None) -> SingleUseLink:
+    if link is None or link.used_at is not None or link.expires_at <= iso(clock.now_utc()):
         raise ResetLinkError("This reset link is not valid any more: ask for a new one.", {})
-    return dict(row)
+    return link
 
 
 def check_link(engine: Engine, hasher: TokenHasher, token: str) -> None:
-    with engine.connect() as conn:
-        _live(conn, hasher, token[:100])
+    _live_now(engine, hasher, token[:100])
 
 
 def reset_password(
@@ -133,29 +114,17 @@ def reset_password(
 ) -> None:
     if password != confirm:
         raise InvalidRequestError("The two passwords differ.", {})
-    with engine.connect() as conn:
-        user_id = _live(conn, hasher, token[:100])["user_id"]
+    user_id = _live_now(engine, hasher, token[:100]).owner_id
     # The same policy as every other way of setting a password (length, common list).
     passwords.check_policy(password, identity.user_email(engine, user_id) or "")
     new_hash = passwords.hash_password(password)
     now = iso(clock.now_utc())
     with write_transaction(engine) as conn:
-        row = _live(conn, hasher, token[:100])
-        spent = conn.execute(
-            update(resets_t)
-            .where(resets_t.c.token_hash == row["token_hash"], resets_t.c.used_at.is_(None))
-            .values(used_at=now)
-        )
-        if spent.rowcount != 1:  # used by a concurrent request a moment ago
+        link = _live(conn, hasher, token[:100])
+        if not links.spend_link(conn, resets_t, link.token_hash, now):
+            # used by a concurrent request a moment ago
             raise ResetLinkError("This reset link is not valid any more: ask for a new one.", {})
-        conn.execute(
-            update(users_t).where(users_t.c.id == row["user_id"]).values(password_hash=new_hash)
-        )
-        conn.execute(
-            update(tokens_t)
-            .where(tokens_t.c.user_id == row["user_id"], tokens_t.c.revoked_at.is_(None))
-            .values(revoked_at=now)
-        )
+        links.set_password_revoking_tokens(conn, link.owner_id, new_hash, now)
     # Whoever knew the old password is signed out of the pages too.
     web_sessions.revoke_all(engine, user_id)
     account_log.record(engine, user_id, "password_reset")

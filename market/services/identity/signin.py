@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from market.domain.commands.identity import SignInAttempt
 from market.services.identity import account_log, identity, mfa, passwords, throttle
 from market.services.kernel.actor import Actor
 from market.services.kernel.errors import UnauthorizedError
@@ -56,7 +57,7 @@ def first_factor(
     except passwords.HashingBusyError:
         # A flood keeps the pool full: its address reaches its limit, and is refused
         # before any hashing, the sooner (the account it names is not counted).
-        throttle.record_failure(engine, email, address, policy.throttle, address_only=True)
+        throttle.record_busy_failure(engine, email, address, policy.throttle)
         raise
 
 
@@ -65,19 +66,14 @@ def needs_second_factor(engine: Engine, actor: Actor) -> bool:
 
 
 def second_factor(
-    engine: Engine,
-    actor: Actor,
-    email: str,
-    code: str | None,
-    address: str | None,
-    policy: SignInPolicy,
+    engine: Engine, actor: Actor, attempt: SignInAttempt, code: str | None, policy: SignInPolicy
 ) -> None:
-    throttle.check(engine, email, address)
+    throttle.check(engine, attempt.email, attempt.address)
     with passwords.POOL:
         try:
             mfa.verify(engine, actor.user_id, code)
         except UnauthorizedError:
-            throttle.record_failure(engine, email, address, policy.throttle)
+            throttle.record_failure(engine, attempt.email, attempt.address, policy.throttle)
             raise
 
 
@@ -94,22 +90,17 @@ WRONG_CREDENTIALS = "The email, password or code is wrong."
 
 
 def sign_in(
-    engine: Engine,
-    email: str,
-    password: str,
-    otp: str | None,
-    address: str | None,
-    policy: SignInPolicy,
+    engine: Engine, attempt: SignInAttempt, password: str, otp: str | None, policy: SignInPolicy
 ) -> Actor:
     """Both steps at once (POST /auth/token, and the sign-in page, whose form always
     has the code field). A wrong password, a right one without its code and a right one
     with a wrong code answer alike (401 `unauthorized`, one message), so the answer
     never tells whether a guessed password was right."""
     try:
-        actor = first_factor(engine, email, password, address, policy)
+        actor = first_factor(engine, attempt.email, password, attempt.address, policy)
         if needs_second_factor(engine, actor):
-            second_factor(engine, actor, email, otp, address, policy)
+            second_factor(engine, actor, attempt, otp, policy)
     except UnauthorizedError:
         raise UnauthorizedError(WRONG_CREDENTIALS, {}) from None
-    throttle.record_success(engine, email)  # the pages record the sign-in: `succeeded`
+    throttle.record_success(engine, attempt.email)  # the pages record the sign-in: `succeeded`
     return actor

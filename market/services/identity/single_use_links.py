@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
 
-from sqlalchemy import Table, insert, select, update
+from sqlalchemy import Engine, Table
 from sqlalchemy.engine import Connection
 
-from market.adapters.tables import EmailMessage
+from market.adapters.repositories import identity_links as links
+from market.adapters.repositories.identity_models import SingleUseLink
+from market.domain.commands.identity import LinkMail
 from market.domain.errors import InvalidRequestError
 from market.services.identity.token_digest import TokenHasher
 from market.services.kernel import clock
@@ -20,7 +21,6 @@ from market.services.kernel.numbering import new_id
 from market.services.notify.delivery import iso
 from market.services.notify.mail_render import absolute, render_email
 
-mail_t = EmailMessage.__table__  # type: ignore[attr-defined]
 MAX_TOKEN = 100
 
 
@@ -39,69 +39,55 @@ def issue(
     stop working. Returns the token (to put in the e-mail only)."""
     token = secrets.token_urlsafe(32)
     now = clock.now_utc()
-    ((column, value),) = owner.items()
-    conn.execute(
-        update(table)
-        .where(table.c[column] == value, table.c.used_at.is_(None))
-        .values(used_at=iso(now))
+    ((_, owner_id),) = owner.items()
+    link = SingleUseLink(
+        token_hash=hasher.digest(token),
+        owner_id=owner_id,
+        created_at=iso(now),
+        expires_at=iso(now + valid_for),
+        used_at=None,
     )
-    conn.execute(
-        insert(table).values(
-            token_hash=hasher.digest(token),
-            created_at=iso(now),
-            expires_at=iso(now + valid_for),
-            **owner,
-        )
-    )
+    links.replace_links(conn, table, link)
     return token
 
 
-def live(conn: Connection, table: Table, hasher: TokenHasher, token: str) -> dict[str, Any]:
-    """The link's row if it is unused and unexpired, else `link_invalid`."""
-    row = (
-        conn.execute(select(table).where(table.c.token_hash == hasher.digest(token[:MAX_TOKEN])))
-        .mappings()
-        .first()
-    )
-    if row is None or row["used_at"] is not None or row["expires_at"] <= iso(clock.now_utc()):
+def live(conn: Connection, table: Table, hasher: TokenHasher, token: str) -> SingleUseLink:
+    """The link if it is unused and unexpired, else `link_invalid`."""
+    return _usable(links.find_link(conn, table, hasher.digest(token[:MAX_TOKEN])))
+
+
+def live_now(engine: Engine, table: Table, hasher: TokenHasher, token: str) -> SingleUseLink:
+    """The same, in a connection of its own."""
+    return _usable(links.find_link_now(engine, table, hasher.digest(token[:MAX_TOKEN])))
+
+
+def _usable(link: SingleUseLink | None) -> SingleUseLink:
+    if link is None or link.used_at is not None or link.expires_at <= iso(clock.now_utc()):
         raise LinkInvalidError(
             "This link is not valid any more (used, expired or replaced by a newer one).", {}
         )
-    return dict(row)
+    return link
 
 
-def spend(conn: Connection, table: Table, hasher: TokenHasher, token: str) -> dict[str, Any]:
+def spend(conn: Connection, table: Table, hasher: TokenHasher, token: str) -> SingleUseLink:
     """Check and spend the link in one transaction; a concurrent spend loses."""
     row = live(conn, table, hasher, token)
-    done = conn.execute(
-        update(table)
-        .where(table.c.token_hash == row["token_hash"], table.c.used_at.is_(None))
-        .values(used_at=iso(clock.now_utc()))
-    )
-    if done.rowcount != 1:
+    if not links.spend_link(conn, table, row.token_hash, iso(clock.now_utc())):
         raise LinkInvalidError("This link was used a moment ago.", {})
     return row
 
 
-def queue_mail(
-    conn: Connection, user_id: str, to: str, subject: str, body: str, link: str, kind: str
-) -> None:
-    """One e-mail in the outbox (`kind` names it; unique with the link's digest prefix)."""
-    now = iso(clock.now_utc())
-    text, html = render_email(subject, body, absolute(link))
-    conn.execute(
-        insert(mail_t).values(
-            id=new_id("eml"),
-            user_id=user_id,
-            seq=0,
-            type=f"{kind}_{secrets.token_hex(12)}"[:64],
-            to_addr=to,
-            subject=subject,
-            text_body=text,
-            html_body=html,
-            status="pending",
-            attempts=0,
-            next_attempt_at=now,
-            created_at=now,
-        )
+def queue_mail(conn: Connection, mail: LinkMail) -> None:
+    """One e-mail in the outbox (`kind` names it; unique with a random suffix)."""
+    text, html = render_email(mail.subject, mail.body, absolute(mail.link))
+    row = links.LinkMailRow(
+        id=new_id("eml"),
+        user_id=mail.user_id,
+        type=f"{mail.kind}_{secrets.token_hex(12)}"[:64],
+        to_addr=mail.to,
+        subject=mail.subject,
+        text_body=text,
+        html_body=html,
+        at=iso(clock.now_utc()),
     )
+    links.queue_link_mail(conn, row)

@@ -22,14 +22,12 @@ import time
 import weakref
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, case, select
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Engine
 
 from market.adapters import metrics
-from market.adapters.tables import LoginFailure
+from market.adapters.repositories import identity_guards as guards
 from market.domain.errors import DomainError
 
-failures_t = LoginFailure.__table__  # type: ignore[attr-defined]
 FORGET_AFTER_S = 24 * 3600
 # Locks this process has seen, key -> locked_until: a flood of a locked account is refused
 # without a database read (about a third of a refusal's cost). Safe to keep until it
@@ -90,16 +88,11 @@ def check(engine: Engine, email: str, address: str | None, now: float | None = N
     if known:
         raise TooManyAttemptsError(known)
     names = [k for _, k in keys(email, address)]
-    with engine.connect() as conn:
-        rows = conn.execute(
-            select(failures_t.c.key, failures_t.c.locked_until).where(
-                failures_t.c.key.in_(names), failures_t.c.locked_until > now_s
-            )
-        ).all()
+    rows = guards.locks_in_force(engine, names, now_s)
     if rows:
         for key, until in rows:
-            _remember(engine, key, int(until), now_s)
-        raise TooManyAttemptsError(max(1, max(int(until) for _, until in rows) - now_s))
+            _remember(engine, key, until, now_s)
+        raise TooManyAttemptsError(max(1, max(until for _, until in rows) - now_s))
 
 
 def seen_lock(engine: Engine, email: str, address: str | None, now: float | None = None) -> int:
@@ -116,47 +109,40 @@ def _limit(kind: str, policy: Policy) -> int:
 
 
 def record_failure(
-    engine: Engine,
-    email: str,
-    address: str | None,
-    policy: Policy,
-    now: float | None = None,
-    address_only: bool = False,
+    engine: Engine, email: str, address: str | None, policy: Policy, now: float | None = None
 ) -> None:
     """Count one failure for the account and the address (atomic upsert), locking a key
-    that reached its limit. `address_only`: an attempt refused as busy (the hashing pool
-    full: a flood) counts against its address, never against the account it names (so
-    nobody can lock another's account by flooding)."""
+    that reached its limit."""
+    _count_failure(engine, keys(email, address), policy, now)
+
+
+def record_busy_failure(
+    engine: Engine, email: str, address: str | None, policy: Policy, now: float | None = None
+) -> None:
+    """An attempt refused as busy (the hashing pool full: a flood) counts against its
+    address, never against the account it names (so nobody can lock another's account by
+    flooding)."""
+    counted = [k for k in keys(email, address) if k[0] == "address"]
+    _count_failure(engine, counted, policy, now)
+
+
+def _count_failure(
+    engine: Engine, counted: list[tuple[str, str]], policy: Policy, now: float | None
+) -> None:
     metrics.count_login_failure()
     now_s = int(now if now is not None else time.time())
-    counted = [k for k in keys(email, address) if not address_only or k[0] == "address"]
     if not counted:
         return
-    locked: list[tuple[str, int]] = []
-    with engine.begin() as conn:
-        dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-        for kind, key in counted:
-            stmt = dialect.insert(failures_t).values(
-                key=key, failures=1, last_failed_at=now_s, locked_until=0
-            )
-            stale = failures_t.c.last_failed_at < now_s - FORGET_AFTER_S
-            stmt = stmt.on_conflict_do_update(
-                index_elements=["key"],
-                set_={
-                    "failures": case((stale, 1), else_=failures_t.c.failures + 1),
-                    "last_failed_at": now_s,
-                },
-            ).returning(failures_t.c.failures)
-            count = conn.execute(stmt).scalar_one()
-            over = count - _limit(kind, policy)
-            if over >= 0:
-                lock = min(policy.lockout_s * 2 ** min(over, 30), policy.lockout_max_s)
-                conn.execute(
-                    failures_t.update()
-                    .where(failures_t.c.key == key)
-                    .values(locked_until=now_s + lock)
-                )
-                locked.append((key, now_s + lock))
+    kinds = dict((key, kind) for kind, key in counted)
+
+    def lock_for(key: str, count: int) -> int | None:
+        over = count - _limit(kinds[key], policy)
+        if over < 0:
+            return None
+        return int(min(policy.lockout_s * 2 ** min(over, 30), policy.lockout_max_s))
+
+    failures = [guards.FailureCount(key, now_s, FORGET_AFTER_S) for _, key in counted]
+    locked = guards.count_failures(engine, failures, lock_for)
     # The process that set a lock knows it without reading it back: the next attempt on
     # that key is refused by the gate in front of Flask at once.
     for key, until in locked:
@@ -164,8 +150,7 @@ def record_failure(
 
 
 def record_success(engine: Engine, email: str) -> None:
-    with engine.begin() as conn:
-        conn.execute(failures_t.delete().where(failures_t.c.key == keys(email, None)[0][1]))
+    guards.clear_failures(engine, keys(email, None)[0][1])
 
 
 def count_request(
@@ -175,22 +160,7 @@ def count_request(
     table, its own key prefix); 0 if within `limit`, else the seconds the window has left.
     One upsert: the window starts again once it is over."""
     now_s = int(now if now is not None else time.time())
-    with engine.begin() as conn:
-        dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-        over = failures_t.c.last_failed_at <= now_s - window_s
-        stmt = (
-            dialect.insert(failures_t)
-            .values(key=key, failures=1, last_failed_at=now_s, locked_until=0)
-            .on_conflict_do_update(
-                index_elements=["key"],
-                set_={
-                    "failures": case((over, 1), else_=failures_t.c.failures + 1),
-                    "last_failed_at": case((over, now_s), else_=failures_t.c.last_failed_at),
-                },
-            )
-            .returning(failures_t.c.failures, failures_t.c.last_failed_at)
-        )
-        count, started = conn.execute(stmt).one()
-    if int(count) <= limit:
+    count, started = guards.count_in_window(engine, key, now_s, window_s)
+    if count <= limit:
         return 0
-    return max(1, int(started) + window_s - now_s)
+    return max(1, started + window_s - now_s)

@@ -5,60 +5,44 @@ Users are identity, not ledger events, as the `users` CLI command treats them.""
 
 from __future__ import annotations
 
-from typing import Any
+from sqlalchemy import Engine
 
-from sqlalchemy import Engine, func, select
-
-from market.adapters.tables import ApiToken, Party, User
+from market.adapters.repositories import identity as repo
+from market.domain.commands.identity import CreateUser
 from market.services.identity import identity
+from market.services.identity.views import ListedUser, NewUser, PasswordReplaced
 from market.services.kernel.actor import AUTHORITY, Actor
 from market.services.kernel.errors import NotFoundError
 
-users_t = User.__table__  # type: ignore[attr-defined]
-tokens_t = ApiToken.__table__  # type: ignore[attr-defined]
-parties_t = Party.__table__  # type: ignore[attr-defined]
 
-
-def list_users(engine: Engine, actor: Actor) -> list[dict[str, Any]]:
+def list_users(engine: Engine, actor: Actor) -> list[ListedUser]:
     actor.require(AUTHORITY)
-    stmt = (
-        select(
-            users_t.c.id,
-            users_t.c.email,
-            users_t.c.role,
-            users_t.c.party_id,
-            users_t.c.active,
-            users_t.c.created_at,
-            parties_t.c.name.label("party_name"),
+    return [
+        ListedUser(
+            id=r.id,
+            email=r.email,
+            role=r.role,
+            party_id=r.party_id,
+            active=bool(r.active),
+            created_at=r.created_at,
+            party_name=r.party_name,
         )
-        .select_from(users_t.outerjoin(parties_t, parties_t.c.id == users_t.c.party_id))
-        .order_by(users_t.c.email)
-    )
-    with engine.connect() as conn:
-        return [dict(r) for r in conn.execute(stmt).mappings()]
+        for r in repo.users_with_party_names(engine)
+    ]
 
 
-def create_user(
-    engine: Engine, actor: Actor, email: str, role: str, password: str, party_id: str | None
-) -> dict[str, Any]:
+def create_user(engine: Engine, actor: Actor, new: CreateUser) -> NewUser:
     actor.require(AUTHORITY)
-    return identity.create_user(engine, email, role, password, party_id)
+    return identity.create_user(engine, new.email, new.role, new.password, new.party_id)
 
 
-def reset_password(engine: Engine, actor: Actor, user_id: str, password: str) -> dict[str, Any]:
+def reset_password(engine: Engine, actor: Actor, user_id: str, password: str) -> PasswordReplaced:
     """Set a new password the Authority hands over, under the one password policy; every
     page session and token of the user stops working (identity.set_password)."""
     actor.require(AUTHORITY)
-    with engine.connect() as conn:
-        user = conn.execute(
-            select(users_t.c.id, users_t.c.email).where(users_t.c.id == user_id)
-        ).first()
-        if user is None:
-            raise NotFoundError(f"User {user_id} does not exist.", {"user_id": user_id})
-        live = conn.execute(
-            select(func.count())
-            .select_from(tokens_t)
-            .where(tokens_t.c.user_id == user_id, tokens_t.c.revoked_at.is_(None))
-        ).scalar_one()
+    user = repo.load_user(engine, user_id)
+    if user is None:
+        raise NotFoundError(f"User {user_id} does not exist.", {"user_id": user_id})
+    live = repo.live_token_count(engine, user_id)
     identity.set_password(engine, user_id, password)
-    return {"id": user.id, "email": user.email, "tokens_revoked": int(live)}
+    return PasswordReplaced(id=user.id, email=user.email, tokens_revoked=live)

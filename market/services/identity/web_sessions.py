@@ -14,12 +14,11 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 
-from market.adapters.tables import WebSession
+from market.adapters.repositories import identity as repo
 from market.services.identity.token_digest import TokenHasher
 
-sessions_t = WebSession.__table__  # type: ignore[attr-defined]
 _FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 _TOUCH_EVERY = timedelta(seconds=60)
 
@@ -41,13 +40,7 @@ def _parse(text: str) -> datetime:
 def start(engine: Engine, hasher: TokenHasher, user_id: str, now: datetime | None = None) -> str:
     """A new session for `user_id`; returns the secret the cookie carries."""
     secret = secrets.token_urlsafe(32)
-    at = _iso(now or datetime.now(UTC))
-    with engine.begin() as conn:
-        conn.execute(
-            sessions_t.insert().values(
-                id=hasher.digest(secret), user_id=user_id, created_at=at, last_seen_at=at
-            )
-        )
+    repo.add_session(engine, hasher.digest(secret), user_id, _iso(now or datetime.now(UTC)))
     return secret
 
 
@@ -62,8 +55,7 @@ def user_for(
     idle too long or too old."""
     now = now or datetime.now(UTC)
     digest = hasher.digest(secret)
-    with engine.connect() as conn:
-        row = conn.execute(select(sessions_t).where(sessions_t.c.id == digest)).first()
+    row = repo.load_session(engine, digest)
     if row is None or row.revoked_at is not None:
         return None
     last_seen = _parse(row.last_seen_at)
@@ -71,27 +63,13 @@ def user_for(
         revoke(engine, hasher, secret)
         return None
     if now - last_seen >= _TOUCH_EVERY:
-        with engine.begin() as conn:
-            conn.execute(
-                sessions_t.update().where(sessions_t.c.id == digest).values(last_seen_at=_iso(now))
-            )
+        repo.touch_session(engine, digest, _iso(now))
     return str(row.user_id)
 
 
 def revoke(engine: Engine, hasher: TokenHasher, secret: str) -> None:
-    with engine.begin() as conn:
-        conn.execute(
-            sessions_t.update()
-            .where(sessions_t.c.id == hasher.digest(secret), sessions_t.c.revoked_at.is_(None))
-            .values(revoked_at=_iso(datetime.now(UTC)))
-        )
+    repo.revoke_session(engine, hasher.digest(secret), _iso(datetime.now(UTC)))
 
 
 def revoke_all(engine: Engine, user_id: str) -> int:
-    with engine.begin() as conn:
-        result = conn.execute(
-            sessions_t.update()
-            .where(sessions_t.c.user_id == user_id, sessions_t.c.revoked_at.is_(None))
-            .values(revoked_at=_iso(datetime.now(UTC)))
-        )
-    return result.rowcount
+    return repo.revoke_user_sessions(engine, user_id, _iso(datetime.now(UTC)))

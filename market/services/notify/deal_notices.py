@@ -4,8 +4,6 @@ mapping into NOTICES (it imports this module last, so import that one)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from market.domain.events import DomainEvent
 from market.domain.events.trading import (
     OfferAccepted,
@@ -17,10 +15,17 @@ from market.domain.events.trading import (
     TransferProposed,
     TransferRejected,
 )
-from market.services.notify.notices import AUTHORITY, OFFER_LINK, TRANSFER_LINK, Notice, keys
+from market.services.notify.notices import (
+    AUTHORITY,
+    OFFER_LINK,
+    TRANSFER_LINK,
+    Facts,
+    Notice,
+    keys,
+)
 
 
-def _proposal_concerns(f: dict[str, Any]) -> list[str | None]:
+def _proposal_concerns(f: Facts) -> list[str | None]:
     """One notice per step per party: a proposal that came from an accepted offer is news
     to the Authority only (the buyer was told of the acceptance); one that waits for the
     buyer's confirmation is the buyer's to act on (the Authority hears of the

@@ -9,18 +9,25 @@ and the row is sent again (at least once: the same message id each time).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from sqlalchemy import ColumnElement, Engine, Table, select, true, update
 
+from market.adapters.repositories.notify_models import Row
 from market.services.kernel import clock
 from market.services.notify.fanout import write_transaction
 
 MAX_DELAY = timedelta(hours=24)
+T = TypeVar("T")
+
+
+def _setting(config: Mapping[str, Any], key: str, coerce: Callable[[Any], T]) -> T:
+    """A setting read through its coercer (the environment and tests give strings)."""
+    return coerce(config[key])
 
 
 @dataclass(frozen=True)
@@ -47,14 +54,14 @@ class Settings:
         own = {f"{(base.hostname or '').lower()}:{port}", *(h.lower() for h in also_own)}
         return cls(
             smtp_host=config["SMTP_HOST"],
-            smtp_port=int(config["SMTP_PORT"]),
+            smtp_port=_setting(config, "SMTP_PORT", int),
             mail_from=config["MAIL_FROM"],
-            backoff_base_s=float(config["DELIVERY_BACKOFF_BASE_S"]),
-            allow_private_networks=bool(config["WEBHOOK_ALLOW_PRIVATE_NETWORKS"]),
-            timeout_s=float(config["DELIVERY_TIMEOUT_S"]),
-            max_attempts=int(config["DELIVERY_MAX_ATTEMPTS"]),
+            backoff_base_s=_setting(config, "DELIVERY_BACKOFF_BASE_S", float),
+            allow_private_networks=_setting(config, "WEBHOOK_ALLOW_PRIVATE_NETWORKS", bool),
+            timeout_s=_setting(config, "DELIVERY_TIMEOUT_S", float),
+            max_attempts=_setting(config, "DELIVERY_MAX_ATTEMPTS", int),
             own_hosts=frozenset(own),
-            lease_s=max(30.0, float(config["DELIVERY_TIMEOUT_S"]) + 15.0),
+            lease_s=max(30.0, _setting(config, "DELIVERY_TIMEOUT_S", float) + 15.0),
         )
 
 
@@ -80,29 +87,35 @@ def jittered_backoff(settings: Settings, attempts: int) -> timedelta:
     return timedelta(seconds=secrets.SystemRandom().uniform(0, ceiling))
 
 
-def claim_due(
-    engine: Engine,
-    table: Table,
-    pending: str,
-    limit: int,
-    lease_s: float,
-    where: ColumnElement[bool] | None = None,
-) -> list[dict[str, Any]]:
-    """Claim up to `limit` due rows (oldest first) for this sender (`where`: and these)."""
+@dataclass(frozen=True)
+class DueClaim:
+    """What a sender claims: up to `limit` of `table`'s rows in status `pending` whose
+    attempt is due (and that match `where`), each for a lease of `lease_s` seconds."""
+
+    table: Table
+    pending: str
+    limit: int
+    lease_s: float
+    where: ColumnElement[bool] | None = None
+
+
+def claim_due(engine: Engine, claim: DueClaim, read: Callable[[Row], T]) -> list[T]:
+    """Claim the due rows (oldest first) for this sender, each read by `read`."""
     now = clock.now_utc()
+    table = claim.table
     stmt = (
         select(table)
-        .where(table.c.status == pending, table.c.next_attempt_at <= iso(now))
-        .where(true() if where is None else where)
+        .where(table.c.status == claim.pending, table.c.next_attempt_at <= iso(now))
+        .where(true() if claim.where is None else claim.where)
         .order_by(table.c.next_attempt_at, table.c.seq)
-        .limit(limit)
+        .limit(claim.limit)
     )
     with engine.connect() as conn:
-        due = [dict(r) for r in conn.execute(stmt).mappings()]
+        due = list(conn.execute(stmt).mappings())
     if not due:
         return []
     claimed = []
-    lease_end = iso(now + timedelta(seconds=lease_s))
+    lease_end = iso(now + timedelta(seconds=claim.lease_s))
     with write_transaction(engine) as conn:
         for row in due:
             won = conn.execute(
@@ -111,5 +124,5 @@ def claim_due(
                 .values(next_attempt_at=lease_end)
             )
             if won.rowcount == 1:
-                claimed.append(row)
+                claimed.append(read(row))
     return claimed

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 import structlog
 from sqlalchemy import Engine, delete, insert, or_, select, update
@@ -24,6 +23,12 @@ from sqlalchemy.exc import IntegrityError
 
 from market.adapters.db import WRITE_OPTION, is_sqlite, write_lock
 from market.adapters.eventstore import Event, head, page_events, utcnow_iso
+from market.adapters.repositories.notify_models import (
+    Recipient,
+    WebhookSubscription,
+    recipient_of,
+    webhook_of,
+)
 from market.adapters.tables import (
     ConsumerCursor,
     EmailMessage,
@@ -110,7 +115,8 @@ def run_once(engine: Engine, batch: int = BATCH) -> int:
         events = page_events(conn, done, batch)
         if not events:
             return 0
-        hooks = [dict(r) for r in conn.execute(select(hooks_t).where(hooks_t.c.active)).mappings()]
+        active = conn.execute(select(hooks_t).where(hooks_t.c.active)).mappings()
+        hooks = [webhook_of(r) for r in active]
         for event in events:
             fan_out(conn, event, hooks)
         _log_fanned_out(conn, events)
@@ -147,18 +153,17 @@ def catch_up(engine: Engine) -> None:
         pass
 
 
-def _recipients(conn: Connection, concerned: set[str], authority: bool) -> list[dict[str, Any]]:
+def _recipients(conn: Connection, concerned: set[str], authority: bool) -> list[Recipient]:
     if not concerned and not authority:
         return []
     conds = [users_t.c.party_id.in_(concerned)] if concerned else []
     if authority:
         conds.append(users_t.c.role == "authority")
     stmt = select(users_t).where(or_(*conds), users_t.c.active).order_by(users_t.c.id)
-    rows = conn.execute(stmt)
-    return [dict(r) for r in rows.mappings()]
+    return [recipient_of(r) for r in conn.execute(stmt).mappings()]
 
 
-def fan_out(conn: Connection, event: Event, hooks: list[dict[str, Any]]) -> None:
+def fan_out(conn: Connection, event: Event, hooks: list[WebhookSubscription]) -> None:
     now = utcnow_iso()
     notice = notices.notice_of(event.type)
     f = notices.facts(conn, event, in_words=notice is not None)
@@ -166,11 +171,11 @@ def fan_out(conn: Connection, event: Event, hooks: list[dict[str, Any]]) -> None
         who = {w for w in notice.who(f) if w}
         users = _recipients(conn, who - {notices.AUTHORITY}, notices.AUTHORITY in who)
         for user in users:
-            subject, body, link = notices.render(notice, f, user["party_id"])
+            subject, body, link = notices.render(notice, f, user.party_id)
             conn.execute(
                 insert(notes_t).values(
                     id=new_id("ntf"),
-                    user_id=user["id"],
+                    user_id=user.id,
                     seq=event.seq,
                     type=event.type,
                     subject=subject,
@@ -186,10 +191,10 @@ def fan_out(conn: Connection, event: Event, hooks: list[dict[str, Any]]) -> None
                 conn.execute(
                     insert(mail_t).values(
                         id=new_id("eml"),
-                        user_id=user["id"],
+                        user_id=user.id,
                         seq=event.seq,
                         type=event.type,
-                        to_addr=user["email"],
+                        to_addr=user.email,
                         subject=subject,
                         text_body=text,
                         html_body=html,
@@ -202,11 +207,11 @@ def fan_out(conn: Connection, event: Event, hooks: list[dict[str, Any]]) -> None
     if hooks:
         parties = notices.concerned_parties(event, f)
         for hook in hooks:
-            if hook_wants(hook, event, parties):
+            if hook_wants(hook, event, parties, hook.created_seq):
                 conn.execute(
                     insert(deliveries_t).values(
                         id=new_id("msg"),
-                        webhook_id=hook["id"],
+                        webhook_id=hook.id,
                         seq=event.seq,
                         type=event.type,
                         status="pending",
@@ -225,9 +230,11 @@ def fan_out(conn: Connection, event: Event, hooks: list[dict[str, Any]]) -> None
         )
 
 
-def hook_wants(hook: dict[str, Any], event: Event, parties: set[str]) -> bool:
-    if event.seq <= int(hook["created_seq"]):
+def hook_wants(hook: WebhookSubscription, event: Event, parties: set[str], after: int) -> bool:
+    """Whether `hook` is sent `event`: one after seq `after` (the seq it was made at,
+    unless replayed from an earlier one), of a type it named, about its party."""
+    if event.seq <= after:
         return False
-    if not event_names.wanted(hook["event_types"], event.type):
+    if not event_names.wanted(hook.event_types, event.type):
         return False
-    return hook["party_id"] is None or hook["party_id"] in parties
+    return hook.party_id is None or hook.party_id in parties

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import Engine, func, select, update
 
 from market.adapters.eventstore import utcnow_iso
+from market.adapters.repositories.notify_models import NotificationView, notification_of
 from market.adapters.tables import Notification
 from market.services.kernel.actor import Actor
 from market.services.kernel.errors import NotFoundError
@@ -14,16 +13,11 @@ from market.services.kernel.paging import split_page
 from market.services.notify import fanout
 
 notes_t = Notification.__table__  # type: ignore[attr-defined]
-FIELDS = ("id", "type", "subject", "body", "link", "created_at", "read_at", "seq")
-
-
-def _view(row: Any) -> dict[str, Any]:
-    return {k: row[k] for k in FIELDS}
 
 
 def list_notifications(
     engine: Engine, actor: Actor, before: int | None, limit: int, unread_only: bool = False
-) -> tuple[list[dict[str, Any]], int | None]:
+) -> tuple[list[NotificationView], int | None]:
     """Keyset pages by event seq, newest first; `next` is the `before` of the next page."""
     fanout.catch_up(engine)
     stmt = select(notes_t).where(notes_t.c.user_id == actor.user_id)
@@ -33,12 +27,11 @@ def list_notifications(
         stmt = stmt.where(notes_t.c.read_at.is_(None))
     stmt = stmt.order_by(notes_t.c.seq.desc()).limit(limit + 1)
     with engine.connect() as conn:
-        rows = conn.execute(stmt).mappings().all()
-    kept, nxt = split_page(rows, limit, lambda r: int(r["seq"]))
-    return [_view(r) for r in kept], nxt
+        views = [notification_of(r) for r in conn.execute(stmt).mappings()]
+    return split_page(views, limit, lambda v: v["seq"])
 
 
-def mark_read(engine: Engine, actor: Actor, notification_id: str) -> dict[str, Any]:
+def mark_read(engine: Engine, actor: Actor, notification_id: str) -> NotificationView:
     """Idempotent: a notice read twice keeps its first read_at."""
     mine = (notes_t.c.id == notification_id) & (notes_t.c.user_id == actor.user_id)
     with fanout.write_transaction(engine) as conn:
@@ -49,7 +42,7 @@ def mark_read(engine: Engine, actor: Actor, notification_id: str) -> dict[str, A
     if row is None:
         # Someone else's notice answers as one that does not exist.
         raise NotFoundError(f"Notification {notification_id} does not exist.", {})
-    return _view(row)
+    return notification_of(row)
 
 
 def unread_count(engine: Engine, actor: Actor) -> int:

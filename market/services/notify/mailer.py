@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from email.message import EmailMessage as Mime
 from email.utils import formatdate
-from typing import Any
 
 from sqlalchemy import Engine, update
 
 from market.adapters.notifications.smtp import MailTransport, SmtpTransport
+from market.adapters.repositories.notify_models import OutboxMail, outbox_mail_of
 from market.adapters.tables import EmailMessage
 from market.services.kernel import clock
 from market.services.notify import delivery, mail_history
@@ -31,25 +31,26 @@ SECRET_LINK = re.compile(r"/password/reset/[A-Za-z0-9_\-]{16,}")
 SPENT = "/password/reset/(link removed from the outbox once sent)"
 
 
-def without_secrets(row: dict[str, Any]) -> dict[str, str]:
+def without_secrets(mail: OutboxMail) -> dict[str, str]:
     """The bodies to keep once sent: any one-time link cut out."""
+    bodies = {"text_body": mail.text_body, "html_body": mail.html_body}
     return {
-        key: SECRET_LINK.sub(SPENT, row[key])
-        for key in ("text_body", "html_body")
-        if SECRET_LINK.search(row[key] or "")
+        key: SECRET_LINK.sub(SPENT, body)
+        for key, body in bodies.items()
+        if SECRET_LINK.search(body or "")
     }
 
 
-def mime(row: dict[str, Any], mail_from: str) -> Mime:
+def mime(mail: OutboxMail, mail_from: str) -> Mime:
     msg = Mime()
     msg["From"] = mail_from
-    msg["To"] = row["to_addr"]
-    msg["Subject"] = row["subject"]
+    msg["To"] = mail.to_addr
+    msg["Subject"] = mail.subject
     msg["Date"] = formatdate(usegmt=True)
-    msg["Message-ID"] = f"<{row['id']}@{mail_from.rpartition('@')[2] or 'market'}>"
-    msg["X-Market-Event-Seq"] = str(row["seq"])
-    msg.set_content(row["text_body"])
-    msg.add_alternative(row["html_body"], subtype="html")
+    msg["Message-ID"] = f"<{mail.id}@{mail_from.rpartition('@')[2] or 'market'}>"
+    msg["X-Market-Event-Seq"] = str(mail.seq)
+    msg.set_content(mail.text_body)
+    msg.add_alternative(mail.html_body, subtype="html")
     return msg
 
 
@@ -63,7 +64,8 @@ def send_due(
         return {"sent": 0, "failed": 0}
     with engine.connect() as conn:
         sendable = mail_history.mailable(conn)
-    rows = delivery.claim_due(engine, mail_t, "pending", limit, settings.lease_s, sendable)
+    claim = delivery.DueClaim(mail_t, "pending", limit, settings.lease_s, sendable)
+    rows = delivery.claim_due(engine, claim, outbox_mail_of)
     if not rows:
         return {"sent": 0, "failed": 0}
     transport = transport or SmtpTransport(settings.smtp_host, settings.smtp_port)
@@ -75,16 +77,18 @@ def send_due(
 
 
 def _record(
-    engine: Engine, settings: Settings, outcomes: list[tuple[dict[str, Any], str | None]]
+    engine: Engine, settings: Settings, outcomes: list[tuple[OutboxMail, str | None]]
 ) -> None:
     now = clock.now_utc()
     with write_transaction(engine) as conn:
-        for row, error in outcomes:
-            attempts = int(row["attempts"]) + 1
-            values: dict[str, Any] = {"attempts": attempts}
+        for mail, error in outcomes:
+            attempts = mail.attempts + 1
+            mine = update(mail_t).where(mail_t.c.id == mail.id)
             if error is None:
-                values |= {"status": "sent", "sent_at": delivery.iso(now)} | without_secrets(row)
+                sent = {"status": "sent", "sent_at": delivery.iso(now)} | without_secrets(mail)
+                conn.execute(mine.values(attempts=attempts, **sent))
             else:
-                retry_at = now + delivery.backoff(settings, attempts)
-                values |= {"next_attempt_at": delivery.iso(retry_at), "last_error": error[:500]}
-            conn.execute(update(mail_t).where(mail_t.c.id == row["id"]).values(**values))
+                retry_at = delivery.iso(now + delivery.backoff(settings, attempts))
+                conn.execute(
+                    mine.values(attempts=attempts, next_attempt_at=retry_at, last_error=error[:500])
+                )

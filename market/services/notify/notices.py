@@ -37,7 +37,38 @@ certs_t = Certificate.__table__  # type: ignore[attr-defined]
 offers_t = Offer.__table__  # type: ignore[attr-defined]
 transfers_t = Transfer.__table__  # type: ignore[attr-defined]
 
-Who = Callable[[dict[str, Any]], Iterable[str | None]]
+UNKNOWN = "(unknown)"
+
+
+@dataclass(frozen=True)
+class Facts:
+    """An event's facts: its payload, completed from the projections with what a sentence
+    needs (`facts` below). A template reads any fact by name (`str.format_map`), and a
+    missing one reads "(unknown)"; the code reads them with `get`, as from the payload."""
+
+    values: dict[str, Any]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.values.get(name, default)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.values.get(name, UNKNOWN)
+
+    def with_values(self, more: dict[str, str]) -> Facts:
+        """These facts and `more` (one recipient's own figures)."""
+        return Facts(self.values | more)
+
+    def party_ids(self) -> set[str]:
+        """Every party the facts name: any `*party_id`, and the parties of `allocations`."""
+        found = {v for k, v in self.values.items() if k.endswith("party_id") and isinstance(v, str)}
+        rows = self.values.get("allocations")
+        for a in rows if isinstance(rows, list) else []:
+            if isinstance(a, dict) and isinstance(a.get("party_id"), str):
+                found.add(a["party_id"])
+        return found
+
+
+Who = Callable[[Facts], Iterable[str | None]]
 
 
 @dataclass(frozen=True)
@@ -48,14 +79,14 @@ class Notice:
     link: str | None = None
     email: bool = False
     # Facts only one recipient party should read (its own allocation): (facts, party) -> more.
-    personal: Callable[[dict[str, Any], str], dict[str, Any]] | None = None
+    personal: Callable[[Facts, str], dict[str, str]] | None = None
 
 
 def keys(*names: str) -> Who:
     return lambda f: [f.get(n) for n in names]
 
 
-def _allocated_to(f: dict[str, Any], party_id: str) -> dict[str, Any]:
+def _allocated_to(f: Facts, party_id: str) -> dict[str, str]:
     mine = sum(
         int(a.get("allocated_cents") or 0)
         for a in f.get("allocations", [])
@@ -140,11 +171,6 @@ NOTICES: dict[type[DomainEvent], Notice] = {
 }
 
 
-class _Facts(dict[str, Any]):
-    def __missing__(self, key: str) -> str:
-        return "(unknown)"
-
-
 def _row(conn: Connection, table: Any, key: str | None) -> dict[str, Any]:
     if not key:
         return {}
@@ -152,7 +178,7 @@ def _row(conn: Connection, table: Any, key: str | None) -> dict[str, Any]:
     return dict(row) if row else {}
 
 
-def facts(conn: Connection, event: Event, *, in_words: bool = True) -> dict[str, Any]:
+def facts(conn: Connection, event: Event, *, in_words: bool = True) -> Facts:
     """The payload, completed from the projections with what a sentence needs (without
     `in_words`, only the parties: what the webhooks' filter reads)."""
     f: dict[str, Any] = {}
@@ -164,7 +190,7 @@ def facts(conn: Connection, event: Event, *, in_words: bool = True) -> dict[str,
         f |= {k: v for k, v in source.items() if k != "id" and k != "status"}
     f |= p
     if not in_words:
-        return f
+        return Facts(f)
     cert = _row(conn, certs_t, f.get("certificate_id"))
     f.setdefault("certificate_number", cert.get("number") or f.get("number"))
     if event.type == CertificateIssued.TYPE:
@@ -187,26 +213,23 @@ def facts(conn: Connection, event: Event, *, in_words: bool = True) -> dict[str,
         if k.endswith("_cents") and isinstance(v, int):
             f[k[: -len("_cents")] + "_dollars"] = format_cents(v)
     f["fund"] = str(f.get("fund", "")).replace("_", " ")
-    return f
+    return Facts(f)
 
 
-def concerned_parties(event: Event, f: dict[str, Any]) -> set[str]:
-    """The parties an event is about: the mapping's, and any `*party_id` it names (the
+def concerned_parties(event: Event, f: Facts) -> set[str]:
+    """The parties an event is about: the mapping's, and any party it names (the
     webhooks' filter for a participant's subscription)."""
-    found = {v for k, v in f.items() if k.endswith("party_id") and isinstance(v, str)}
+    found = f.party_ids()
     notice = notice_of(event.type)
     if notice is not None:
         found |= {w for w in notice.who(f) if w and w != AUTHORITY}
-    for a in f.get("allocations", []) if isinstance(f.get("allocations"), list) else []:
-        if isinstance(a, dict) and isinstance(a.get("party_id"), str):
-            found.add(a["party_id"])
     return found
 
 
-def render(notice: Notice, f: dict[str, Any], party_id: str | None) -> tuple[str, str, str | None]:
-    ctx = _Facts(f)
+def render(notice: Notice, f: Facts, party_id: str | None) -> tuple[str, str, str | None]:
+    ctx = f
     if notice.personal is not None and party_id is not None:
-        ctx |= notice.personal(f, party_id)
+        ctx = f.with_values(notice.personal(f, party_id))
     link = notice.link.format_map(ctx) if notice.link else None
     return notice.subject.format_map(ctx)[:300], notice.body.format_map(ctx)[:4000], link
 

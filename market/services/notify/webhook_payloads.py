@@ -72,9 +72,9 @@ def narrow(payload: dict[str, Any], party_id: str, own_event: bool = False) -> d
     return out
 
 
-def payload_for(hook: dict[str, Any], event_type: str, payload: dict[str, Any]) -> dict[str, Any]:
-    """The payload a subscription's message carries."""
-    party_id = hook.get("party_id")
+def payload_for(party_id: str | None, event_type: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """The payload a message carries to a subscription of `party_id` (None: the
+    Authority's, every payload whole)."""
     if party_id is None:
         return dict(payload)
     left_out = _REVIEWED_BY_TYPE.get(event_type)

@@ -23,14 +23,20 @@ import json
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as futures_wait
-from typing import Any
+from dataclasses import dataclass
 
 from sqlalchemy import Engine, insert, select, update
 
-from market.adapters.eventstore import event_from_row, events_t
+from market.adapters.eventstore import Event, event_from_row, events_t
 from market.adapters.notifications import pinned_http
 from market.adapters.notifications.pinned_http import WebhookPost
 from market.adapters.notifications.target_guard import check_target
+from market.adapters.repositories.notify_models import (
+    WebhookMessage,
+    WebhookSubscription,
+    delivery_of,
+    webhook_of,
+)
 from market.adapters.tables import Webhook, WebhookAttempt, WebhookDelivery
 from market.domain.errors import DomainError
 from market.services.kernel import clock
@@ -52,7 +58,19 @@ def sign(secret: str, msg_id: str, timestamp: int, body: str) -> str:
     return "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
 
 
-def body_of(event: Any, hook: dict[str, Any]) -> str:
+@dataclass(frozen=True)
+class AttemptOutcome:
+    """What one POST of a delivery came to: the HTTP status (None: no answer), the error
+    (None: a 2xx), how long it took and when."""
+
+    delivery: WebhookMessage
+    status: int | None
+    error: str | None
+    ms: int
+    at: str
+
+
+def body_of(event: Event, hook: WebhookSubscription) -> str:
     return json.dumps(
         {
             "type": dotted(event.type),
@@ -61,7 +79,7 @@ def body_of(event: Any, hook: dict[str, Any]) -> str:
                 "seq": event.seq,
                 "type": event.type,
                 "stream": event.stream,
-                "payload": payload_for(hook, event.type, event.payload),
+                "payload": payload_for(hook.party_id, event.type, event.payload),
             },
         },
         separators=(",", ":"),
@@ -70,23 +88,27 @@ def body_of(event: Any, hook: dict[str, Any]) -> str:
 
 
 def attempt(
-    settings: Settings, row: dict[str, Any], hook: Any, event: Any, post: WebhookPost
-) -> dict[str, Any]:
+    settings: Settings,
+    row: WebhookMessage,
+    hook: WebhookSubscription,
+    event: Event,
+    post: WebhookPost,
+) -> AttemptOutcome:
     """One POST; what happened, to be recorded with the pass's other outcomes."""
-    body = body_of(event, dict(hook))
+    body = body_of(event, hook)
     stamp = int(time.time())
     headers = {
         "content-type": "application/json",
         "user-agent": "nj-market-webhooks/1",
-        "webhook-id": row["id"],
+        "webhook-id": row.id,
         "webhook-timestamp": str(stamp),
-        "webhook-signature": sign(hook["secret"], row["id"], stamp, body),
+        "webhook-signature": sign(hook.secret, row.id, stamp, body),
     }
     started = time.monotonic()
     status: int | None = None
     error: str | None = None
     try:
-        target = check_target(hook["url"], settings)  # again at delivery: DNS may change
+        target = check_target(hook.url, settings)  # again at delivery: DNS may change
         status = post(target, headers, body.encode(), settings.timeout_s)
         if not 200 <= status < 300:
             error = f"HTTP {status}"
@@ -95,45 +117,51 @@ def attempt(
     except Exception as exc:  # any failure of this one delivery is its attempt's outcome
         error = f"{type(exc).__name__}: {exc}"[:500]
     took = int((time.monotonic() - started) * 1000)
-    return {"row": row, "status": status, "error": error, "ms": took, "at": delivery.now_iso()}
+    return AttemptOutcome(row, status, error, took, delivery.now_iso())
 
 
-def record(engine: Engine, settings: Settings, outcomes: list[dict[str, Any]]) -> None:
+def _next_state(settings: Settings, o: AttemptOutcome) -> dict[str, str | int]:
+    """The delivery's columns after this attempt: delivered, given up ('failed'), or due
+    again (at once after a 410: it waits for its owner's resume; else after a backoff)."""
+    attempts = o.delivery.attempts + 1
+    if o.error is None:
+        return {"attempts": attempts, "status": "delivered", "delivered_at": o.at}
+    if o.status == 410:
+        return {"attempts": attempts, "next_attempt_at": o.at}
+    if attempts >= settings.max_attempts:
+        return {"attempts": attempts, "status": "failed"}
+    retry = clock.now_utc() + delivery.jittered_backoff(settings, attempts)
+    return {"attempts": attempts, "next_attempt_at": delivery.iso(retry)}
+
+
+def record(engine: Engine, settings: Settings, outcomes: list[AttemptOutcome]) -> None:
     """Every outcome of a pass in one transaction: the attempt log, and the delivery
     marked delivered or given its next attempt."""
     if not outcomes:
         return
     with write_transaction(engine) as conn:
         for o in outcomes:
-            row = o["row"]
-            attempts = int(row["attempts"]) + 1
-            values: dict[str, Any] = {"attempts": attempts}
-            if o["error"] is None:
-                values |= {"status": "delivered", "delivered_at": o["at"]}
-            elif o["status"] == 410:  # Gone: the receiver asks us to stop
+            row = o.delivery
+            if o.error is not None and o.status == 410:  # Gone: the receiver asks us to stop
                 conn.execute(
-                    update(hooks_t).where(hooks_t.c.id == row["webhook_id"]).values(paused="gone")
+                    update(hooks_t).where(hooks_t.c.id == row.webhook_id).values(paused="gone")
                 )
-                values["next_attempt_at"] = o["at"]
-            elif attempts >= settings.max_attempts:
-                values["status"] = "failed"
-            else:
-                retry = clock.now_utc() + delivery.jittered_backoff(settings, attempts)
-                values["next_attempt_at"] = delivery.iso(retry)
             conn.execute(
                 insert(attempts_t).values(
                     id=new_id("att"),
-                    delivery_id=row["id"],
-                    webhook_id=row["webhook_id"],
-                    seq=row["seq"],
-                    attempted_at=o["at"],
-                    status_code=o["status"],
-                    error=o["error"],
-                    duration_ms=o["ms"],
+                    delivery_id=row.id,
+                    webhook_id=row.webhook_id,
+                    seq=row.seq,
+                    attempted_at=o.at,
+                    status_code=o.status,
+                    error=o.error,
+                    duration_ms=o.ms,
                 )
             )
             conn.execute(
-                update(deliveries_t).where(deliveries_t.c.id == row["id"]).values(**values)
+                update(deliveries_t)
+                .where(deliveries_t.c.id == row.id)
+                .values(**_next_state(settings, o))
             )
 
 
@@ -148,46 +176,45 @@ class Sender:
     ) -> None:
         self.engine, self.settings, self.post = engine, settings, post
         self.pool = ThreadPoolExecutor(max_workers=settings.senders)
-        self.running: set[Future[dict[str, Any]]] = set()
+        self.running: set[Future[AttemptOutcome]] = set()
 
     def _drain(self) -> dict[str, int]:
         finished = {f for f in self.running if f.done()}
         self.running -= finished
         outcomes = [f.result() for f in finished]
         record(self.engine, self.settings, outcomes)
-        ok = sum(1 for o in outcomes if o["error"] is None)
+        ok = sum(1 for o in outcomes if o.error is None)
         return {"delivered": ok, "failed": len(outcomes) - ok}
 
     def run_pass(self, wait: bool = False) -> dict[str, int]:
         done = self._drain()
         free = self.settings.senders * 4 - len(self.running)
         sending = select(hooks_t.c.id).where(hooks_t.c.active, hooks_t.c.paused.is_(None))
-        rows = (
-            delivery.claim_due(
-                self.engine,
-                deliveries_t,
-                "pending",
-                max(free, 0),
-                self.settings.lease_s,
-                where=deliveries_t.c.webhook_id.in_(sending),
-            )
-            if free > 0
-            else []
+        claim = delivery.DueClaim(
+            deliveries_t,
+            "pending",
+            max(free, 0),
+            self.settings.lease_s,
+            where=deliveries_t.c.webhook_id.in_(sending),
         )
+        rows = delivery.claim_due(self.engine, claim, delivery_of) if free > 0 else []
         if rows:
             with self.engine.connect() as conn:
-                ids = {r["webhook_id"] for r in rows}
+                ids = {r.webhook_id for r in rows}
                 hooks = {
-                    h["id"]: h
-                    for h in conn.execute(select(hooks_t).where(hooks_t.c.id.in_(ids))).mappings()
+                    h.id: h
+                    for h in map(
+                        webhook_of,
+                        conn.execute(select(hooks_t).where(hooks_t.c.id.in_(ids))).mappings(),
+                    )
                 }
-                seqs = {r["seq"] for r in rows}
+                seqs = {r.seq for r in rows}
                 events = {
                     e.seq: event_from_row(e)
                     for e in conn.execute(select(events_t).where(events_t.c.seq.in_(seqs)))
                 }
             for r in rows:
-                hook, event = hooks[r["webhook_id"]], events[r["seq"]]
+                hook, event = hooks[r.webhook_id], events[r.seq]
                 self.running.add(
                     self.pool.submit(attempt, self.settings, r, hook, event, self.post)
                 )

@@ -17,6 +17,7 @@ from sqlalchemy import Engine, insert, select, update
 
 from market.adapters.eventstore import utcnow_iso
 from market.adapters.tables import PartyMembership, RegistrationLink, User
+from market.domain.commands.identity import LinkMail
 from market.services.identity import account_log, invitations, single_use_links, throttle
 from market.services.identity.token_digest import TokenHasher
 from market.services.kernel import runner
@@ -80,17 +81,17 @@ def _send_check(conn: Any, hasher: TokenHasher, registration_id: str, email: str
     token = single_use_links.issue(
         conn, links_t, hasher, {"registration_id": registration_id}, VERIFY_VALID_FOR
     )
-    single_use_links.queue_mail(
-        conn,
-        registration_id,
-        email,
-        "Confirm your address to ask to join",
-        f"You asked for {name} to join the NJ transfer certificate market. The link below "
+    mail = LinkMail(
+        user_id=registration_id,
+        to=email,
+        subject="Confirm your address to ask to join",
+        body=f"You asked for {name} to join the NJ transfer certificate market. The link below "
         "works once, for 48 hours: it confirms this address and sends the request to the "
         "Authority for review. If it was not you, ignore this message.",
-        f"/join/verify/{token}",
-        "REGISTRATION_CHECK",
+        link=f"/join/verify/{token}",
+        kind="REGISTRATION_CHECK",
     )
+    single_use_links.queue_mail(conn, mail)
     return token
 
 
@@ -98,7 +99,7 @@ def verify(engine: Engine, hasher: TokenHasher, token: str) -> dict[str, Any]:
     """Spend the link and submit the registration for review. The link is spent only
     when the registration moves (a failing move leaves it usable)."""
     with engine.connect() as conn:
-        registration_id = single_use_links.live(conn, links_t, hasher, token)["registration_id"]
+        registration_id = single_use_links.live(conn, links_t, hasher, token).owner_id
 
     def move(uow: Any) -> dict[str, Any]:
         single_use_links.spend(uow.conn, links_t, hasher, token)
