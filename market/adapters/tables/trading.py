@@ -21,7 +21,8 @@ class Listing(SQLModel, table=True):
     __table_args__ = (CheckConstraint("amount_cents > 0 and ask_cents >= 0", name="amounts"),)
 
     id: str = Field(primary_key=True, max_length=40)
-    certificate_id: str = Field(foreign_key="certificates.id", max_length=40, index=True)
+    # Indexed by ix_listings_certificate_status (scale_indexes.py, migration 0023).
+    certificate_id: str = Field(foreign_key="certificates.id", max_length=40)
     seller_party_id: str = Field(foreign_key="parties.id", max_length=40)
     amount_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
     ask_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
@@ -37,7 +38,8 @@ class Offer(SQLModel, table=True):
     listing_id: str = Field(foreign_key="listings.id", max_length=40, index=True)
     certificate_id: str = Field(foreign_key="certificates.id", max_length=40)
     seller_party_id: str = Field(foreign_key="parties.id", max_length=40)
-    buyer_party_id: str = Field(foreign_key="parties.id", max_length=40, index=True)
+    # Indexed by ix_offers_buyer_seq (scale_indexes.py, migration 0023).
+    buyer_party_id: str = Field(foreign_key="parties.id", max_length=40)
     amount_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
     price_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
     status: str = Field(max_length=20)  # open | countered | accepted | declined
