@@ -103,7 +103,7 @@ def _answers(repos: Repositories, ids: dict[str, Any]) -> dict[str, Any]:
         "ancestry": [repos.certificates.ancestry(c) for c in (cert, children[0]["id"])],
         "latest_fy": [repos.caps.latest_charged_fiscal_year(b) for b in ("DM_CBT", "BRRAG")],
         "used": repos.caps.used_cents("DM_CBT:2014"),
-        "queue": [r["id"] for r in repos.queue.waiting("DM_CBT")],
+        "queue": [r.id for r in repos.queue.waiting("DM_CBT")],
         "last_position": [repos.queue.last_position(p) for p in ("DM_CBT", "DM_GIT_FILM_POOL")],
         "stakes": repos.parties.stakes(),
         "owners": repos.parties.owners_of(ids["seller"]),

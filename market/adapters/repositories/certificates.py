@@ -8,9 +8,11 @@ from sqlalchemy import bindparam, func, select, true
 from market.adapters.projections.store import Row
 from market.adapters.queries import Query
 from market.adapters.repositories.base import Repository, SqlMixin
+from market.adapters.repositories.certificate_models import cap_use_of, queued_credit_of
 from market.adapters.repositories.models import certificate_of
 from market.adapters.tables import CapUsage, Certificate, QueueEntry
 from market.domain import model
+from market.domain.model.dm_pool import CapUse, QueuedCredit
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
 caps_t = CapUsage.__table__  # type: ignore[attr-defined]
@@ -128,13 +130,17 @@ class CapRepository(Repository):
         row = self.get(cap_id)
         return int(row["used_cents"]) if row is not None else 0
 
-    def of_bucket(self, bucket: str) -> list[Row]:
-        return self.where(bucket=bucket)
+    def load(self, cap_id: str) -> CapUse | None:
+        row = self.get(cap_id)
+        return None if row is None else cap_use_of(row)
+
+    def of_bucket(self, bucket: str) -> list[CapUse]:
+        return [cap_use_of(r) for r in self.where(bucket=bucket)]
 
     def latest_charged_fiscal_year(self, bucket: str) -> int | None:
         """The latest fiscal year something was charged to (a row with only queued cents
         is a deferral from a year the pool may not have reached)."""
-        years = [int(r["fiscal_year"]) for r in self.of_bucket(bucket) if int(r["used_cents"])]
+        years = [u.fiscal_year for u in self.of_bucket(bucket) if u.used_cents]
         return max(years) if years else None
 
 
@@ -149,10 +155,14 @@ class QueueRepository(Repository):
 
     table = "dm_queue"
 
-    def waiting(self, pool: str) -> list[Row]:
+    def load(self, certificate_id: str) -> QueuedCredit | None:
+        row = self.get(certificate_id)
+        return None if row is None else queued_credit_of(row)
+
+    def waiting(self, pool: str) -> list[QueuedCredit]:
         """Entries of the pool with cents still deferred, in order of receipt."""
-        rows = [r for r in self.where(pool=pool) if int(r["remaining_cents"]) > 0]
-        return sorted(rows, key=lambda r: int(r["position"]))
+        entries = [queued_credit_of(r) for r in self.where(pool=pool)]
+        return sorted((e for e in entries if e.remaining_cents > 0), key=lambda e: e.position)
 
     def last_position(self, pool: str) -> int:
         return max((int(r["position"]) for r in self.where(pool=pool)), default=0)

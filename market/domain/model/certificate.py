@@ -34,6 +34,12 @@ class Certificate:
     carryover_last_year: int | None
     waiver_statement: str
     attributes: Mapping[str, Any] = field(default_factory=dict)
+    # The lineage and the ledger's bookkeeping, as the projection row records them.
+    parent_id: str | None = None
+    is_original: bool = False
+    face_cents: int = 0
+    issued_seq: int = 0
+    ruleset: str = ""
 
     @staticmethod
     def stream_of(certificate_id: str) -> str:

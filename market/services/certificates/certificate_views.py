@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from market.adapters.reads import certificates as certificate_rows
+from market.adapters.repositories.models import certificate_of
 from market.domain.events.certificates import ACTIVITY_KEY
+from market.domain.model import Certificate
 from market.domain.programs import Program
 from market.services.certificates import certificate_reads, halts
 from market.services.kernel import reads
@@ -21,6 +23,11 @@ from market.services.parties.parties import load_party
 
 def load_certificate(source: Source, certificate_id: str) -> dict[str, Any]:
     return reads.certificate(source, certificate_id)
+
+
+def certificate_record(source: Source, certificate_id: str) -> Certificate:
+    """The certificate as the rules read it (market.domain.model), or 404."""
+    return certificate_of(reads.certificate(source, certificate_id))
 
 
 def resolve(source: Source, key: str) -> str:

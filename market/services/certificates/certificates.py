@@ -138,7 +138,7 @@ def issue_certificate(
     elif program is Program.UTH:
         _issue_uth(uow, actor, new, payload, ruleset)
     else:
-        issue_dm(uow, actor, program, new, payload, ruleset)
+        issue_dm(uow, actor, new, payload, ruleset)
     return certificate_view(uow, cert_id)
 
 
