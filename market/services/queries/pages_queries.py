@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
-from market.adapters.repositories.models import transfer_of
+from market.adapters.repositories.models import certificate_of, transfer_of
 from market.adapters.tables import (
     Certificate,
     CreditApplication,
@@ -98,7 +98,7 @@ def pending_count(conn: Connection) -> int:
 
 def carryover_last_year(cert: dict[str, Any], ruleset: Ruleset) -> int | None:
     """The window returns.expire_carryforwards uses for the certificate."""
-    return carryover_window(cert, TaxType(sorted(cert["tax_types"])[0]), ruleset)
+    return carryover_window(certificate_of(cert), TaxType(sorted(cert["tax_types"])[0]), ruleset)
 
 
 def latest_tech_fiscal_year(conn: Connection) -> int | None:

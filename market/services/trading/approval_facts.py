@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from market.adapters.repositories.models import transfer_of
+from market.adapters.repositories.models import certificate_of, transfer_of
 from market.domain.commands.trading import ApproveTransfer
 from market.domain.deciders.transfers import ApprovalFacts, ListingSold
 from market.domain.model import Transfer, TransferStatus
@@ -61,7 +61,7 @@ def approval_facts(
         transfer=transfer,
         sale=sale_facts(uow, cert, *parties, ruleset),
         listing=listing,
-        activity_ids=tuple(activity_ids_of(uow, cert)),
+        activity_ids=tuple(activity_ids_of(uow, certificate_of(cert))),
         buyer_certificate_id=new_id("crt"),
         today=today(),
     )

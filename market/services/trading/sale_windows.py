@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from market.adapters.repositories.models import certificate_of
 from market.domain.programs import TaxType
 from market.domain.rules import dm_queue, sale_window
 from market.domain.rulesets import Ruleset
@@ -22,7 +23,7 @@ def usable_through(cert: dict[str, Any], ruleset: Ruleset) -> int | None:
     tranches = uth_tranches(cert)
     if tranches is not None:
         return sale_window.usable_through(None, tranches)
-    return carryover_window(cert, TaxType(sorted(cert["tax_types"])[0]), ruleset)
+    return carryover_window(certificate_of(cert), TaxType(sorted(cert["tax_types"])[0]), ruleset)
 
 
 def window_fields(cert: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
