@@ -34,21 +34,24 @@ TECH_INTAKE = [("bioworks", 3_000_000, 600_000, "0.55", 40), ("photonics", 4_000
 
 @dataclass
 class Credits:
-    brrag: dict[str, Any]
-    uth: dict[str, Any]
-    dm_cbt: list[dict[str, Any]]
-    dm_git: dict[str, Any]
+    """The ids of the certificates issued."""
+
+    brrag: str
+    uth: str
+    dm_cbt: list[str]
+    dm_git: str
     tech: dict[str, str]  # party id -> TECH certificate id
 
 
 def issue_all(s: Seeding) -> Credits:
     d = s.dates
 
-    def issue(key: str, program: str, face: int, fy: int, **extra: Any) -> dict[str, Any]:
+    def issue(key: str, program: str, face: int, fy: int, **extra: Any) -> str:
         new = certificates.NewCertificate(
             program=program, holder_party_id=s.ids[key], face_cents=face, fiscal_year=fy, **extra
         )
-        return s.do(lambda uow: certificates.issue_certificate(uow, EDA, new, s.ruleset))
+        issued = s.do(lambda uow: certificates.issue_certificate(uow, EDA, new, s.ruleset))
+        return str(issued["id"])
 
     brrag = issue(
         "meadowlands",
