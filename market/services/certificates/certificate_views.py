@@ -151,7 +151,7 @@ def list_party_certificates(
     load_party(conn, party_id)
     actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
     rows = certificate_rows.held_by(conn, party_id, after, limit + 1)
-    halted = halts.halted_among(conn, rows)  # PRODUCT.md 8.3
+    halted = halts.halted_among(conn, ((r["id"], r["root_id"]) for r in rows))  # PRODUCT.md 8.3
     for row in rows:
         row[ACTIVITY_KEY] = lineage_activity_ids(conn, row["id"], row["root_id"], row["attributes"])
         row["halted"] = row["id"] in halted

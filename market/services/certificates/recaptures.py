@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TypedDict
 
 from market.adapters.repositories.models import transfer_of
 from market.domain.errors import InvalidRequestError
@@ -43,6 +43,29 @@ class NewRecapture:
 
 
 BASES = ("hq_not_maintained", "proceeds_misused", "other")
+
+
+class RecaptureRecord(TypedDict):
+    """A `recaptures` row."""
+
+    id: str
+    party_id: str
+    certificate_id: str | None
+    amount_cents: int
+    fund: str
+    reason: str
+    assessed_seq: int
+
+
+class AssessedRecapture(RecaptureRecord):
+    """The answer to an assessment: the row and what the assessment decided."""
+
+    recaptured_from_balance_cents: int
+    program: str
+    tax_type: str
+    transfer_id: str | None
+    basis: str
+    hq_window_end: str | None
 
 
 def _check_transfer(source: Source, new: NewRecapture, party: Party) -> str | None:
@@ -113,7 +136,7 @@ def _from_balance(cert: Certificate | None, amount_cents: int) -> tuple[int, str
     return from_balance, certificate_status(cert.allowed_cents, after, cert.queued_cents)
 
 
-def assess_recapture(uow: AbstractUnitOfWork, actor: Actor, new: NewRecapture) -> dict[str, Any]:
+def assess_recapture(uow: AbstractUnitOfWork, actor: Actor, new: NewRecapture) -> AssessedRecapture:
     """RECAPTURE_ASSESSED; with a certificate, up to the amount leaves its usable balance."""
     actor.require(AUTHORITY)
     party = party_record(uow, new.party_id)
@@ -152,18 +175,27 @@ def assess_recapture(uow: AbstractUnitOfWork, actor: Actor, new: NewRecapture) -
         hq_window_end=hq_window_end,
     )
     uow.append(f"recapture-{recapture_id}", assessed, actor.label, new_stream=True)
-    return recapture_view(uow, recapture_id) | {
-        "recaptured_from_balance_cents": from_balance,
-        "program": program.value,
-        "tax_type": regime.value,
-        "transfer_id": new.transfer_id,
-        "basis": new.basis,
-        "hq_window_end": assessed.hq_window_end,
-    }
+    return AssessedRecapture(
+        **recapture_view(uow, recapture_id),
+        recaptured_from_balance_cents=from_balance,
+        program=program.value,
+        tax_type=regime.value,
+        transfer_id=new.transfer_id,
+        basis=new.basis,
+        hq_window_end=assessed.hq_window_end,
+    )
 
 
-def recapture_view(source: Source, recapture_id: str) -> dict[str, Any]:
+def recapture_view(source: Source, recapture_id: str) -> RecaptureRecord:
     row = repositories(source).recaptures.get(recapture_id)
     if row is None:
         raise LookupError(f"recaptures {recapture_id} was not projected")
-    return row
+    return RecaptureRecord(
+        id=row["id"],
+        party_id=row["party_id"],
+        certificate_id=row["certificate_id"],
+        amount_cents=row["amount_cents"],
+        fund=row["fund"],
+        reason=row["reason"],
+        assessed_seq=row["assessed_seq"],
+    )

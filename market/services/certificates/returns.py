@@ -55,9 +55,28 @@ class CreditLimits(TypedDict):
     cap40_cents: int | None
     carryover_last_year: int | None
     # PT-1: what the duplicate-use check compared (absent from older events).
-    creditable_activity_ids: list[str]
-    pt1_activity_scope: str
+    creditable_activity_ids: NotRequired[list[str]]
+    pt1_activity_scope: NotRequired[str]
     uth_withheld_cents: NotRequired[dict[str, int]]
+
+
+class CreditApplicationRecord(TypedDict):
+    """A `credit_applications` row: a use of a certificate on a return."""
+
+    id: str
+    certificate_id: str
+    party_id: str
+    tax_type: str
+    tax_year: int
+    liability_cents: int
+    other_credits_cents: int
+    statutory_minimum_cents: int
+    requested_cents: int
+    applied_cents: int
+    carried_forward_cents: int
+    limited_by: str
+    limits: CreditLimits
+    ruleset: str
 
 
 @dataclass(frozen=True)
@@ -155,7 +174,7 @@ def _usable_balance(
 
 def apply_to_return(
     uow: AbstractUnitOfWork, actor: Actor, ruleset: Ruleset, new: NewCreditApplication
-) -> dict[str, Any]:
+) -> CreditApplicationRecord:
     """CREDIT_APPLIED: the smallest limit binds; the rest stays on the certificate."""
     actor.require(AUTHORITY, PARTICIPANT)
     cert = certificate_record(uow, new.certificate_id)
@@ -252,8 +271,23 @@ def apply_to_return(
     return load_credit_application(uow, application_id)
 
 
-def load_credit_application(source: Source, application_id: str) -> dict[str, Any]:
+def load_credit_application(source: Source, application_id: str) -> CreditApplicationRecord:
     row = repositories(source).credit_applications.get(application_id)
     if row is None:
         raise LookupError(f"credit_applications {application_id} was not projected")
-    return row
+    return CreditApplicationRecord(
+        id=row["id"],
+        certificate_id=row["certificate_id"],
+        party_id=row["party_id"],
+        tax_type=row["tax_type"],
+        tax_year=row["tax_year"],
+        liability_cents=row["liability_cents"],
+        other_credits_cents=row["other_credits_cents"],
+        statutory_minimum_cents=row["statutory_minimum_cents"],
+        requested_cents=row["requested_cents"],
+        applied_cents=row["applied_cents"],
+        carried_forward_cents=row["carried_forward_cents"],
+        limited_by=row["limited_by"],
+        limits=row["limits"],
+        ruleset=row["ruleset"],
+    )
