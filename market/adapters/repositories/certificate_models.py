@@ -3,7 +3,19 @@
 from __future__ import annotations
 
 from market.adapters.projections.store import Row
+from market.domain.model.certificate import DerivedCertificate
 from market.domain.model.dm_pool import CapUse, QueuedCredit
+
+
+def derived_certificate_of(row: Row) -> DerivedCertificate:
+    return DerivedCertificate(
+        id=str(row["id"]),
+        number=str(row["number"]),
+        holder_party_id=str(row["holder_party_id"]),
+        face_cents=int(row["face_cents"]),
+        origin=str(row["origin"]),
+        issued_seq=int(row["issued_seq"]),
+    )
 
 
 def cap_use_of(row: Row) -> CapUse:

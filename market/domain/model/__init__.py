@@ -1,7 +1,7 @@
 """The aggregates the rules decide on, as frozen typed values: what a repository returns
 and a decider takes. Each knows its ledger stream's name and guards its own states."""
 
-from market.domain.model.certificate import Certificate
+from market.domain.model.certificate import Certificate, DerivedCertificate
 from market.domain.model.dm_pool import CapUse, QueuedCredit
 from market.domain.model.listing import Listing, ListingStatus, Offer, OfferStatus
 from market.domain.model.party import Party
@@ -10,6 +10,7 @@ from market.domain.model.transfer import Transfer, TransferStatus
 __all__ = [
     "CapUse",
     "Certificate",
+    "DerivedCertificate",
     "Listing",
     "ListingStatus",
     "Offer",

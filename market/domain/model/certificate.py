@@ -15,6 +15,18 @@ SELLABLE_ORIGINS = ("issued", "allocation")
 
 
 @dataclass(frozen=True)
+class DerivedCertificate:
+    """A certificate derived from another, as its parent's lineage lists it."""
+
+    id: str
+    number: str
+    holder_party_id: str
+    face_cents: int
+    origin: str
+    issued_seq: int
+
+
+@dataclass(frozen=True)
 class Certificate:
     id: str
     number: str

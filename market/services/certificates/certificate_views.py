@@ -79,12 +79,12 @@ def certificate_view(
     """The certificate with its ancestors (up to 50) and a page of its children
     (`lineage.children_next` is the cursor of the next page, or None)."""
     cert = load_certificate(source, certificate_id)
-    ancestors: list[dict[str, Any]] = []
+    ancestors: list[certificate_reads.CertificateBrief] = []
     parent_id = cert["parent_id"]
     while parent_id is not None and len(ancestors) < 50:
-        parent = load_certificate(source, parent_id)
+        parent = certificate_record(source, parent_id)
         ancestors.append(certificate_reads.brief(parent))
-        parent_id = parent["parent_id"]
+        parent_id = parent.parent_id
     children, children_next = certificate_reads.children_page(
         source, certificate_id, children_after
     )
@@ -140,7 +140,9 @@ def find_certificate(
     return get_certificate(conn, actor, readable_id(conn, actor, key), **pages)
 
 
-def certificate_history(conn: Connection, certificate_id: str) -> list[dict[str, Any]]:
+def certificate_history(
+    conn: Connection, certificate_id: str
+) -> list[certificate_reads.HistoryItem]:
     """The first page of the certificate's history (`certificate_reads.history_page`)."""
     return certificate_reads.history_page(conn, certificate_id)[0]
 
