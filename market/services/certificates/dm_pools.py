@@ -4,12 +4,13 @@ to its pool, deferring what does not fit, and rolling the pool into the next fis
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from market.adapters.eventstore import utcnow_iso
-from market.domain.events.certificates import QueueAllowed, QueueDeferred, certificate_issued
+from market.domain.events.certificates import QueueAllowed, QueueDeferred
 from market.domain.programs import Program
 from market.domain.rules import dm_queue
 from market.domain.rules.buckets import cap_id
@@ -17,6 +18,7 @@ from market.domain.rules.certificate_status import certificate_status
 from market.domain.rulesets import Ruleset
 from market.domain.values import fiscal_year as fiscal_year_of
 from market.services.certificates.certificate_views import certificate_record
+from market.services.certificates.issuance import Issuance
 from market.services.kernel import clock
 from market.services.kernel.actor import AUTHORITY, Actor
 from market.services.kernel.uow import AbstractUnitOfWork
@@ -118,7 +120,7 @@ def issue_dm(
     uow: AbstractUnitOfWork,
     actor: Actor,
     new: NewCertificate,
-    payload: dict[str, Any],
+    issuance: Issuance,
     ruleset: Ruleset,
 ) -> None:
     """A digital media certificate issued into its pool: allowed what fits, the rest
@@ -128,16 +130,21 @@ def issue_dm(
     # The ledger reaches the business date's fiscal year before processing this request,
     # never a later one: an application for a FY not begun waits behind the queue.
     roll_pool(uow, actor, pool, min(fy, fiscal_year_of(clock.today())), ruleset)
-    cert_id = payload["certificate_id"]
+    cert_id = issuance.certificate_id
     received_at = utcnow_iso()
     state = _pool_state(uow, pool)
     item = dm_queue.QueueItem(cert_id, new.face_cents, received_at)
     _, allowed, deferred = dm_queue.admit(state, item, fy, ruleset)
-    stream = f"certificate-{cert_id}"
+    stream = issuance.stream
     cap = dm_queue.pool_cap_cents(pool, ruleset)
-    payload |= {"allowed_cents": 0, "queued_cents": new.face_cents, "status": "queued"}
-    payload["attributes"] = payload["attributes"] | {"pool": pool, "received_at": received_at}
-    uow.append(stream, certificate_issued(**payload), actor.label, new_stream=True)
+    queued = replace(
+        issuance,
+        allowed_cents=0,
+        queued_cents=new.face_cents,
+        status="queued",
+        attributes={**issuance.attributes, "pool": pool, "received_at": received_at},
+    )
+    uow.append(stream, queued.event(), actor.label, new_stream=True)
     if allowed:
         uow.append(
             stream,

@@ -42,13 +42,27 @@ class OwnerShare(TypedDict):
     certificate_id: str
 
 
+class AgreementShare(TypedDict):
+    owner_party_id: str
+    share_bps: int
+
+
+class AgreementBasis(TypedDict):
+    """UTH-14 / AMB-17: the owners' agreement an allocation went by."""
+
+    agreement_id: str
+    filed_on: str
+    reference: str | None
+    shares: list[AgreementShare]
+
+
 class PassThrough(TypedDict):
     """The answer to a pass-through allocation."""
 
     certificate_id: str
     amount_cents: int
     basis: str
-    owners_agreement: dict[str, Any] | None
+    owners_agreement: AgreementBasis | None
     director_review: bool
     allocations: list[OwnerShare]
 
@@ -95,24 +109,28 @@ def pass_through_allocate(
         raise InvalidRequestError(
             "The entity has no recorded owners to allocate to.", {"party_id": entity.id}
         )
-    income = {e["owner_party_id"]: int(e["income_share_bps"] or 0) for e in edges}
-    value = {e["owner_party_id"]: int(e["value_bps"]) for e in edges}
+    income: dict[str, int] = {e["owner_party_id"]: e["income_share_bps"] or 0 for e in edges}
+    value: dict[str, int] = {e["owner_party_id"]: e["value_bps"] for e in edges}
     agreement = owners_agreement(uow, entity.id)
     basis = pass_through.allocation_basis(
         cert.program, entity.entity_type, agreement is not None, rules
     )
     agreed: dict[str, int] = {}
-    agreement_basis: dict[str, Any] | None = None
+    agreement_basis: AgreementBasis | None = None
     if basis == "owners_agreement" and agreement is not None:
-        agreed = {s["owner_party_id"]: int(s["share_bps"]) for s in agreement["shares"]}
+        agreement_shares = [
+            AgreementShare(owner_party_id=s["owner_party_id"], share_bps=s["share_bps"])
+            for s in agreement["shares"]
+        ]
+        agreed = {s["owner_party_id"]: s["share_bps"] for s in agreement_shares}
         split = pass_through.allocate_by_agreement(amount, agreed)
         fallback = False
-        agreement_basis = {
-            "agreement_id": agreement["agreement_id"],
-            "filed_on": agreement["filed_on"],
-            "reference": agreement["reference"],
-            "shares": agreement["shares"],
-        }
+        agreement_basis = AgreementBasis(
+            agreement_id=agreement["agreement_id"],
+            filed_on=agreement["filed_on"],
+            reference=agreement["reference"],
+            shares=agreement_shares,
+        )
     else:
         split = pass_through.allocate_by_income_share(amount, income, value)
         fallback = sum(income.values()) <= 0
