@@ -1,7 +1,7 @@
 """The aggregates the rules decide on, as frozen typed values: what a repository returns
 and a decider takes. Each knows its ledger stream's name and guards its own states."""
 
-from market.domain.model.certificate import Certificate, DerivedCertificate
+from market.domain.model.certificate import Certificate, DerivedCertificate, Tranche
 from market.domain.model.dm_pool import CapUse, QueuedCredit
 from market.domain.model.listing import Listing, ListingStatus, Offer, OfferStatus
 from market.domain.model.party import Party
@@ -17,6 +17,7 @@ __all__ = [
     "OfferStatus",
     "Party",
     "QueuedCredit",
+    "Tranche",
     "Transfer",
     "TransferStatus",
 ]

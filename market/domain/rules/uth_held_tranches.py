@@ -5,7 +5,7 @@ expired or consumed (UTH-10, UTH-24, UTH-26, UTH-27, AMB-15).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from market.domain.errors import (
     DomainError,
@@ -16,6 +16,9 @@ from market.domain.errors import (
 )
 from market.domain.rules.pass_through import split_exact
 from market.domain.rules.sale_window import CarryforwardExpiredError
+
+if TYPE_CHECKING:  # the model's certificates hold tranches; nothing here builds one
+    from market.domain.model.certificate import Tranche
 
 # What a held tranche's cents went to, for its holder alone: used on a return, passed
 # through to owners, expired (UTH-10). An owner's copy starts without them.
@@ -105,20 +108,18 @@ def withheld(
     return out
 
 
-def expire_tranches(
-    tranches: Sequence[Mapping[str, Any]], tax_year: int
-) -> tuple[int, list[dict[str, Any]]]:
+def expire_tranches(tranches: Sequence[Tranche], tax_year: int) -> tuple[int, list[Tranche]]:
     """UTH-10: before a return for `tax_year`, what is left unapplied of every tranche
     whose carryforward ended earlier expires (frozen or conditional alike: the window runs
     regardless). Returns the cents and the tranches afterwards (`expired_cents`)."""
     total = 0
-    out: list[dict[str, Any]] = []
+    out: list[Tranche] = []
     for tranche in tranches:
-        row = dict(tranche)
+        row = tranche.copy()
         last = tranche.get("carryforward_last_period")
         cents = tranche_unapplied(tranche)
-        if cents and last is not None and int(last) < tax_year:
-            row["expired_cents"] = int(tranche.get("expired_cents", 0)) + cents
+        if cents and last is not None and last < tax_year:
+            row["expired_cents"] = tranche.get("expired_cents", 0) + cents
             total += cents
         out.append(row)
     return total, out

@@ -4,11 +4,11 @@
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from market.adapters.repositories.models import certificate_of
 from market.domain.events.returns import CarryforwardExpired
-from market.domain.model import Certificate
+from market.domain.model import Certificate, Tranche
 from market.domain.programs import TaxType
 from market.domain.rules import uth_held_tranches
 from market.domain.rules.certificate_status import certificate_status
@@ -27,7 +27,7 @@ class Expiry(TypedDict):
     carryover_last_year: int | None
     tax_year: int
     certificate_status: str
-    tax_periods: NotRequired[list[dict[str, Any]]]
+    tax_periods: NotRequired[list[Tranche]]
 
 
 def _expiry(cert: Certificate, ruleset: Ruleset, tax_year: int) -> Expiry | None:
@@ -35,7 +35,7 @@ def _expiry(cert: Certificate, ruleset: Ruleset, tax_year: int) -> Expiry | None
     tranches each have their own window (UTH-10)."""
     last = carryover_window(cert, TaxType(sorted(cert.tax_types)[0]), ruleset)
     tranches = cert.uth_tranches()
-    after: list[dict[str, Any]] | None = None
+    after: list[Tranche] | None = None
     if tranches is not None:  # UTH-10: each tranche has its own 20 periods
         amount, after = uth_held_tranches.expire_tranches(tranches, tax_year)
         last = max(

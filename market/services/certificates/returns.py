@@ -16,7 +16,7 @@ from market.domain.errors import (
     TaxTypeNotAllowedError,
 )
 from market.domain.events.returns import CreditApplied
-from market.domain.model import Certificate, Party
+from market.domain.model import Certificate, Party, Tranche
 from market.domain.programs import TaxType, check_tax_type
 from market.domain.rules import (
     carryover,
@@ -142,7 +142,7 @@ _WITHHELD_WORDS = {
 
 
 def _usable_balance(
-    cert: Certificate, tranches: list[dict[str, Any]], balance: int, tax_year: int
+    cert: Certificate, tranches: list[Tranche], balance: int, tax_year: int
 ) -> tuple[int, dict[str, tuple[int, list[int]]]]:
     """The balance less what tranches not usable in `tax_year` withhold
     (uth_held_tranches.withheld), and those; refused, naming every reason, when they

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from market.adapters.repositories import Repositories
 from market.adapters.repositories.models import certificate_of
-from market.domain.model import Certificate
+from market.domain.model import Certificate, Tranche
 from market.domain.rules import uth, uth_held_tranches
 from market.domain.rules.buckets import cap_id
 from market.domain.rulesets import Ruleset
@@ -37,7 +37,7 @@ class BuyerEffect(TypedDict):
     at_risk_cents: int
     finding_cut_cents: int
     conditional_lifted: list[int]
-    tax_periods: list[dict[str, Any]]
+    tax_periods: list[Tranche]
 
 
 @dataclass(frozen=True)
@@ -91,24 +91,20 @@ def _buyer_effect(cert: Certificate, review: BuyerReview) -> BuyerEffect | None:
         if t.get("conditional"):
             # UTH-27 / AMB-18: the review the buyer waited for; what it finds decides
             # below whether the tranche is also at risk.
-            t.update(conditional=False, review=review.outcome)
+            t["conditional"], t["review"] = False, review.outcome
             lifted.append(period)
             touched = True
         if review.cuts:
             unapplied = uth_held_tranches.tranche_unapplied(t)
             cut = cents - uth.reduced_installment(cents, review.finding, review.ruleset)
-            t.update(
-                at_risk=True,
-                frozen=review.freeze,
-                at_risk_finding=review.finding,
-                at_risk_cents=unapplied,
-                finding_cut_cents=cut,
-            )
+            t["at_risk"], t["frozen"] = True, review.freeze
+            t["at_risk_finding"], t["at_risk_cents"] = review.finding, unapplied
+            t["finding_cut_cents"] = cut
             at_risk += unapplied
             finding_cut += cut
             touched = True
         elif review.outcome == "restored" and t.get("at_risk"):
-            t.update(at_risk=False, frozen=False, restored=True)
+            t["at_risk"], t["frozen"], t["restored"] = False, False, True
             touched = True
     if not touched:
         return None

@@ -48,13 +48,13 @@ Readings (C.34:1B-209(c)(1) and (d); RULES UTH-11, UTH-13, UTH-26, AMB-14):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from market.adapters.repositories import Repositories
 from market.domain.commands.certificates import RecordUthReview
 from market.domain.errors import InvalidRequestError
 from market.domain.events.uth import UthReviewRecorded
-from market.domain.model import Certificate
+from market.domain.model import Certificate, Tranche
 from market.domain.programs import Program
 from market.domain.rules import uth_review
 from market.domain.rules.certificate_status import certificate_status
@@ -100,7 +100,7 @@ def _original_uth(repos: Repositories, certificate_id: str) -> Certificate:
     return cert
 
 
-def _check_transition(tranche: dict[str, Any], finding: str, period: int) -> None:
+def _check_transition(tranche: Tranche, finding: str, period: int) -> None:
     before = tranche.get("finding")
     if before in uth_review.PERMANENT_FORFEITURES:
         raise ForfeiturePermanentError(
@@ -123,8 +123,8 @@ def _check_transition(tranche: dict[str, Any], finding: str, period: int) -> Non
 
 
 def _tranches_by_period(
-    cert: Certificate, tranches: list[dict[str, Any]], tax_period: int
-) -> dict[int, dict[str, Any]]:
+    cert: Certificate, tranches: list[Tranche], tax_period: int
+) -> dict[int, Tranche]:
     """The award's installments by tax period; refused when `tax_period` is none of them."""
     by_period = {t["period"]: t for t in tranches}
     if tax_period not in by_period:
@@ -136,7 +136,7 @@ def _tranches_by_period(
 
 
 def _cut_tranches(
-    by_period: dict[int, dict[str, Any]], review: BuyerReview, balance: int
+    by_period: dict[int, Tranche], review: BuyerReview, balance: int
 ) -> tuple[dict[int, int], list[dict[str, int]]]:
     """The reviewed award's own cuts, made in place on its tranches: the cents cut per
     fiscal year (never more than the balance in all) and per period."""
@@ -149,28 +149,33 @@ def _cut_tranches(
         unsold, before = t["unsold_cents"], t.get("cut_cents", 0)
         cut = min(uth_review.review_cut(unsold, before, review.finding, review.ruleset), balance)
         balance -= cut
-        t.update(
-            review=review.outcome,
-            finding=review.finding,
-            unsold_cents=unsold - cut,
-            cut_cents=before + cut,
-        )
+        t["review"], t["finding"] = review.outcome, review.finding
+        t["unsold_cents"], t["cut_cents"] = unsold - cut, before + cut
         if cut:
             per_fy[t["fiscal_year"]] = per_fy.get(t["fiscal_year"], 0) + cut
             cuts.append({"period": period, "cut_cents": cut})
     return per_fy, cuts
 
 
-def _assessment(cert: Certificate, assessed: list[BuyerEffect]) -> dict[str, Any] | None:
+class Assessment(TypedDict):
+    """UTH-26: what an assessment would charge the seller (none is created here)."""
+
+    party_id: str
+    at_risk_cents: int
+    finding_cut_cents: int
+    recapture_created: bool
+
+
+def _assessment(cert: Certificate, assessed: list[BuyerEffect]) -> Assessment | None:
     """UTH-26: any assessment is charged to the seller; none is created here."""
     if not assessed:
         return None
-    return {
-        "party_id": cert.original_holder_party_id,
-        "at_risk_cents": sum(b["at_risk_cents"] for b in assessed),
-        "finding_cut_cents": sum(b["finding_cut_cents"] for b in assessed),
-        "recapture_created": False,
-    }
+    return Assessment(
+        party_id=cert.original_holder_party_id,
+        at_risk_cents=sum(b["at_risk_cents"] for b in assessed),
+        finding_cut_cents=sum(b["finding_cut_cents"] for b in assessed),
+        recapture_created=False,
+    )
 
 
 def record_review(
