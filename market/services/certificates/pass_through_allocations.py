@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from market.adapters.repositories.models import certificate_of
 from market.domain.errors import (
@@ -14,6 +14,7 @@ from market.domain.errors import (
 )
 from market.domain.events.certificates import ACTIVITY_KEY, Parent, certificate_issued
 from market.domain.events.returns import PassThroughAllocated
+from market.domain.model import Tranche
 from market.domain.rules import pass_through, uth_held_tranches
 from market.domain.rules.certificate_status import certificate_status
 from market.domain.rulesets import Ruleset
@@ -141,8 +142,8 @@ def pass_through_allocate(
         if cents > 0
     ]
     tranches = cert.uth_tranches()
-    tax_periods: list[dict[str, Any]] | None = None
-    owner_tranches: dict[str, list[dict[str, Any]]] = {}
+    tax_periods: list[Tranche] | None = None
+    owner_tranches: dict[str, list[Tranche]] = {}
     if tranches is not None:
         # UTH-24: each owner's certificate holds its share of the tranches it came from.
         tax_periods, owner_tranches = uth_held_tranches.pass_through_tranches(
