@@ -157,4 +157,4 @@ def list_party_certificates(
     for row in rows:
         row[ACTIVITY_KEY] = lineage_activity_ids(conn, row["id"], row["root_id"], row["attributes"])
         row["halted"] = row["id"] in halted
-    return split_page(rows, limit, lambda r: int(r["issued_seq"]))
+    return split_page(rows, limit, lambda r: r["issued_seq"])
