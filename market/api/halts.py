@@ -51,7 +51,7 @@ def issue_notice(data: dict[str, Any], certificate_id: str) -> ResponseReturnVal
     every certificate derived from it; their open listings are suspended."""
     actor = current_actor()
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> halts.Notice:
         return halts.issue_notice(uow, actor, certificate_id, data["kind"], data["reason"])
 
     return command(run, NoticeOut())
@@ -64,7 +64,7 @@ def lift_notice(data: dict[str, Any], certificate_id: str, notice_id: str) -> Re
     """Lift a notice (authority): trading resumes unless another notice still halts it."""
     actor = current_actor()
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> halts.Notice:
         return halts.lift_notice(uow, actor, certificate_id, notice_id, data["reason"])
 
     return command(run, NoticeOut(), status=200)

@@ -109,8 +109,8 @@ def get_registration(args: dict[str, Any], registration_id: str) -> ResponseRetu
     actor = current_actor()
     with ReadOnly(engine()) as conn:
         row = registration_views.get(conn, registration_id, actor)
-        row["similar"] = registration_views.similar(conn, actor, row)
-    return jsonify(row), 200
+        similar = registration_views.similar(conn, actor, row)
+    return jsonify({**row, "similar": similar}), 200
 
 
 @blp.route("/registrations/<registration_id>/approve", methods=["POST"])

@@ -94,7 +94,7 @@ def pass_through(data: dict[str, Any], certificate_id: str) -> ResponseReturnVal
     actor = current_actor()
     rules = ruleset()
 
-    def run(uow: UnitOfWork) -> dict[str, Any]:
+    def run(uow: UnitOfWork) -> pass_through_allocations.PassThrough:
         return pass_through_allocations.pass_through_allocate(
             uow, actor, certificate_id, data.get("amount_cents"), rules
         )

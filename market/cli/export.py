@@ -10,7 +10,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from market.domain.rulesets import get_ruleset
-from market.services.certificates.carryforwards import expire_carryforwards
+from market.services.certificates.carryforwards import Expiry, expire_carryforwards
 from market.services.kernel.actor import SYSTEM
 from market.services.kernel.runner import run
 from market.services.kernel.uow import ReadOnly, UnitOfWork
@@ -49,7 +49,7 @@ def expire(tax_year: int) -> None:
     """Expire every held balance whose carryover window closed before TAX_YEAR."""
     ruleset = get_ruleset(current_app.config["RULESET"])
 
-    def command(uow: UnitOfWork) -> list[dict[str, Any]]:
+    def command(uow: UnitOfWork) -> list[Expiry]:
         return expire_carryforwards(uow, SYSTEM, ruleset, tax_year)
 
     done = run(_engine(), command)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import click
 from flask import current_app
@@ -26,7 +25,7 @@ def roll_fiscal_year(fiscal_year: int) -> None:
     engine = current_app.extensions["market.engine"]
     rules = get_ruleset(current_app.config["RULESET"])
 
-    def command(uow: UnitOfWork) -> dict[str, Any]:
+    def command(uow: UnitOfWork) -> dm_pools.FiscalYearRoll:
         return dm_pools.roll_fiscal_year(uow, SYSTEM, fiscal_year, rules, clock.today())
 
     try:

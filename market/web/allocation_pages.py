@@ -29,7 +29,7 @@ def allocations() -> ResponseReturnValue:
     return redirect(url_for("pages.allocation", fy=fy or fiscal_year(today())))
 
 
-def _chart(fy: int, caps: dict[str, dict[str, Any]], preview: dict[str, Any]) -> Any:
+def _chart(fy: int, caps: dict[str, certificate_caps.ProgramCap], preview: dict[str, Any]) -> Any:
     labels = ["TECH fiscal-year cap", "Innovation zone set-aside"]
     rows = [caps["TECH"], caps["TECH_ZONE_SET_ASIDE"]]
     pending = 0 if preview["committed"] else int(preview["total_cents"])

@@ -92,7 +92,9 @@ def _read(f: Fields) -> returns.NewCreditApplication | None:
     return returns.NewCreditApplication(**loaded)
 
 
-def _review(new: returns.NewCreditApplication, result: dict[str, Any]) -> ResponseReturnValue:
+def _review(
+    new: returns.NewCreditApplication, result: returns.CreditApplicationRecord
+) -> ResponseReturnValue:
     limits = result["limits"]
     with ReadOnly(engine()) as conn:
         number = lookups.numbers_of(conn, [new.certificate_id]).get(new.certificate_id, "")
@@ -106,8 +108,9 @@ def _review(new: returns.NewCreditApplication, result: dict[str, Any]) -> Respon
             forms.dollars(int(limits["ledger_other_credits_cents"])),
         ),
     ]
-    if limits.get("cap40_cents") is not None:
-        lines.append(("§40 cap (PT-2)", forms.dollars(int(limits["cap40_cents"]))))
+    cap40 = limits.get("cap40_cents")
+    if cap40 is not None:
+        lines.append(("§40 cap (PT-2)", forms.dollars(cap40)))
     lines += [
         ("You asked to apply", forms.dollars(new.amount_cents)),
         ("Will be applied", forms.dollars(result["applied_cents"])),

@@ -21,7 +21,7 @@ from market.web.certificate_pages import render_certificate
 
 @bp.app_context_processor
 def _halt_helpers() -> dict[str, Any]:
-    def certificate_notices(certificate_id: str) -> list[dict[str, Any]]:
+    def certificate_notices(certificate_id: str) -> list[halts.Notice]:
         who = actor()
         if who.role not in (AUTHORITY, AUDITOR):
             return []

@@ -186,7 +186,7 @@ def assess_recapture() -> ResponseReturnValue:
         return render_desk(f.refuse())
     new, lines = read
 
-    def assess(uow: UnitOfWork) -> dict[str, Any]:
+    def assess(uow: UnitOfWork) -> recaptures.AssessedRecapture:
         return recaptures.assess_recapture(uow, who, new)
 
     if not confirm.confirmed():

@@ -8,9 +8,16 @@ from sqlalchemy import bindparam, func, select, true
 from market.adapters.projections.store import Row
 from market.adapters.queries import Query
 from market.adapters.repositories.base import Repository, SqlMixin
+from market.adapters.repositories.certificate_models import (
+    cap_use_of,
+    derived_certificate_of,
+    queued_credit_of,
+)
 from market.adapters.repositories.models import certificate_of
 from market.adapters.tables import CapUsage, Certificate, QueueEntry
 from market.domain import model
+from market.domain.model.certificate import DerivedCertificate
+from market.domain.model.dm_pool import CapUse, QueuedCredit
 
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
 caps_t = CapUsage.__table__  # type: ignore[attr-defined]
@@ -59,13 +66,12 @@ class CertificateRepository(Repository):
             1 for c in self.where(program=program, fiscal_year=fiscal_year) if c["is_original"]
         )
 
-    def children(self, parent_id: str, after: int | None, limit: int) -> list[Row]:
+    def children(self, parent_id: str, after: int | None, limit: int) -> list[DerivedCertificate]:
         """Up to `limit` certificates derived from this one after `after` (an
         `issued_seq`), oldest first, as id, number, holder, face, origin and seq."""
         rows = sorted(self.where(parent_id=parent_id), key=lambda r: int(r["issued_seq"]))
         kept = [r for r in rows if after is None or int(r["issued_seq"]) > after][:limit]
-        columns = ("id", "number", "holder_party_id", "face_cents", "origin", "issued_seq")
-        return [{c: r[c] for c in columns} for r in kept]
+        return [derived_certificate_of(r) for r in kept]
 
     def ancestry(self, certificate_id: str) -> dict[str, str | None]:
         """The parent link of the certificate and of each of its ancestors up to the
@@ -97,11 +103,11 @@ class SqlCertificateRepository(SqlMixin, CertificateRepository):
         found = _ORIGINALS.scalar(self.conn, {"program": program, "fiscal_year": fiscal_year})
         return int(found or 0)
 
-    def children(self, parent_id: str, after: int | None, limit: int) -> list[Row]:
+    def children(self, parent_id: str, after: int | None, limit: int) -> list[DerivedCertificate]:
         stmt = _CHILDREN.where(certs_t.c.parent_id == parent_id).limit(limit)
         if after is not None:
             stmt = stmt.where(certs_t.c.issued_seq > after)
-        return [dict(r) for r in self.conn.execute(stmt).mappings()]
+        return [derived_certificate_of(dict(r)) for r in self.conn.execute(stmt).mappings()]
 
     def has_original_of(self, party_id: str) -> bool:
         stmt = (
@@ -128,13 +134,17 @@ class CapRepository(Repository):
         row = self.get(cap_id)
         return int(row["used_cents"]) if row is not None else 0
 
-    def of_bucket(self, bucket: str) -> list[Row]:
-        return self.where(bucket=bucket)
+    def load(self, cap_id: str) -> CapUse | None:
+        row = self.get(cap_id)
+        return None if row is None else cap_use_of(row)
+
+    def of_bucket(self, bucket: str) -> list[CapUse]:
+        return [cap_use_of(r) for r in self.where(bucket=bucket)]
 
     def latest_charged_fiscal_year(self, bucket: str) -> int | None:
         """The latest fiscal year something was charged to (a row with only queued cents
         is a deferral from a year the pool may not have reached)."""
-        years = [int(r["fiscal_year"]) for r in self.of_bucket(bucket) if int(r["used_cents"])]
+        years = [u.fiscal_year for u in self.of_bucket(bucket) if u.used_cents]
         return max(years) if years else None
 
 
@@ -149,10 +159,14 @@ class QueueRepository(Repository):
 
     table = "dm_queue"
 
-    def waiting(self, pool: str) -> list[Row]:
+    def load(self, certificate_id: str) -> QueuedCredit | None:
+        row = self.get(certificate_id)
+        return None if row is None else queued_credit_of(row)
+
+    def waiting(self, pool: str) -> list[QueuedCredit]:
         """Entries of the pool with cents still deferred, in order of receipt."""
-        rows = [r for r in self.where(pool=pool) if int(r["remaining_cents"]) > 0]
-        return sorted(rows, key=lambda r: int(r["position"]))
+        entries = [queued_credit_of(r) for r in self.where(pool=pool)]
+        return sorted((e for e in entries if e.remaining_cents > 0), key=lambda e: e.position)
 
     def last_position(self, pool: str) -> int:
         return max((int(r["position"]) for r in self.where(pool=pool)), default=0)

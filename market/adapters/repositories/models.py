@@ -42,6 +42,11 @@ def certificate_of(row: Row) -> Certificate:
         carryover_last_year=row["carryover_last_year"],
         waiver_statement=str(row["waiver_statement"] or ""),
         attributes=dict(row["attributes"] or {}),
+        parent_id=row.get("parent_id"),
+        is_original=bool(row.get("is_original")),
+        face_cents=int(row.get("face_cents") or 0),
+        issued_seq=int(row.get("issued_seq") or 0),
+        ruleset=str(row.get("ruleset") or ""),
     )
 
 

@@ -3,15 +3,53 @@ usable, its periods (UTH: installments), and the lineage a derived certificate c
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Required, TypedDict
 
 from market.domain.errors import InsufficientBalanceError
 from market.domain.programs import Program
 from market.domain.values import format_cents
 
 SELLABLE_ORIGINS = ("issued", "allocation")
+
+
+class Tranche(TypedDict, total=False):
+    """A UTH installment as a certificate holds it (UTH-7, UTH-13): the tax period and the
+    fiscal year it is charged to, its cents, and what sales, annual reviews (UTH-11,
+    UTH-26, UTH-27), returns, pass-throughs and expiry (UTH-10) recorded on it."""
+
+    period: Required[int]
+    fiscal_year: int
+    cents: Required[int]
+    unsold_cents: int
+    carryforward_last_period: int
+    review: str
+    finding: str
+    cut_cents: int
+    conditional: bool
+    at_risk: bool
+    frozen: bool
+    restored: bool
+    at_risk_finding: str
+    at_risk_cents: int
+    finding_cut_cents: int
+    applied_cents: int
+    passed_cents: int
+    expired_cents: int
+
+
+@dataclass(frozen=True)
+class DerivedCertificate:
+    """A certificate derived from another, as its parent's lineage lists it."""
+
+    id: str
+    number: str
+    holder_party_id: str
+    face_cents: int
+    origin: str
+    issued_seq: int
 
 
 @dataclass(frozen=True)
@@ -34,6 +72,12 @@ class Certificate:
     carryover_last_year: int | None
     waiver_statement: str
     attributes: Mapping[str, Any] = field(default_factory=dict)
+    # The lineage and the ledger's bookkeeping, as the projection row records them.
+    parent_id: str | None = None
+    is_original: bool = False
+    face_cents: int = 0
+    issued_seq: int = 0
+    ruleset: str = ""
 
     @staticmethod
     def stream_of(certificate_id: str) -> str:
@@ -52,13 +96,13 @@ class Certificate:
             and self.origin in SELLABLE_ORIGINS
         )
 
-    def uth_tranches(self) -> list[dict[str, Any]] | None:
+    def uth_tranches(self) -> list[Tranche] | None:
         """A UTH certificate's installments (copies), or None for other programs, whose
         `tax_periods` are plain period numbers."""
         periods = list(self.tax_periods)
         if self.program is not Program.UTH or not periods or not isinstance(periods[0], dict):
             return None
-        return [dict(t) for t in periods]
+        return [copy.copy(t) for t in periods]
 
     def derived_number(self, tag: str) -> str:
         """`<number>-<tag><n>`: the next certificate derived from this one (unique while

@@ -5,7 +5,7 @@ expired or consumed (UTH-10, UTH-24, UTH-26, UTH-27, AMB-15).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from market.domain.errors import (
     DomainError,
@@ -17,12 +17,12 @@ from market.domain.errors import (
 from market.domain.rules.pass_through import split_exact
 from market.domain.rules.sale_window import CarryforwardExpiredError
 
+if TYPE_CHECKING:  # the model's certificates hold tranches
+    from market.domain.model.certificate import Tranche
+
 # What a held tranche's cents went to, for its holder alone: used on a return, passed
 # through to owners, expired (UTH-10). An owner's copy starts without them.
 _SPENT = ("applied_cents", "passed_cents", "expired_cents")
-
-
-_HOLDER_AMOUNTS = (*_SPENT, "at_risk_cents", "finding_cut_cents")
 
 
 def tranche_unapplied(tranche: Mapping[str, Any]) -> int:
@@ -31,8 +31,8 @@ def tranche_unapplied(tranche: Mapping[str, Any]) -> int:
 
 
 def pass_through_tranches(
-    tranches: Sequence[Mapping[str, Any]], owner_cents: Mapping[str, int]
-) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+    tranches: Sequence[Tranche], owner_cents: Mapping[str, int]
+) -> tuple[list[Tranche], dict[str, list[Tranche]]]:
     """PT-5 / UTH-14: a held UTH credit passed through to the owners, `owner_cents` each.
 
     The amount is taken from the earliest tranches with unapplied cents (the entity's
@@ -42,17 +42,16 @@ def pass_through_tranches(
     conditional, at_risk, frozen), so the limits still follow the credit (UTH-24)."""
     need = {owner: cents for owner, cents in owner_cents.items() if cents > 0}
     left = sum(need.values())
-    entity: list[dict[str, Any]] = []
-    owners: dict[str, list[dict[str, Any]]] = {owner: [] for owner in need}
+    entity: list[Tranche] = []
+    owners: dict[str, list[Tranche]] = {owner: [] for owner in need}
     for tranche in tranches:
-        row = dict(tranche)
+        row = tranche.copy()
         take = min(left, tranche_unapplied(tranche))
         if take:
-            row["passed_cents"] = int(tranche.get("passed_cents", 0)) + take
+            row["passed_cents"] = tranche.get("passed_cents", 0) + take
             for owner, cents in split_exact(take, {o: n for o, n in need.items() if n}).items():
                 if cents:
-                    copy = {k: v for k, v in tranche.items() if k not in _HOLDER_AMOUNTS}
-                    owners[owner].append(copy | {"cents": cents})
+                    owners[owner].append(_owner_tranche(tranche, cents))
                     need[owner] -= cents
             left -= take
         entity.append(row)
@@ -62,6 +61,19 @@ def pass_through_tranches(
             {"short_cents": left, "amount_cents": sum(owner_cents.values())},
         )
     return entity, owners
+
+
+def _owner_tranche(tranche: Tranche, cents: int) -> Tranche:
+    """An owner's share of a tranche passed through: its period and flags, none of the
+    entity's amounts (`_SPENT`, and the cents at risk or cut by a review)."""
+    copy = tranche.copy()
+    copy.pop("applied_cents", None)
+    copy.pop("passed_cents", None)
+    copy.pop("expired_cents", None)
+    copy.pop("at_risk_cents", None)
+    copy.pop("finding_cut_cents", None)
+    copy["cents"] = cents
+    return copy
 
 
 # Why a held tranche's unapplied cents cannot go on a return, in the order a refusal names
@@ -105,20 +117,18 @@ def withheld(
     return out
 
 
-def expire_tranches(
-    tranches: Sequence[Mapping[str, Any]], tax_year: int
-) -> tuple[int, list[dict[str, Any]]]:
+def expire_tranches(tranches: Sequence[Tranche], tax_year: int) -> tuple[int, list[Tranche]]:
     """UTH-10: before a return for `tax_year`, what is left unapplied of every tranche
     whose carryforward ended earlier expires (frozen or conditional alike: the window runs
     regardless). Returns the cents and the tranches afterwards (`expired_cents`)."""
     total = 0
-    out: list[dict[str, Any]] = []
+    out: list[Tranche] = []
     for tranche in tranches:
-        row = dict(tranche)
+        row = tranche.copy()
         last = tranche.get("carryforward_last_period")
         cents = tranche_unapplied(tranche)
-        if cents and last is not None and int(last) < tax_year:
-            row["expired_cents"] = int(tranche.get("expired_cents", 0)) + cents
+        if cents and last is not None and last < tax_year:
+            row["expired_cents"] = tranche.get("expired_cents", 0) + cents
             total += cents
         out.append(row)
     return total, out

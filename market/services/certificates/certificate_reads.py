@@ -14,37 +14,60 @@ that stops after `limit` rows (asking the decided ones to have been proposed bef
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TypedDict
 
+from market.adapters.eventstore import Event
 from market.adapters.reads import certificates as rows_of
+from market.domain.events.codec import JsonObject
+from market.domain.model import Certificate, DerivedCertificate
 from market.services.kernel.paging import split_page
 from market.services.kernel.reads import Connection, Source, repositories
 
 PAGE = 50
 
 
-def brief(row: Any) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "number": row["number"],
-        "holder_party_id": row["holder_party_id"],
-        "face_cents": int(row["face_cents"]),
-        "origin": row["origin"],
-    }
+class CertificateBrief(TypedDict):
+    """A certificate in another's lineage: an ancestor or a child."""
+
+    id: str
+    number: str
+    holder_party_id: str
+    face_cents: int
+    origin: str
+
+
+class HistoryItem(TypedDict):
+    """One event of a certificate's history."""
+
+    seq: int
+    type: str
+    recorded_at: str
+    actor: str
+    payload: JsonObject
+
+
+def brief(cert: Certificate | DerivedCertificate) -> CertificateBrief:
+    return CertificateBrief(
+        id=cert.id,
+        number=cert.number,
+        holder_party_id=cert.holder_party_id,
+        face_cents=cert.face_cents,
+        origin=cert.origin,
+    )
 
 
 def children_page(
     source: Source, certificate_id: str, after: int | None = None, limit: int = PAGE
-) -> tuple[list[dict[str, Any]], int | None]:
+) -> tuple[list[CertificateBrief], int | None]:
     """Certificates derived from this one, oldest first; the cursor is an `issued_seq`."""
-    rows = repositories(source).certificates.children(certificate_id, after, limit + 1)
-    kept, nxt = split_page(rows, limit, lambda r: int(r["issued_seq"]))
-    return [brief(r) for r in kept], nxt
+    children = repositories(source).certificates.children(certificate_id, after, limit + 1)
+    kept, nxt = split_page(children, limit, lambda c: c.issued_seq)
+    return [brief(c) for c in kept], nxt
 
 
 def history_page(
     conn: Connection, certificate_id: str, after: int | None = None, limit: int = PAGE
-) -> tuple[list[dict[str, Any]], int | None]:
+) -> tuple[list[HistoryItem], int | None]:
     """The certificate's history after seq `after`, oldest first; the cursor is a seq."""
     start = after or 0
     transfers = rows_of.transfer_ids_after(conn, certificate_id, start, limit + 1)
@@ -52,30 +75,26 @@ def history_page(
     streams += [f"transfer-{i}" for i in transfers]
     streams += [f"listing-{i}" for i in rows_of.listing_ids_of(conn, certificate_id)]
     items = [
-        {
-            "seq": int(r["seq"]),
-            "type": r["type"],
-            "recorded_at": r["recorded_at"],
-            "actor": r["actor"],
-            "payload": r["payload"],
-        }
+        HistoryItem(
+            seq=r["seq"],
+            type=r["type"],
+            recorded_at=r["recorded_at"],
+            actor=r["actor"],
+            payload=r["payload"],
+        )
         for r in rows_of.events_of(conn, streams, start, limit + 1)
     ]
-    return split_page(items, limit, lambda e: int(e["seq"]))
+    return split_page(items, limit, lambda e: e["seq"])
 
 
-def appended_history(appended: Iterable[Any], certificate_id: str) -> list[dict[str, Any]]:
+def appended_history(appended: Iterable[Event], certificate_id: str) -> list[HistoryItem]:
     """The history page of a certificate issued in this unit of work: the events appended
     to its stream, shaped as `history_page` shows them (it is read before they commit)."""
     stream = f"certificate-{certificate_id}"
     return [
-        {
-            "seq": e.seq,
-            "type": e.type,
-            "recorded_at": e.recorded_at,
-            "actor": e.actor,
-            "payload": e.payload,
-        }
+        HistoryItem(
+            seq=e.seq, type=e.type, recorded_at=e.recorded_at, actor=e.actor, payload=e.payload
+        )
         for e in appended
         if e.stream == stream
     ]

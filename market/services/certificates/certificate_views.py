@@ -5,10 +5,13 @@ installments, and a party's list.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from market.adapters.reads import certificates as certificate_rows
+from market.adapters.repositories.models import certificate_of, party_of
 from market.domain.events.certificates import ACTIVITY_KEY
+from market.domain.model import Certificate, Party
 from market.domain.programs import Program
 from market.services.certificates import certificate_reads, halts
 from market.services.kernel import reads
@@ -21,6 +24,16 @@ from market.services.parties.parties import load_party
 
 def load_certificate(source: Source, certificate_id: str) -> dict[str, Any]:
     return reads.certificate(source, certificate_id)
+
+
+def certificate_record(source: Source, certificate_id: str) -> Certificate:
+    """The certificate as the rules read it (market.domain.model), or 404."""
+    return certificate_of(reads.certificate(source, certificate_id))
+
+
+def party_record(source: Source, party_id: str) -> Party:
+    """The party as the rules read it (market.domain.model), or 404."""
+    return party_of(load_party(source, party_id))
 
 
 def resolve(source: Source, key: str) -> str:
@@ -42,15 +55,22 @@ def uth_tranches(cert: dict[str, Any]) -> list[dict[str, Any]] | None:
     return [dict(t) for t in periods]
 
 
-def activity_ids_of(source: Source, cert: dict[str, Any]) -> list[str]:
-    """PT-1: the certificate's creditable activity ids. A derived certificate carries its
+def lineage_activity_ids(
+    source: Source, certificate_id: str, root_id: str, attributes: Mapping[str, Any] | None
+) -> list[str]:
+    """PT-1: a certificate's creditable activity ids. A derived certificate carries its
     parent's in `attributes`; one whose CERT_ISSUED payload did not copy them (a transfer
     approved before they were inherited) has its root's, the award the activity belongs to."""
-    own = dict(cert["attributes"] or {})
-    if ACTIVITY_KEY in own or cert["root_id"] == cert["id"]:
+    own = dict(attributes or {})
+    if ACTIVITY_KEY in own or root_id == certificate_id:
         return list(own.get(ACTIVITY_KEY) or [])
-    root = repositories(source).certificates.get(cert["root_id"])
-    return list(dict((root or {}).get("attributes") or {}).get(ACTIVITY_KEY) or [])
+    root = repositories(source).certificates.load(root_id)
+    return list((root.attributes if root is not None else {}).get(ACTIVITY_KEY) or [])
+
+
+def activity_ids_of(source: Source, cert: Certificate) -> list[str]:
+    """PT-1: the certificate's creditable activity ids (`lineage_activity_ids`)."""
+    return lineage_activity_ids(source, cert.id, cert.root_id, cert.attributes)
 
 
 def certificate_view(
@@ -59,12 +79,12 @@ def certificate_view(
     """The certificate with its ancestors (up to 50) and a page of its children
     (`lineage.children_next` is the cursor of the next page, or None)."""
     cert = load_certificate(source, certificate_id)
-    ancestors: list[dict[str, Any]] = []
+    ancestors: list[certificate_reads.CertificateBrief] = []
     parent_id = cert["parent_id"]
     while parent_id is not None and len(ancestors) < 50:
-        parent = load_certificate(source, parent_id)
+        parent = certificate_record(source, parent_id)
         ancestors.append(certificate_reads.brief(parent))
-        parent_id = parent["parent_id"]
+        parent_id = parent.parent_id
     children, children_next = certificate_reads.children_page(
         source, certificate_id, children_after
     )
@@ -74,7 +94,9 @@ def certificate_view(
         "children_next": children_next,
     }
     cert["halted"] = halts.is_halted(source, cert)  # PRODUCT.md 8.3
-    cert[ACTIVITY_KEY] = activity_ids_of(source, cert)
+    cert[ACTIVITY_KEY] = lineage_activity_ids(
+        source, cert["id"], cert["root_id"], cert["attributes"]
+    )
     return cert
 
 
@@ -118,7 +140,9 @@ def find_certificate(
     return get_certificate(conn, actor, readable_id(conn, actor, key), **pages)
 
 
-def certificate_history(conn: Connection, certificate_id: str) -> list[dict[str, Any]]:
+def certificate_history(
+    conn: Connection, certificate_id: str
+) -> list[certificate_reads.HistoryItem]:
     """The first page of the certificate's history (`certificate_reads.history_page`)."""
     return certificate_reads.history_page(conn, certificate_id)[0]
 
@@ -129,8 +153,8 @@ def list_party_certificates(
     load_party(conn, party_id)
     actor.require_reader_of(party_id, not_found("Party", "party_id", party_id))
     rows = certificate_rows.held_by(conn, party_id, after, limit + 1)
-    halted = halts.halted_among(conn, rows)  # PRODUCT.md 8.3
+    halted = halts.halted_among(conn, ((r["id"], r["root_id"]) for r in rows))  # PRODUCT.md 8.3
     for row in rows:
-        row[ACTIVITY_KEY] = activity_ids_of(conn, row)
+        row[ACTIVITY_KEY] = lineage_activity_ids(conn, row["id"], row["root_id"], row["attributes"])
         row["halted"] = row["id"] in halted
-    return split_page(rows, limit, lambda r: int(r["issued_seq"]))
+    return split_page(rows, limit, lambda r: r["issued_seq"])

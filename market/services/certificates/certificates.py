@@ -17,20 +17,21 @@ Fiscal-year buckets:
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
 from market.domain.errors import InvalidRequestError, TaxTypeNotAllowedError
-from market.domain.events.certificates import CapCharged, certificate_issued
+from market.domain.events.certificates import CapCharged
 from market.domain.programs import Program, TaxType, buyer_tax_types, waiver_statement
 from market.domain.rules import brrag, uth
 from market.domain.rules.activities import normalize_activity_ids
-from market.domain.rules.buckets import LIFETIME, bucket_cap_cents, cap_id, uth_period_fiscal_year
+from market.domain.rules.buckets import LIFETIME, cap_id, uth_period_fiscal_year
 from market.domain.rules.credit_use import carryover_last_year
 from market.domain.rulesets import Ruleset
 from market.services.certificates.certificate_views import certificate_view
 from market.services.certificates.dm_pools import issue_dm
+from market.services.certificates.issuance import Issuance, charge
 from market.services.kernel import clock
 from market.services.kernel.actor import AUTHORITY, Actor
 from market.services.kernel.errors import ValidationFailedError
@@ -106,39 +107,40 @@ def issue_certificate(
         else waiver_statement(program, new.face_cents, str(holder["name"]))
     )
     # What `certificate_issued` is given; a cap or pool may still change it below.
-    payload: dict[str, Any] = {
-        "certificate_id": cert_id,
-        "number": next_number(uow, program.value, new.fiscal_year),
-        "program": program.value,
-        "holder_party_id": new.holder_party_id,
-        "origin": "issued",
-        "face_cents": new.face_cents,
-        "fiscal_year": new.fiscal_year,
-        "tax_types": tax_types,
-        "tax_periods": list(new.tax_periods or []),
-        "credit_year": new.credit_year,
-        "carryover_last_year": None,
-        "waiver_statement": waiver,
-        "creditable_activity_ids": activity_ids,
-        "attributes": {"approved_fiscal_year": new.fiscal_year, "waiver": bool(waiver)},
-        "ruleset": ruleset.name,
-    }
+    number = next_number(uow, program.value, new.fiscal_year)
+    last_year = None
     if new.credit_year is not None and program is not Program.UTH:
-        payload["carryover_last_year"] = carryover_last_year(
-            program, TaxType(tax_types[0]), new.credit_year, ruleset
-        )
-    stream = f"certificate-{cert_id}"
+        last_year = carryover_last_year(program, TaxType(tax_types[0]), new.credit_year, ruleset)
+    award = brrag_award(new, ruleset) if program is Program.BRRAG else None
+    attributes = {"approved_fiscal_year": new.fiscal_year, "waiver": bool(waiver)}
+    issuance = Issuance(
+        certificate_id=cert_id,
+        number=number,
+        program=program.value,
+        holder_party_id=new.holder_party_id,
+        face_cents=new.face_cents,
+        fiscal_year=new.fiscal_year,
+        tax_types=tax_types,
+        tax_periods=list(new.tax_periods or []),
+        credit_year=new.credit_year,
+        carryover_last_year=last_year,
+        waiver_statement=waiver,
+        creditable_activity_ids=activity_ids,
+        attributes=attributes if award is None else {**attributes, "brrag_award": award},
+        ruleset=ruleset.name,
+    )
     if program is Program.BRRAG:
-        payload["attributes"]["brrag_award"] = brrag_award(new, ruleset)
         bucket = cap_id("BRRAG", new.fiscal_year)
         brrag.check_fy_cap(uow.caps.used_cents(bucket), new.face_cents, ruleset)
-        uow.append(stream, certificate_issued(**payload), actor.label, new_stream=True)
-        charge = _charge("BRRAG", new.fiscal_year, new.face_cents, ruleset)
-        uow.append(stream, CapCharged(certificate_id=cert_id, charges=[charge]), actor.label)
+        uow.append(issuance.stream, issuance.event(), actor.label, new_stream=True)
+        charged = charge("BRRAG", new.fiscal_year, new.face_cents, ruleset)
+        uow.append(
+            issuance.stream, CapCharged(certificate_id=cert_id, charges=[charged]), actor.label
+        )
     elif program is Program.UTH:
-        _issue_uth(uow, actor, new, payload, ruleset)
+        _issue_uth(uow, actor, new, issuance, ruleset)
     else:
-        issue_dm(uow, actor, program, new, payload, ruleset)
+        issue_dm(uow, actor, new, issuance, ruleset)
     return certificate_view(uow, cert_id)
 
 
@@ -180,17 +182,6 @@ def _certificate_tax_types(program: Program, requested: list[str] | None) -> lis
     return chosen
 
 
-def _charge(bucket: str, fiscal_year: int, used_cents: int, ruleset: Ruleset) -> dict[str, Any]:
-    return {
-        "cap_id": cap_id(bucket, fiscal_year),
-        "bucket": bucket,
-        "fiscal_year": fiscal_year,
-        "cap_cents": bucket_cap_cents(bucket, ruleset),
-        "used_cents": used_cents,
-        "queued_cents": 0,
-    }
-
-
 def _uth_first_period(new: NewCertificate) -> int:
     periods = list(new.tax_periods or [])
     if not periods:
@@ -209,7 +200,7 @@ def _issue_uth(
     uow: AbstractUnitOfWork,
     actor: Actor,
     new: NewCertificate,
-    payload: dict[str, Any],
+    issuance: Issuance,
     ruleset: Ruleset,
 ) -> None:
     first = _uth_first_period(new)
@@ -233,21 +224,22 @@ def _issue_uth(
     uth.check_cumulative_cap(
         uow.caps.used_cents(cap_id("UTH_CUMULATIVE", LIFETIME)), new.face_cents, ruleset
     )
-    payload["tax_periods"] = [
-        {
-            "period": period,
-            "fiscal_year": fiscal_years[period],
-            "cents": cents,
-            "unsold_cents": cents,
-            "carryforward_last_period": uth.carryforward_last_period(period, ruleset),
-        }
-        for period, cents in tranches
-    ]
-    if payload["credit_year"] is None:
-        payload["credit_year"] = first
-    cert_id = payload["certificate_id"]
-    stream = f"certificate-{cert_id}"
-    uow.append(stream, certificate_issued(**payload), actor.label, new_stream=True)
-    charges = [_charge("UTH", fy, cents, ruleset) for fy, cents in sorted(per_fy.items())]
-    charges.append(_charge("UTH_CUMULATIVE", LIFETIME, new.face_cents, ruleset))
-    uow.append(stream, CapCharged(certificate_id=cert_id, charges=charges), actor.label)
+    issuance = replace(
+        issuance,
+        tax_periods=[
+            {
+                "period": period,
+                "fiscal_year": fiscal_years[period],
+                "cents": cents,
+                "unsold_cents": cents,
+                "carryforward_last_period": uth.carryforward_last_period(period, ruleset),
+            }
+            for period, cents in tranches
+        ],
+        credit_year=first if issuance.credit_year is None else issuance.credit_year,
+    )
+    uow.append(issuance.stream, issuance.event(), actor.label, new_stream=True)
+    charges = [charge("UTH", fy, cents, ruleset) for fy, cents in sorted(per_fy.items())]
+    charges.append(charge("UTH_CUMULATIVE", LIFETIME, new.face_cents, ruleset))
+    capped = CapCharged(certificate_id=issuance.certificate_id, charges=charges)
+    uow.append(issuance.stream, capped, actor.label)

@@ -5,12 +5,11 @@ CREDIT_APPLIED whatever the tax type, although §40's text names "a GIT credit":
 
 from __future__ import annotations
 
-from typing import Any
-
 from market.domain.errors import ActivityAlreadyUsedError
+from market.domain.model import Certificate
 from market.domain.rules import activities
 from market.domain.rulesets import Ruleset
-from market.services.certificates.certificate_views import activity_ids_of
+from market.services.certificates.certificate_views import activity_ids_of, lineage_activity_ids
 from market.services.kernel.reads import Source, repositories
 from market.services.parties.parties import load_party, ownership_graph
 
@@ -27,15 +26,17 @@ def _prior_uses(source: Source, parties: frozenset[str]) -> list[activities.Prio
             certificate_number=r["number"],
             root_id=r["root_id"],
             tax_type=r["tax_type"],
-            tax_year=int(r["tax_year"]),
-            activity_ids=tuple(activity_ids_of(source, r)),
+            tax_year=r["tax_year"],
+            activity_ids=tuple(
+                lineage_activity_ids(source, r["id"], r["root_id"], r["attributes"])
+            ),
         )
         for r in rows
     ]
 
 
 def check_activities_unused(
-    source: Source, cert: dict[str, Any], party_id: str, ruleset: Ruleset
+    source: Source, cert: Certificate, party_id: str, ruleset: Ruleset
 ) -> list[str]:
     """PT-1 / AMB-56: refuse `activity_already_used` when another credit (another root)
     sharing one of the certificate's creditable activities was already applied on a return
@@ -46,7 +47,7 @@ def check_activities_unused(
         return ids
     scope = ruleset.pt1_activity_scope
     parties = activities.parties_in_scope(ownership_graph(source), party_id, scope)
-    conflicts = activities.conflicting_uses(ids, cert["root_id"], _prior_uses(source, parties))
+    conflicts = activities.conflicting_uses(ids, cert.root_id, _prior_uses(source, parties))
     if not conflicts:
         return ids
     names = {c.use.party_id: load_party(source, c.use.party_id)["name"] for c in conflicts}
@@ -61,7 +62,7 @@ def check_activities_unused(
         f"credit: {used}. A credit is not allowed for an activity already used (PT-1, "
         f"scope {scope}).",
         {
-            "certificate_id": cert["id"],
+            "certificate_id": cert.id,
             "creditable_activity_ids": shared,
             "scope": scope,
             "conflicts": [

@@ -13,8 +13,8 @@ Events: CERTIFICATE_NOTICE_ISSUED and CERTIFICATE_NOTICE_LIFTED on stream
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, TypedDict
 
 from market.adapters.reads import certificates as rows_of
 from market.domain.errors import InvalidRequestError
@@ -28,6 +28,24 @@ from market.services.kernel.reads import Connection, Source
 from market.services.kernel.uow import AbstractUnitOfWork
 
 MAX_REASON = 500
+
+
+class Notice(TypedDict):
+    """A notice as the pages and the API show it: its row, and whether it halts now."""
+
+    id: str
+    certificate_id: str
+    root_id: str
+    kind: str
+    reason: str
+    status: str
+    halted_certificate_ids: list[str]
+    suspended_listing_ids: list[str]
+    resumed_listing_ids: list[str]
+    lift_reason: str | None
+    issued_seq: int
+    lifted_seq: int | None
+    halted: bool
 
 
 def _cert(source: Source, certificate: str | Mapping[str, Any]) -> Mapping[str, Any]:
@@ -46,10 +64,12 @@ def halting_notice_ids(source: Source, certificate: str | Mapping[str, Any]) -> 
     return halts.halting_notices(cert["id"], repos.certificates.ancestry(cert["id"]), active)
 
 
-def halted_among(conn: Connection, certs: list[dict[str, Any]]) -> set[str]:
-    """Which of these certificates are halted: one query for all their lineages' notices,
-    and the ancestry only of a certificate whose lineage has an active one."""
-    roots = sorted({str(c["root_id"]) for c in certs})
+def halted_among(conn: Connection, certs: Iterable[tuple[str, str]]) -> set[str]:
+    """Which of these certificates (id, root id) are halted: one query for all their
+    lineages' notices, and the ancestry only of a certificate whose lineage has an active
+    one."""
+    pairs = list(certs)
+    roots = sorted({root_id for _, root_id in pairs})
     if not roots:
         return set()
     active: dict[str, list[tuple[str, str]]] = {}
@@ -57,10 +77,9 @@ def halted_among(conn: Connection, certs: list[dict[str, Any]]) -> set[str]:
         active.setdefault(r["root_id"], []).append((r["id"], r["certificate_id"]))
     lineages = reads.repositories(conn).certificates
     return {
-        str(c["id"])
-        for c in certs
-        if c["root_id"] in active
-        and halts.halting_notices(c["id"], lineages.ancestry(c["id"]), active[c["root_id"]])
+        cid
+        for cid, root_id in pairs
+        if root_id in active and halts.halting_notices(cid, lineages.ancestry(cid), active[root_id])
     }
 
 
@@ -84,16 +103,30 @@ def _reason(reason: str) -> str:
     return text
 
 
-def notice_view(source: Source, notice_id: str) -> dict[str, Any]:
+def notice_view(source: Source, notice_id: str) -> Notice:
     row = reads.repositories(source).notices.get(notice_id)
     if row is None:
         raise NotFoundError(f"Notice {notice_id} does not exist.", {"notice_id": notice_id})
-    return dict(row) | {"halted": row["status"] == "active"}
+    return Notice(
+        id=row["id"],
+        certificate_id=row["certificate_id"],
+        root_id=row["root_id"],
+        kind=row["kind"],
+        reason=row["reason"],
+        status=row["status"],
+        halted_certificate_ids=list(row["halted_certificate_ids"]),
+        suspended_listing_ids=list(row["suspended_listing_ids"]),
+        resumed_listing_ids=list(row["resumed_listing_ids"]),
+        lift_reason=row["lift_reason"],
+        issued_seq=row["issued_seq"],
+        lifted_seq=row["lifted_seq"],
+        halted=row["status"] == "active",
+    )
 
 
 def issue_notice(
     uow: AbstractUnitOfWork, actor: Actor, certificate_id: str, kind: str, reason: str
-) -> dict[str, Any]:
+) -> Notice:
     """The Authority's notice: halts the certificate and its descendants, suspends their
     open listings."""
     actor.require(AUTHORITY)
@@ -129,7 +162,7 @@ def issue_notice(
 
 def lift_notice(
     uow: AbstractUnitOfWork, actor: Actor, certificate_id: str, notice_id: str, reason: str | None
-) -> dict[str, Any]:
+) -> Notice:
     """Lift one notice: the suspended listings under it resume unless another notice still
     halts their certificate (a listing its seller withdrew meanwhile stays withdrawn)."""
     actor.require(AUTHORITY)
@@ -174,7 +207,7 @@ def lift_notice(
     return notice_view(uow, notice_id)
 
 
-def list_notices(conn: Connection, actor: Actor, certificate_id: str) -> list[dict[str, Any]]:
+def list_notices(conn: Connection, actor: Actor, certificate_id: str) -> list[Notice]:
     """Notices on the certificate itself and on its ancestors (what halts or halted it)."""
     actor.require(AUTHORITY, AUDITOR)
     cert = _cert(conn, certificate_id)

@@ -8,7 +8,7 @@ the certificate, asks the domain and appends the events. PT-1 is `credit_activit
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from market.domain.errors import (
     InsufficientBalanceError,
@@ -16,7 +16,8 @@ from market.domain.errors import (
     TaxTypeNotAllowedError,
 )
 from market.domain.events.returns import CreditApplied
-from market.domain.programs import Program, TaxType, check_tax_type
+from market.domain.model import Certificate, Party, Tranche
+from market.domain.programs import TaxType, check_tax_type
 from market.domain.rules import (
     carryover,
     credit_use,
@@ -29,14 +30,53 @@ from market.domain.rules.certificate_status import certificate_status
 from market.domain.rules.sale_window import CarryforwardExpiredError
 from market.domain.rulesets import Ruleset
 from market.services.certificates.certificate_rules import carryover_window, check_not_waived
-from market.services.certificates.certificate_views import load_certificate, uth_tranches
+from market.services.certificates.certificate_views import certificate_record, party_record
 from market.services.certificates.credit_activities import check_activities_unused
 from market.services.kernel.actor import AUTHORITY, PARTICIPANT, Actor
 from market.services.kernel.errors import not_found
 from market.services.kernel.numbering import new_id
 from market.services.kernel.reads import Source, repositories
 from market.services.kernel.uow import AbstractUnitOfWork
-from market.services.parties.parties import load_party
+
+
+class Section40Figures(TypedDict):
+    """PT-2: the figures of the §40 ratio."""
+
+    entity_income_cents: int
+    category_amounts_cents: list[int]
+    other_categories_net_cents: list[int]
+
+
+class CreditLimits(TypedDict):
+    """The limits CREDIT_APPLIED records beside the figures it was given."""
+
+    declared_other_credits_cents: int
+    ledger_other_credits_cents: int
+    cap40_cents: int | None
+    carryover_last_year: int | None
+    # PT-1: what the duplicate-use check compared (absent from older events).
+    creditable_activity_ids: NotRequired[list[str]]
+    pt1_activity_scope: NotRequired[str]
+    uth_withheld_cents: NotRequired[dict[str, int]]
+
+
+class CreditApplicationRecord(TypedDict):
+    """A `credit_applications` row: a use of a certificate on a return."""
+
+    id: str
+    certificate_id: str
+    party_id: str
+    tax_type: str
+    tax_year: int
+    liability_cents: int
+    other_credits_cents: int
+    statutory_minimum_cents: int
+    requested_cents: int
+    applied_cents: int
+    carried_forward_cents: int
+    limited_by: str
+    limits: CreditLimits
+    ruleset: str
 
 
 @dataclass(frozen=True)
@@ -51,7 +91,7 @@ class NewCreditApplication:
     cap40_cents: int | None = None
     # PT-2: the figures of the §40 ratio (entity_income_cents, category_amounts_cents,
     # other_categories_net_cents), when cap40_cents is not given.
-    section_40: dict[str, Any] | None = None
+    section_40: Section40Figures | None = None
 
 
 def certificate_stream(certificate_id: str) -> str:
@@ -59,8 +99,8 @@ def certificate_stream(certificate_id: str) -> str:
 
 
 def section_40_cap(
-    cert: dict[str, Any],
-    holder: dict[str, Any],
+    cert: Certificate,
+    holder: Party,
     new: NewCreditApplication,
     tax_type: TaxType,
     ruleset: Ruleset,
@@ -69,20 +109,20 @@ def section_40_cap(
     `cap40_cents`, or computed from the application's `section_40` figures; every GIT use
     of a credit §40 covers needs one or the other (never skipped), but an individual
     buying directly under the Director's exception has ratio 1 (AMB-53)."""
-    direct = cert["origin"] != "pass_through" and individuals.buys_directly(
-        str(holder["entity_type"]), bool(holder.get("director_exception")), ruleset
+    direct = cert.origin != "pass_through" and individuals.buys_directly(
+        holder.entity_type, bool(holder.director_exception), ruleset
     )
     given = new.cap40_cents is not None or new.section_40 is not None
-    basis = section_40.section_40_basis(Program(cert["program"]), tax_type, given, direct)
+    basis = section_40.section_40_basis(cert.program, tax_type, given, direct)
     if basis == "ratio_one":
         return new.liability_cents
     if basis == "none" or new.cap40_cents is not None or new.section_40 is None:
         return new.cap40_cents
     figures = new.section_40
     ratio = pass_through.liability_share_ratio(
-        int(figures["entity_income_cents"]),
-        [int(x) for x in figures["category_amounts_cents"]],
-        [int(x) for x in figures["other_categories_net_cents"]],
+        figures["entity_income_cents"],
+        list(figures["category_amounts_cents"]),
+        list(figures["other_categories_net_cents"]),
         ruleset,
     )
     return pass_through.cap40_cents(ratio, new.liability_cents)
@@ -102,7 +142,7 @@ _WITHHELD_WORDS = {
 
 
 def _usable_balance(
-    cert: dict[str, Any], tranches: list[dict[str, Any]], balance: int, tax_year: int
+    cert: Certificate, tranches: list[Tranche], balance: int, tax_year: int
 ) -> tuple[int, dict[str, tuple[int, list[int]]]]:
     """The balance less what tranches not usable in `tax_year` withhold
     (uth_held_tranches.withheld), and those; refused, naming every reason, when they
@@ -113,7 +153,7 @@ def _usable_balance(
     if available or not held:
         return available, held
     details: dict[str, Any] = {
-        "certificate_id": cert["id"],
+        "certificate_id": cert.id,
         "balance_cents": balance,
         "tax_year": tax_year,
     }
@@ -134,58 +174,57 @@ def _usable_balance(
 
 def apply_to_return(
     uow: AbstractUnitOfWork, actor: Actor, ruleset: Ruleset, new: NewCreditApplication
-) -> dict[str, Any]:
+) -> CreditApplicationRecord:
     """CREDIT_APPLIED: the smallest limit binds; the rest stays on the certificate."""
     actor.require(AUTHORITY, PARTICIPANT)
-    cert = load_certificate(uow, new.certificate_id)
+    cert = certificate_record(uow, new.certificate_id)
     actor.require_party(
-        cert["holder_party_id"], not_found("Certificate", "certificate_id", new.certificate_id)
+        cert.holder_party_id, not_found("Certificate", "certificate_id", new.certificate_id)
     )
-    program = Program(cert["program"])
     try:
         tax_type = TaxType(new.tax_type)
     except ValueError:
         raise InvalidRequestError("tax_type must be CBT, GIT or IPT.", {}) from None
-    check_tax_type(program, tax_type)
-    holder = load_party(uow, cert["holder_party_id"])
-    if tax_type.value not in holder["tax_types"]:
+    check_tax_type(cert.program, tax_type)
+    holder = party_record(uow, cert.holder_party_id)
+    if tax_type.value not in holder.tax_types:
         raise TaxTypeNotAllowedError(
             f"The holder is not registered for {tax_type}; it files no such return.",
-            {"tax_type": tax_type.value, "holder_tax_types": list(holder["tax_types"])},
+            {"tax_type": tax_type.value, "holder_tax_types": sorted(holder.tax_types)},
         )
     check_not_waived(cert)
-    pass_through.check_direct_git_use(str(holder["entity_type"]), tax_type.value)
+    pass_through.check_direct_git_use(holder.entity_type, tax_type.value)
     last = carryover_window(cert, tax_type, ruleset)
     if carryover.is_expired(last, new.tax_year):
         raise CarryforwardExpiredError(
             f"This credit could be carried forward to tax year {last} at the latest.",
-            {"certificate_id": cert["id"], "carryover_last_year": last, "tax_year": new.tax_year},
+            {"certificate_id": cert.id, "carryover_last_year": last, "tax_year": new.tax_year},
         )
-    if cert["credit_year"] is not None and new.tax_year < int(cert["credit_year"]):
+    if cert.credit_year is not None and new.tax_year < cert.credit_year:
         raise InvalidRequestError(
-            f"The credit is first usable in tax year {cert['credit_year']}.",
-            {"credit_year": cert["credit_year"], "tax_year": new.tax_year},
+            f"The credit is first usable in tax year {cert.credit_year}.",
+            {"credit_year": cert.credit_year, "tax_year": new.tax_year},
         )
-    balance = int(cert["balance_cents"])
+    balance = cert.balance_cents
     if balance == 0:
         raise InsufficientBalanceError(
             "Nothing on this certificate is usable (queued amounts are not).",
-            {"balance_cents": 0, "queued_cents": int(cert["queued_cents"])},
+            {"balance_cents": 0, "queued_cents": cert.queued_cents},
         )
-    tranches = uth_tranches(cert)
+    tranches = cert.uth_tranches()
     available, withheld = balance, dict[str, tuple[int, list[int]]]()
     if tranches is not None:
         available, withheld = _usable_balance(cert, tranches, balance, new.tax_year)
-    activity_ids = check_activities_unused(uow, cert, holder["id"], ruleset)
+    activity_ids = check_activities_unused(uow, cert, holder.id, ruleset)
     statutory_minimum = new.statutory_minimum_cents
     if statutory_minimum is None:
         statutory_minimum = ruleset.cbt_statutory_minimum_by_year.get(new.tax_year, 0)
     cap40 = section_40_cap(cert, holder, new, tax_type, ruleset)
-    earlier = uow.credit_applications.applied_cents(holder["id"], tax_type.value, new.tax_year)
+    earlier = uow.credit_applications.applied_cents(holder.id, tax_type.value, new.tax_year)
     other = new.other_credits_cents + earlier
     use = credit_use.apply_credit(
         credit_use.CreditLimitInput(
-            program=program,
+            program=cert.program,
             tax_type=tax_type,
             available_cents=available,
             liability_cents=new.liability_cents,
@@ -198,44 +237,57 @@ def apply_to_return(
     )
     application_id = new_id("capp")
     after = balance - use.applied_cents
-    payload = {
-        "application_id": application_id,
-        "certificate_id": cert["id"],
-        "party_id": holder["id"],
-        "tax_type": tax_type.value,
-        "tax_year": new.tax_year,
-        "liability_cents": new.liability_cents,
-        "other_credits_cents": other,
-        "statutory_minimum_cents": statutory_minimum,
-        "requested_cents": new.amount_cents,
-        "applied_cents": use.applied_cents,
-        "carried_forward_cents": use.carried_forward_cents,
-        "limited_by": use.limited_by,
-        "limits": {
-            "declared_other_credits_cents": new.other_credits_cents,
-            "ledger_other_credits_cents": earlier,
-            "cap40_cents": cap40,
-            "carryover_last_year": last,
-            # PT-1: what the duplicate-use check compared (absent from older events).
-            "creditable_activity_ids": activity_ids,
-            "pt1_activity_scope": ruleset.pt1_activity_scope,
-        },
-        "certificate_status": certificate_status(
-            int(cert["allowed_cents"]), after, int(cert["queued_cents"])
-        ),
-        "ruleset": ruleset.name,
-    }
+    limits = CreditLimits(
+        declared_other_credits_cents=new.other_credits_cents,
+        ledger_other_credits_cents=earlier,
+        cap40_cents=cap40,
+        carryover_last_year=last,
+        creditable_activity_ids=activity_ids,
+        pt1_activity_scope=ruleset.pt1_activity_scope,
+    )
+    tax_periods = None
     if tranches is not None:
-        payload["limits"]["uth_withheld_cents"] = {k: v[0] for k, v in withheld.items()}
-        payload["tax_periods"] = uth_held_tranches.consume_tranches(
-            tranches, use.applied_cents, new.tax_year
-        )
-    uow.append(certificate_stream(cert["id"]), CreditApplied(**payload), actor.label)
+        limits["uth_withheld_cents"] = {k: v[0] for k, v in withheld.items()}
+        tax_periods = uth_held_tranches.consume_tranches(tranches, use.applied_cents, new.tax_year)
+    applied = CreditApplied(
+        application_id=application_id,
+        certificate_id=cert.id,
+        party_id=holder.id,
+        tax_type=tax_type.value,
+        tax_year=new.tax_year,
+        liability_cents=new.liability_cents,
+        other_credits_cents=other,
+        statutory_minimum_cents=statutory_minimum,
+        requested_cents=new.amount_cents,
+        applied_cents=use.applied_cents,
+        carried_forward_cents=use.carried_forward_cents,
+        limited_by=use.limited_by,
+        limits=limits,
+        certificate_status=certificate_status(cert.allowed_cents, after, cert.queued_cents),
+        ruleset=ruleset.name,
+        tax_periods=tax_periods,
+    )
+    uow.append(cert.stream, applied, actor.label)
     return load_credit_application(uow, application_id)
 
 
-def load_credit_application(source: Source, application_id: str) -> dict[str, Any]:
+def load_credit_application(source: Source, application_id: str) -> CreditApplicationRecord:
     row = repositories(source).credit_applications.get(application_id)
     if row is None:
         raise LookupError(f"credit_applications {application_id} was not projected")
-    return row
+    return CreditApplicationRecord(
+        id=row["id"],
+        certificate_id=row["certificate_id"],
+        party_id=row["party_id"],
+        tax_type=row["tax_type"],
+        tax_year=row["tax_year"],
+        liability_cents=row["liability_cents"],
+        other_credits_cents=row["other_credits_cents"],
+        statutory_minimum_cents=row["statutory_minimum_cents"],
+        requested_cents=row["requested_cents"],
+        applied_cents=row["applied_cents"],
+        carried_forward_cents=row["carried_forward_cents"],
+        limited_by=row["limited_by"],
+        limits=row["limits"],
+        ruleset=row["ruleset"],
+    )

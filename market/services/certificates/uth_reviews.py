@@ -48,19 +48,25 @@ Readings (C.34:1B-209(c)(1) and (d); RULES UTH-11, UTH-13, UTH-26, AMB-14):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from market.adapters.repositories import Repositories
 from market.domain.commands.certificates import RecordUthReview
 from market.domain.errors import InvalidRequestError
 from market.domain.events.uth import UthReviewRecorded
+from market.domain.model import Certificate, Tranche
 from market.domain.programs import Program
-from market.domain.rules import uth, uth_held_tranches, uth_review
-from market.domain.rules.buckets import cap_id
+from market.domain.rules import uth_review
 from market.domain.rules.certificate_status import certificate_status
 from market.domain.rulesets import Ruleset
-from market.services.certificates.certificate_views import certificate_view, uth_tranches
-from market.services.kernel import reads
+from market.services.certificates.certificate_views import certificate_record, certificate_view
+from market.services.certificates.uth_review_effects import (
+    BuyerEffect,
+    BuyerReview,
+    buyer_effects,
+    descendants,
+    release,
+)
 from market.services.kernel.actor import AUTHORITY, Actor
 from market.services.kernel.errors import (
     ForfeiturePermanentError,
@@ -77,24 +83,24 @@ class ReviewRequestError(InvalidRequestError):
     code = "invalid_review"
 
 
-def _original_uth(repos: Repositories, certificate_id: str) -> dict[str, Any]:
-    cert = reads.certificate(repos, certificate_id)
-    if cert["program"] != Program.UTH.value or cert["origin"] != "issued":
+def _original_uth(repos: Repositories, certificate_id: str) -> Certificate:
+    cert = certificate_record(repos, certificate_id)
+    if cert.program is not Program.UTH or cert.origin != "issued":
         raise NotAnOriginalUthAwardError(
             "Annual reviews are recorded on the original Urban Transit Hub award (a UTH "
-            f"certificate with origin 'issued'); {cert['number']} is a {cert['program']} "
-            f"certificate with origin '{cert['origin']}'.",
+            f"certificate with origin 'issued'); {cert.number} is a {cert.program.value} "
+            f"certificate with origin '{cert.origin}'.",
             {
-                "certificate_id": cert["id"],
-                "program": cert["program"],
-                "origin": cert["origin"],
-                "root_id": cert["root_id"],
+                "certificate_id": cert.id,
+                "program": cert.program.value,
+                "origin": cert.origin,
+                "root_id": cert.root_id,
             },
         )
     return cert
 
 
-def _check_transition(tranche: dict[str, Any], finding: str, period: int) -> None:
+def _check_transition(tranche: Tranche, finding: str, period: int) -> None:
     before = tranche.get("finding")
     if before in uth_review.PERMANENT_FORFEITURES:
         raise ForfeiturePermanentError(
@@ -116,170 +122,107 @@ def _check_transition(tranche: dict[str, Any], finding: str, period: int) -> Non
         )
 
 
-def _descendants(repos: Repositories, root_id: str) -> list[dict[str, Any]]:
-    """The certificates derived from an award (bought or passed through), oldest first."""
-    rows = [r for r in repos.certificates.where(root_id=root_id) if r["id"] != root_id]
-    return sorted(rows, key=lambda r: int(r["issued_seq"]))
+def _tranches_by_period(
+    cert: Certificate, tranches: list[Tranche], tax_period: int
+) -> dict[int, Tranche]:
+    """The award's installments by tax period; refused when `tax_period` is none of them."""
+    by_period = {t["period"]: t for t in tranches}
+    if tax_period not in by_period:
+        raise ReviewRequestError(
+            f"Tax period {tax_period} is not one of the installments of {cert.number}.",
+            {"tax_period": tax_period, "tax_periods": sorted(by_period)},
+        )
+    return by_period
 
 
-def _buyer_effects(
-    held: list[dict[str, Any]],
-    periods: list[int],
-    finding: str,
-    outcome: str,
-    freeze: bool,
-    original: dict[str, Any],
-    ruleset: Ruleset,
-) -> list[dict[str, Any]]:
-    """UTH-26: what the review does to each transferred part of the reviewed tranches."""
-    effects: list[dict[str, Any]] = []
-    for cert in held:
-        tranches = uth_tranches(cert) or []
-        touched = False
-        at_risk = finding_cut = 0
-        lifted: list[int] = []
-        for t in tranches:
-            if int(t["period"]) not in periods or int(t["cents"]) <= 0:
-                continue
-            if t.get("conditional"):
-                # UTH-27 / AMB-18: the review the buyer waited for; what it finds decides
-                # below whether the tranche is also at risk.
-                t.update(conditional=False, review=outcome)
-                lifted.append(int(t["period"]))
-                touched = True
-            if outcome in ("reduced", "forfeited"):
-                unapplied = uth_held_tranches.tranche_unapplied(t)
-                cut = int(t["cents"]) - uth.reduced_installment(int(t["cents"]), finding, ruleset)
-                t.update(
-                    at_risk=True,
-                    frozen=freeze,
-                    at_risk_finding=finding,
-                    at_risk_cents=unapplied,
-                    finding_cut_cents=cut,
-                )
-                at_risk += unapplied
-                finding_cut += cut
-                touched = True
-            elif outcome == "restored" and t.get("at_risk"):
-                t.update(at_risk=False, frozen=False, restored=True)
-                touched = True
-        if touched:
-            attributes = cert["attributes"] or {}
-            effects.append(
-                {
-                    "certificate_id": cert["id"],
-                    "holder_party_id": cert["holder_party_id"],
-                    "seller_party_id": attributes.get(
-                        "seller_party_id", original["original_holder_party_id"]
-                    ),
-                    "frozen": freeze and outcome in ("reduced", "forfeited"),
-                    "at_risk_cents": at_risk,
-                    "finding_cut_cents": finding_cut,
-                    "conditional_lifted": lifted,
-                    "tax_periods": tranches,
-                }
-            )
-    return effects
+def _cut_tranches(
+    by_period: dict[int, Tranche], review: BuyerReview, balance: int
+) -> tuple[dict[int, int], list[dict[str, int]]]:
+    """The reviewed award's own cuts, made in place on its tranches: the cents cut per
+    fiscal year (never more than the balance in all) and per period."""
+    per_fy: dict[int, int] = {}
+    cuts: list[dict[str, int]] = []
+    for period in review.periods:
+        t = by_period[period]
+        if review.finding != "restored" and t.get("finding") in uth_review.PERMANENT_FORFEITURES:
+            continue  # a later period already forfeited for good stays so
+        unsold, before = t["unsold_cents"], t.get("cut_cents", 0)
+        cut = min(uth_review.review_cut(unsold, before, review.finding, review.ruleset), balance)
+        balance -= cut
+        t["review"], t["finding"] = review.outcome, review.finding
+        t["unsold_cents"], t["cut_cents"] = unsold - cut, before + cut
+        if cut:
+            per_fy[t["fiscal_year"]] = per_fy.get(t["fiscal_year"], 0) + cut
+            cuts.append({"period": period, "cut_cents": cut})
+    return per_fy, cuts
+
+
+class Assessment(TypedDict):
+    """UTH-26: what an assessment would charge the seller (none is created here)."""
+
+    party_id: str
+    at_risk_cents: int
+    finding_cut_cents: int
+    recapture_created: bool
+
+
+def _assessment(cert: Certificate, assessed: list[BuyerEffect]) -> Assessment | None:
+    """UTH-26: any assessment is charged to the seller; none is created here."""
+    if not assessed:
+        return None
+    return Assessment(
+        party_id=cert.original_holder_party_id,
+        at_risk_cents=sum(b["at_risk_cents"] for b in assessed),
+        finding_cut_cents=sum(b["finding_cut_cents"] for b in assessed),
+        recapture_created=False,
+    )
 
 
 def record_review(
     uow: AbstractUnitOfWork, actor: Actor, command: RecordUthReview, ruleset: Ruleset
 ) -> dict[str, Any]:
     """UTH_REVIEW_RECORDED on the award's stream; answers with the reviewed certificate."""
-    certificate_id, tax_period, finding = (
-        command.certificate_id,
-        command.tax_period,
-        command.finding,
-    )
+    tax_period, finding = command.tax_period, command.finding
     actor.require(AUTHORITY)
-    cert = _original_uth(uow, certificate_id)
+    cert = _original_uth(uow, command.certificate_id)
     try:
         outcome = uth_review.review_outcome(finding)
     except InvalidRequestError as exc:
         raise ReviewRequestError(exc.message, exc.details) from None
-    tranches = uth_tranches(cert) or []
-    by_period = {int(t["period"]): t for t in tranches}
-    if tax_period not in by_period:
-        raise ReviewRequestError(
-            f"Tax period {tax_period} is not one of the installments of {cert['number']}.",
-            {"tax_period": tax_period, "tax_periods": sorted(by_period)},
-        )
+    tranches = cert.uth_tranches() or []
+    by_period = _tranches_by_period(cert, tranches, tax_period)
     _check_transition(by_period[tax_period], finding, tax_period)
-    freeze = uth_review.freezes_transferred_tranches(ruleset)
-    periods = uth_review.reviewed_periods(finding, tax_period, sorted(by_period))
-
-    balance = int(cert["balance_cents"])
-    total_cut = 0
-    per_fy: dict[int, int] = {}
-    cuts: list[dict[str, int]] = []
-    for period in periods:
-        t = by_period[period]
-        if finding != "restored" and t.get("finding") in uth_review.PERMANENT_FORFEITURES:
-            continue  # a later period already forfeited for good stays so
-        unsold = int(t["unsold_cents"])
-        cut = min(
-            uth_review.review_cut(unsold, int(t.get("cut_cents", 0)), finding, ruleset), balance
-        )
-        balance -= cut
-        total_cut += cut
-        t.update(
-            review=outcome,
-            finding=finding,
-            unsold_cents=unsold - cut,
-            cut_cents=int(t.get("cut_cents", 0)) + cut,
-        )
-        if cut:
-            fy = int(t["fiscal_year"])
-            per_fy[fy] = per_fy.get(fy, 0) + cut
-            cuts.append({"period": period, "cut_cents": cut})
-
-    releases = [_release("UTH", fy, cents, uow) for fy, cents in sorted(per_fy.items())]
-    if total_cut:
-        releases.append(_release("UTH_CUMULATIVE", 0, total_cut, uow))
-    buyers = _buyer_effects(
-        _descendants(uow, cert["id"]), periods, finding, outcome, freeze, cert, ruleset
+    review = BuyerReview(
+        periods=uth_review.reviewed_periods(finding, tax_period, sorted(by_period)),
+        finding=finding,
+        outcome=outcome,
+        freeze=uth_review.freezes_transferred_tranches(ruleset),
+        award_holder_party_id=cert.original_holder_party_id,
+        ruleset=ruleset,
     )
-    assessed = [b for b in buyers if outcome in ("reduced", "forfeited")]
-    review = UthReviewRecorded(
-        certificate_id=cert["id"],
+    per_fy, cuts = _cut_tranches(by_period, review, cert.balance_cents)
+    total_cut = sum(per_fy.values())
+    releases = [release("UTH", fy, cents, uow) for fy, cents in sorted(per_fy.items())]
+    if total_cut:
+        releases.append(release("UTH_CUMULATIVE", 0, total_cut, uow))
+    buyers = buyer_effects(descendants(uow, cert.id), review)
+    recorded = UthReviewRecorded(
+        certificate_id=cert.id,
         tax_period=tax_period,
         finding=finding,
         review=outcome,
-        periods=periods,
+        periods=review.periods,
         ruleset=ruleset.name,
         transferred_tranche_effect=ruleset.uth_transferred_tranche_effect,
         cut_cents=total_cut,
         cuts=cuts,
         certificate_status=certificate_status(
-            int(cert["allowed_cents"]) - total_cut,
-            int(cert["balance_cents"]) - total_cut,
-            int(cert["queued_cents"]),
+            cert.allowed_cents - total_cut, cert.balance_cents - total_cut, cert.queued_cents
         ),
         tax_periods=tranches,
         cap_releases=[r for r in releases if r["cents"] > 0],
         descendants=buyers,
-        # UTH-26: any assessment is charged to the seller; none is created here.
-        assessment=(
-            {
-                "party_id": cert["original_holder_party_id"],
-                "at_risk_cents": sum(b["at_risk_cents"] for b in assessed),
-                "finding_cut_cents": sum(b["finding_cut_cents"] for b in assessed),
-                "recapture_created": False,
-            }
-            if assessed
-            else None
-        ),
+        assessment=_assessment(cert, buyers if review.cuts else []),
     )
-    uow.append(f"certificate-{cert['id']}", review, actor.label)
-    return certificate_view(uow, cert["id"]) | {"review": review.to_payload()}
-
-
-def _release(bucket: str, fiscal_year: int, cents: int, repos: Repositories) -> dict[str, Any]:
-    """Give back cap room, never more than the row uses."""
-    key = cap_id(bucket, fiscal_year)
-    return {
-        "cap_id": key,
-        "bucket": bucket,
-        "fiscal_year": fiscal_year,
-        "cents": min(cents, repos.caps.used_cents(key)),
-    }
+    uow.append(cert.stream, recorded, actor.label)
+    return certificate_view(uow, cert.id) | {"review": recorded.to_payload()}

@@ -12,7 +12,7 @@ annual reviews (`after_sale`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import Engine
 
@@ -25,7 +25,30 @@ from market.services.demo.dates import DemoDates
 from market.services.demo.parties import AUDITOR_EMAIL, AUTHORITY_EMAIL, DEMO_PASSWORD, PARTIES
 from market.services.kernel import clock
 
-__all__ = ["AUDITOR_EMAIL", "AUTHORITY_EMAIL", "DEMO_PASSWORD", "is_seeded", "logins", "seed"]
+__all__ = [
+    "AUDITOR_EMAIL",
+    "AUTHORITY_EMAIL",
+    "DEMO_PASSWORD",
+    "Seeded",
+    "is_seeded",
+    "logins",
+    "seed",
+]
+
+
+class UthReviews(TypedDict):
+    approved: list[int]  # the installment periods approved
+    cut: int  # the period cut by 20% (UTH-11(1))
+
+
+class Seeded(TypedDict):
+    """What `seed` answers: the parties' ids by key and the dates the market is built on."""
+
+    parties: dict[str, str]
+    business_date: str
+    fiscal_year: int
+    tech_allocated_year: int
+    uth_reviews: UthReviews
 
 
 def is_seeded(engine: Engine) -> bool:
@@ -38,7 +61,7 @@ def seed(
     ruleset: Ruleset,
     say: Callable[[str], None] = lambda _: None,
     store: DocumentStore | None = None,
-) -> dict[str, Any]:
+) -> Seeded:
     """The demo market on the business date; answers the parties' ids and the fiscal years
     it is built around."""
     dates = DemoDates(clock.today())
@@ -50,13 +73,13 @@ def seed(
     after_sale.use_credits(s, issued, sales)
     approved, cut = after_sale.review_uth(s, issued)
     casefile.showcase(s)
-    return {
-        "parties": dict(s.ids),
-        "business_date": dates.today.isoformat(),
-        "fiscal_year": dates.fiscal_year,
-        "tech_allocated_year": dates.tech_allocated_year,
-        "uth_reviews": {"approved": approved, "cut": cut},
-    }
+    return Seeded(
+        parties=dict(s.ids),
+        business_date=dates.today.isoformat(),
+        fiscal_year=dates.fiscal_year,
+        tech_allocated_year=dates.tech_allocated_year,
+        uth_reviews=UthReviews(approved=approved, cut=cut),
+    )
 
 
 def logins() -> list[tuple[str, str, str]]:

@@ -66,7 +66,7 @@ def use_credits(s: Seeding, c: Credits, sales: Sales) -> None:
             EDA,
             recaptures.NewRecapture(
                 party_id=s.ids["pixel"],
-                certificate_id=c.dm_cbt[1]["id"],
+                certificate_id=c.dm_cbt[1],
                 amount_cents=250 * THOUSAND,
                 reason=(
                     "New full-time positions were not maintained in FY "
@@ -89,7 +89,7 @@ def review_uth(s: Seeding, c: Credits) -> tuple[list[int], int]:
             partial(
                 uth_reviews.record_review,
                 actor=EDA,
-                command=RecordUthReview(c.uth["id"], period, finding),
+                command=RecordUthReview(c.uth, period, finding),
                 ruleset=s.ruleset,
             )
         )

@@ -20,7 +20,6 @@ from market.domain.commands.casefiles import (
     RecordTaxCertificate,
 )
 from market.domain.errors import DomainError
-from market.domain.model.case_file import FeeView
 from market.domain.rules import adm_checklist
 from market.services.casefiles import (
     board_actions,
@@ -77,25 +76,31 @@ def _pay_all(s: Seeding, subject_id: str, on: date | None = None) -> None:
     with ReadOnly(s.engine) as conn:
         owed = fees.unpaid(conn, [subject_id])
     for fee in owed:
-        s.do(partial(_pay, s=s, fee=fee, day=on or s.dates.today))
+        payment = RecordFeePayment(
+            str(fee["id"]),
+            fee["due_cents"],
+            "check",
+            f"DEMO-{str(fee['id'])[-6:]}",
+            on or s.dates.today,
+        )
+        s.do(partial(_pay, payment=payment))
 
 
-def _pay(uow: UnitOfWork, s: Seeding, fee: FeeView, day: date) -> FeeView:
-    reference = f"DEMO-{fee['id'][-6:]}"
-    return fees.record_payment(
-        uow, EDA, RecordFeePayment(fee["id"], fee["due_cents"], "check", reference, day)
-    )
+def _pay(uow: UnitOfWork, payment: RecordFeePayment) -> None:
+    fees.record_payment(uow, EDA, payment)
 
 
-def _board_approved(s: Seeding, t: dict[str, Any], on: date) -> None:
+def _board_approved(s: Seeding, transfer_id: str, on: date) -> None:
     """ADM-9: the Board's approval of this sale, in effect by closing (one per sale)."""
     with ReadOnly(s.engine) as conn:
+        row = trading.load_transfer(conn, transfer_id)
         try:
-            gates.check_board_approval(conn, transfer_of(t), s.ruleset, on)
+            gates.check_board_approval(conn, transfer_of(row), s.ruleset, on)
             return
         except DomainError:
             pass
-    _board_approval(s, str(t["seller_party_id"]), int(t["amount_cents"]), on - timedelta(days=30))
+    sale = transfer_of(row)
+    _board_approval(s, sale.seller_party_id, sale.amount_cents, on - timedelta(days=30))
 
 
 def _board_approval(s: Seeding, party_id: str, amount: int, received: date) -> None:
@@ -127,7 +132,7 @@ def prepare_closing(s: Seeding, transfer_id: str, on: Any) -> None:
         items = checklists.transfer_items(conn, transfer_on_file(t), s.ruleset)
     _cleared(s, str(t["seller_party_id"]), str(t["program"]))
     if t["program"] == "BRRAG":
-        _board_approved(s, dict(t), on)
+        _board_approved(s, transfer_id, on)
     for kind in adm_checklist.missing(items, (adm_checklist.FINAL,)):
         _file(s, "transfer", transfer_id, kind)
     _pay_all(s, transfer_id)
@@ -204,7 +209,7 @@ def showcase(s: Seeding) -> None:
         for kind in _missing(s, app_id, adm_checklist.PRELIMINARY):
             _file(s, "tech_application", app_id, kind)
         s.do(lambda uow: tech_steps.forward(uow, EDA, app_id))
-        benefit, number = int(done["benefit_cents"]), f"DEMO-TAX-{app_id[-6:]}"
+        benefit, number = done["benefit_cents"], f"DEMO-TAX-{app_id[-6:]}"
         s.do(
             lambda uow: tech_steps.tax_certificate(
                 uow, EDA, RecordTaxCertificate(app_id, benefit, number, s.dates.today)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from sqlalchemy import Engine
 
@@ -38,6 +38,7 @@ class Seeding:
     def who(self, key: str) -> Actor:
         return Actor(user_id=f"demo-{key}", role=PARTICIPANT, party_id=self.ids[key])
 
-    def buyer_certificate(self, transfer: dict[str, Any]) -> str:
+    def buyer_certificate(self, transfer_id: str) -> str:
+        """The certificate an approved transfer made for its buyer."""
         with ReadOnly(self.engine) as conn:
-            return str(trading.load_transfer(conn, transfer["id"])["buyer_certificate_id"])
+            return str(trading.load_transfer(conn, transfer_id)["buyer_certificate_id"])

@@ -34,21 +34,24 @@ TECH_INTAKE = [("bioworks", 3_000_000, 600_000, "0.55", 40), ("photonics", 4_000
 
 @dataclass
 class Credits:
-    brrag: dict[str, Any]
-    uth: dict[str, Any]
-    dm_cbt: list[dict[str, Any]]
-    dm_git: dict[str, Any]
+    """The ids of the certificates issued."""
+
+    brrag: str
+    uth: str
+    dm_cbt: list[str]
+    dm_git: str
     tech: dict[str, str]  # party id -> TECH certificate id
 
 
 def issue_all(s: Seeding) -> Credits:
     d = s.dates
 
-    def issue(key: str, program: str, face: int, fy: int, **extra: Any) -> dict[str, Any]:
+    def issue(key: str, program: str, face: int, fy: int, **extra: Any) -> str:
         new = certificates.NewCertificate(
             program=program, holder_party_id=s.ids[key], face_cents=face, fiscal_year=fy, **extra
         )
-        return s.do(lambda uow: certificates.issue_certificate(uow, EDA, new, s.ruleset))
+        issued = s.do(lambda uow: certificates.issue_certificate(uow, EDA, new, s.ruleset))
+        return str(issued["id"])
 
     brrag = issue(
         "meadowlands",
@@ -91,13 +94,23 @@ def issue_all(s: Seeding) -> Credits:
     return Credits(brrag, uth, dm_cbt, dm_git, _allocate_tech(s))
 
 
-def _application(
-    s: Seeding, key: str, request: int, rnd: int, factor: str, received: date | None
-) -> tech.NewTechApplication:
+@dataclass(frozen=True)
+class TechRequest:
+    """A TECH seller's ask: the party's key, the dollars requested, of which R&D, and its
+    allocation factor."""
+
+    key: str
+    request: int
+    rnd: int
+    factor: str
+
+
+def _application(s: Seeding, asked: TechRequest, received: date | None) -> tech.NewTechApplication:
     # NOL x factor x 9% is the NOL part of the benefit (TB-10): surrender enough NOL.
-    nol_cents = int((request - rnd) * 100 / (Fraction(factor) * Fraction(9, 100)))
+    rnd, factor = asked.rnd, asked.factor
+    nol_cents = int((asked.request - rnd) * 100 / (Fraction(factor) * Fraction(9, 100)))
     return tech.NewTechApplication(
-        party_id=s.ids[key],
+        party_id=s.ids[asked.key],
         received_on=received,
         # TB-6: a paper filing is one the Authority records, with its reason.
         receipt_reason="Paper filing received by mail (demo)" if received else None,
@@ -112,7 +125,7 @@ def _allocate_tech(s: Seeding) -> dict[str, str]:
     fy = s.dates.tech_allocated_year
     for key, request, rnd, factor in TECH_REQUESTS:
         received = s.dates.allocated_year_receipt(1 + len(key) % 20)
-        app = _application(s, key, request, rnd, factor, received)
+        app = _application(s, TechRequest(key, request, rnd, factor), received)
         casefile.filed_in_time(s, app, received)  # ADM-6: submitted by June 30
     allocation = s.do(lambda uow: tech_allocations.commit_allocation(uow, EDA, fy, s.ruleset))
     s.say(
@@ -121,7 +134,7 @@ def _allocate_tech(s: Seeding) -> dict[str, str]:
     )
     for key, request, rnd, factor, days in TECH_INTAKE:
         paper = s.dates.days_ago(days) if days else None
-        app = _application(s, key, request, rnd, factor, paper)
+        app = _application(s, TechRequest(key, request, rnd, factor), paper)
         actor = EDA if paper else s.who(key)
         s.do(partial(tech.submit_application, actor=actor, ruleset=s.ruleset, new=app))
     s.say(f"TECH FY {s.dates.fiscal_year} intake open with {len(TECH_INTAKE)} applications")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from functools import partial
-from typing import Any
 
 from market.domain.commands.parties import RecordOwnership
 from market.services.demo.context import EDA, Seeding
@@ -79,7 +78,7 @@ def register_all(s: Seeding) -> None:
             formed_on=formed.isoformat(),
             operating_income_cents_by_year=s.dates.income_by_year(-400_000_000),
         )
-        s.ids[p.key] = s.do(partial(_register, new=new))["id"]
+        s.ids[p.key] = s.do(partial(_register, new=new))
     s.say(f"registered {len(s.ids)} parties")
     for owned, owner, voting, value, income in OWNERS:
         s.do(partial(_own, party=s.ids[owned], owner=s.ids[owner], shares=(voting, value, income)))
@@ -92,11 +91,10 @@ def register_all(s: Seeding) -> None:
             )
 
 
-def _register(uow: UnitOfWork, new: NewParty) -> dict[str, Any]:
-    return dict(register_party(uow, EDA, new))
+def _register(uow: UnitOfWork, new: NewParty) -> str:
+    """The new party's id."""
+    return str(register_party(uow, EDA, new)["id"])
 
 
-def _own(
-    uow: UnitOfWork, party: str, owner: str, shares: tuple[int, int, int | None]
-) -> dict[str, Any]:
-    return dict(record_ownership(uow, EDA, RecordOwnership(party, owner, *shares)))
+def _own(uow: UnitOfWork, party: str, owner: str, shares: tuple[int, int, int | None]) -> None:
+    record_ownership(uow, EDA, RecordOwnership(party, owner, *shares))

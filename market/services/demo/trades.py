@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from functools import partial
-from typing import Any
 
 from market.domain.commands.trading import CreateListing, CreateTransfer, MakeOffer
 from market.services.demo import casefile
@@ -27,49 +26,59 @@ PROCEEDS_USES = {
 
 @dataclass
 class Sales:
-    brrag: dict[str, Any]  # utility's approved BRRAG purchase
-    dm_git: dict[str, Any]  # raritan's approved DM_GIT purchase
+    """The ids of the approved sales the credits are used from."""
+
+    brrag: str  # utility's approved BRRAG purchase
+    dm_git: str  # raritan's approved DM_GIT purchase
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A listing the demo made: its id, and the key of the party selling."""
+
+    id: str
+    seller: str
 
 
 def trade_all(s: Seeding, c: Credits) -> Sales:
     d = s.dates
 
-    def listing(key: str, cert_id: str, amount: int, cents_per_dollar: int) -> dict[str, Any]:
+    def listing(key: str, cert_id: str, amount: int, cents_per_dollar: int) -> Listed:
         price = amount * cents_per_dollar // 100
         listed = s.do(
             lambda uow: trading.create_listing(
                 uow, s.who(key), CreateListing(cert_id, amount, price), s.ruleset
             )
         )
-        return dict(listed)
+        return Listed(str(listed["id"]), key)
 
-    def offer(buyer: str, listed: dict[str, Any], amount: int, cents: int) -> dict[str, Any]:
+    def offer(buyer: str, listed: Listed, amount: int, cents: int) -> str:
+        """The offer's id."""
         price = amount * cents // 100
         made = s.do(
             lambda uow: trading.make_offer(
-                uow, s.who(buyer), MakeOffer(listed["id"], amount, price), s.ruleset
+                uow, s.who(buyer), MakeOffer(listed.id, amount, price), s.ruleset
             )
         )
-        return dict(made)
+        return str(made["id"])
 
-    def buy(buyer: str, listed: dict[str, Any], amount: int, cents: int) -> dict[str, Any]:
-        made = offer(buyer, listed, amount, cents)
-        seller = next(k for k, v in s.ids.items() if v == listed["seller_party_id"])
-        uses = PROCEEDS_USES.get(seller)
+    def buy(buyer: str, listed: Listed, amount: int, cents: int) -> str:
+        """The id of the transfer the seller's acceptance of an offer made."""
+        offer_id = offer(buyer, listed, amount, cents)
+        uses = PROCEEDS_USES.get(listed.seller)
         accepted = s.do(
-            lambda uow: trading.accept_offer(uow, s.who(seller), made["id"], s.ruleset, uses)
+            lambda uow: trading.accept_offer(uow, s.who(listed.seller), offer_id, s.ruleset, uses)
         )
-        shown: dict[str, Any] = dict(accepted)
-        return shown.get("transfer", shown)  # type: ignore[no-any-return]
+        return str(accepted["transfer_id"])
 
-    def approve(transfer: dict[str, Any], on: date) -> None:
-        casefile.prepare_closing(s, transfer["id"], on)  # ADM-8, ADM-12 where in force
-        s.do(lambda uow: trading.approve_transfer(uow, EDA, transfer["id"], s.ruleset, on))
+    def approve(transfer_id: str, on: date) -> None:
+        casefile.prepare_closing(s, transfer_id, on)  # ADM-8, ADM-12 where in force
+        s.do(lambda uow: trading.approve_transfer(uow, EDA, transfer_id, s.ruleset, on))
 
-    l_brrag = listing("meadowlands", c.brrag["id"], 1_500 * THOUSAND, 91)
-    l_uth = listing("transit", c.uth["id"], 2_400 * THOUSAND, 88)
-    l_dm_cbt = listing("pixel", c.dm_cbt[0]["id"], 2_000 * THOUSAND, 85)
-    l_dm_git = listing("asbury", c.dm_git["id"], 800 * THOUSAND, 87)
+    l_brrag = listing("meadowlands", c.brrag, 1_500 * THOUSAND, 91)
+    l_uth = listing("transit", c.uth, 2_400 * THOUSAND, 88)
+    l_dm_cbt = listing("pixel", c.dm_cbt[0], 2_000 * THOUSAND, 85)
+    l_dm_git = listing("asbury", c.dm_git, 800 * THOUSAND, 87)
     l_photonics = listing("photonics", c.tech[s.ids["photonics"]], 2_000 * THOUSAND, 94)
     l_genomics = listing("genomics", c.tech[s.ids["genomics"]], 5_000 * THOUSAND, 92)
     l_meddev = listing("meddev", c.tech[s.ids["meddev"]], 3_000 * THOUSAND, 93)
@@ -88,7 +97,7 @@ def trade_all(s: Seeding, c: Credits) -> Sales:
     late = buy("insurer", l_brrag, 100 * THOUSAND, 90)
     s.do(
         lambda uow: trading.reject_transfer(
-            uow, EDA, late["id"], "The purchase agreement was not signed by both parties (TB-24)."
+            uow, EDA, late, "The purchase agreement was not signed by both parties (TB-24)."
         )
     )
     s.say("approved 6 transfers and rejected 1 on recent exchange dates")
@@ -98,8 +107,8 @@ def trade_all(s: Seeding, c: Credits) -> Sales:
     offer("utility", l_dm_cbt, 500 * THOUSAND, 86)  # the seller pixel's incoming offers
     offer("meadowlands", l_genomics, 1_000 * THOUSAND, 90)  # the seller genomics' offers
     negotiated = [  # the buyers' confirmations (PRODUCT.md 8.2)
-        ("transit", c.uth["id"], "utility", 2_000 * THOUSAND, 86, "UTH-PA-1"),
-        ("meadowlands", c.brrag["id"], "insurer", 300 * THOUSAND, 90, "BRRAG-PA-7"),
+        ("transit", c.uth, "utility", 2_000 * THOUSAND, 86, "UTH-PA-1"),
+        ("meadowlands", c.brrag, "insurer", 300 * THOUSAND, 90, "BRRAG-PA-7"),
     ]
     for seller, cert_id, buyer, amount, cents, ref in negotiated:
         s.do(

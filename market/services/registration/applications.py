@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, select, update
 
 from market.adapters.eventstore import utcnow_iso
+from market.adapters.repositories.registrations import RegistrationRecord
 from market.adapters.tables import PartyMembership, RegistrationLink, User
 from market.domain.commands.identity import LinkMail
 from market.services.identity import account_log, invitations, single_use_links, throttle
@@ -44,7 +45,7 @@ def submit(
     new: NewRegistration,
     address: str | None,
     policy: throttle.Policy,
-) -> tuple[dict[str, Any], str]:
+) -> tuple[RegistrationRecord, str]:
     """Record the request and queue its e-mail check; (the registration, the token: for
     tests only, the caller never shows it)."""
     email = invitations.check_new_user(new.contact_email, OWNER)
@@ -95,13 +96,13 @@ def _send_check(conn: Any, hasher: TokenHasher, registration_id: str, email: str
     return token
 
 
-def verify(engine: Engine, hasher: TokenHasher, token: str) -> dict[str, Any]:
+def verify(engine: Engine, hasher: TokenHasher, token: str) -> RegistrationRecord:
     """Spend the link and submit the registration for review. The link is spent only
     when the registration moves (a failing move leaves it usable)."""
     with engine.connect() as conn:
         registration_id = single_use_links.live(conn, links_t, hasher, token).owner_id
 
-    def move(uow: Any) -> dict[str, Any]:
+    def move(uow: Any) -> RegistrationRecord:
         single_use_links.spend(uow.conn, links_t, hasher, token)
         return registrations.verify_email(uow, registration_id)
 
@@ -124,14 +125,14 @@ def registration_for_link(engine: Engine, hasher: TokenHasher, token: str) -> st
 
 def approve(
     engine: Engine, hasher: TokenHasher, actor: Actor, registration_id: str
-) -> tuple[dict[str, Any], str]:
+) -> tuple[RegistrationRecord, str]:
     """One unit of work: the party (PARTY_REGISTERED), the approval naming its first user,
     that user activated as the party's owner, its set-password link and e-mail queued and
     the account event; a failure anywhere writes none of them. (The registration, the
     set-password token: tests.)"""
     link: dict[str, str] = {}
 
-    def run(uow: Any) -> dict[str, Any]:
+    def run(uow: Any) -> RegistrationRecord:
         done = registrations.approve(uow, actor, registration_id, registration_id)
         conn = uow.conn
         conn.execute(
@@ -158,5 +159,5 @@ def approve(
     return done, link["token"]
 
 
-def reject(engine: Engine, actor: Actor, registration_id: str, reason: str) -> dict[str, Any]:
+def reject(engine: Engine, actor: Actor, registration_id: str, reason: str) -> RegistrationRecord:
     return runner.run(engine, lambda uow: registrations.reject(uow, actor, registration_id, reason))

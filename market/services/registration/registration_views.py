@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any
+from typing import TypedDict, overload
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.engine import Connection
 
+from market.adapters.repositories.registrations import RegistrationRecord, registration_record
 from market.adapters.tables import Party, Registration
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.errors import not_found
@@ -21,7 +22,6 @@ parties_t = Party.__table__  # type: ignore[attr-defined]
 SIMILAR_AT = 0.8
 CANDIDATES = 200
 _SUFFIXES = {"inc", "llc", "llp", "lp", "corp", "corporation", "co", "company", "ltd", "the"}
-PUBLIC_FIELDS = ("id", "legal_name", "status", "reason", "requested_at", "party_id")
 
 
 def words(name: str) -> list[str]:
@@ -35,14 +35,62 @@ def similar_names(a: str, b: str) -> bool:
     return difflib.SequenceMatcher(None, left, right).ratio() >= SIMILAR_AT
 
 
-def _out(row: Any, public: bool) -> dict[str, Any]:
-    view = dict(row)
-    if public:
-        return {k: view[k] for k in PUBLIC_FIELDS}
-    return view
+class PublicRegistration(TypedDict):
+    """What the applicant sees through its link."""
+
+    id: str
+    legal_name: str
+    status: str
+    reason: str | None
+    requested_at: str
+    party_id: str | None
 
 
-def get(conn: Connection, registration_id: str, actor: Actor | None) -> dict[str, Any]:
+class SimilarParty(TypedDict):
+    id: str
+    name: str
+    tax_id: str
+    why: str
+
+
+class SimilarRegistration(TypedDict):
+    id: str
+    legal_name: str
+    tax_id: str
+    status: str
+    why: str
+
+
+class Similar(TypedDict):
+    """Parties and other registrations a reviewer should compare (`why`: same tax id or
+    similar name)."""
+
+    parties: list[SimilarParty]
+    registrations: list[SimilarRegistration]
+
+
+def _public(record: RegistrationRecord) -> PublicRegistration:
+    return PublicRegistration(
+        id=record["id"],
+        legal_name=record["legal_name"],
+        status=record["status"],
+        reason=record["reason"],
+        requested_at=record["requested_at"],
+        party_id=record["party_id"],
+    )
+
+
+@overload
+def get(conn: Connection, registration_id: str, actor: Actor) -> RegistrationRecord: ...
+
+
+@overload
+def get(conn: Connection, registration_id: str, actor: None) -> PublicRegistration: ...
+
+
+def get(
+    conn: Connection, registration_id: str, actor: Actor | None
+) -> RegistrationRecord | PublicRegistration:
     """Everything for the Authority and auditors; for the applicant (actor None, having
     shown its link) its status and the reason of a rejection."""
     if actor is not None:
@@ -54,19 +102,22 @@ def get(conn: Connection, registration_id: str, actor: Actor | None) -> dict[str
     )
     if row is None:
         raise not_found("Registration", "registration_id", registration_id)
-    return _out(row, public=actor is None)
+    record = registration_record(dict(row))
+    if actor is None:
+        return _public(record)
+    return record
 
 
-def desk(conn: Connection, actor: Actor, status: str | None) -> list[dict[str, Any]]:
+def desk(conn: Connection, actor: Actor, status: str | None) -> list[RegistrationRecord]:
     """The Authority's registrations, oldest first (those waiting first by default)."""
     actor.require(AUTHORITY, AUDITOR)
     stmt = select(registrations_t).order_by(registrations_t.c.requested_seq)
     if status:
         stmt = stmt.where(registrations_t.c.status == status)
-    return [dict(r) for r in conn.execute(stmt.limit(500)).mappings()]
+    return [registration_record(dict(r)) for r in conn.execute(stmt.limit(500)).mappings()]
 
 
-def similar(conn: Connection, actor: Actor, registration: dict[str, Any]) -> dict[str, Any]:
+def similar(conn: Connection, actor: Actor, registration: RegistrationRecord) -> Similar:
     """Parties and other registrations sharing the tax id or with a similar name."""
     actor.require(AUTHORITY, AUDITOR)
     keys = sorted(words(registration["legal_name"]), key=len, reverse=True)[:2]
@@ -96,6 +147,16 @@ def similar(conn: Connection, actor: Actor, registration: dict[str, Any]) -> dic
             return "similar name"
         return None
 
-    parties = [{**dict(p), "why": w} for p in party_rows if (w := why(p["tax_id"], p["name"]))]
-    others = [{**dict(r), "why": w} for r in reg_rows if (w := why(r["tax_id"], r["legal_name"]))]
-    return {"parties": parties, "registrations": others}
+    parties = [
+        SimilarParty(id=p["id"], name=p["name"], tax_id=p["tax_id"], why=w)
+        for p in party_rows
+        if (w := why(p["tax_id"], p["name"]))
+    ]
+    others = [
+        SimilarRegistration(
+            id=r["id"], legal_name=r["legal_name"], tax_id=r["tax_id"], status=r["status"], why=w
+        )
+        for r in reg_rows
+        if (w := why(r["tax_id"], r["legal_name"]))
+    ]
+    return Similar(parties=parties, registrations=others)

@@ -6,9 +6,11 @@ party, or asked for by a registration still open, is refused with `tax_id_regist
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from market.adapters.repositories.registrations import RegistrationRepository
+from market.adapters.repositories.registrations import (
+    RegistrationRecord,
+    RegistrationRepository,
+)
 from market.domain.errors import InvalidRequestError
 from market.domain.events.registration import (
     RegistrationApproved,
@@ -16,6 +18,7 @@ from market.domain.events.registration import (
     RegistrationRejected,
     RegistrationRequested,
 )
+from market.domain.model.registration import Registration, RegistrationStatus
 from market.services.kernel.actor import AUTHORITY, Actor
 from market.services.kernel.errors import ConflictError, not_found
 from market.services.kernel.uow import UnitOfWork
@@ -64,7 +67,7 @@ def refuse_taken_tax_id(uow: UnitOfWork, tax_id: str, but: str | None = None) ->
             f"Tax id {tax_id} is already registered to a party.", {"field": "tax_id"}
         )
     pending = RegistrationRepository(uow.store).open_with_tax_id(tax_id)
-    if pending is not None and pending["id"] != but:
+    if pending is not None and pending.id != but:
         raise TaxIdRegisteredError(
             f"A registration for tax id {tax_id} is already waiting.", {"field": "tax_id"}
         )
@@ -72,7 +75,7 @@ def refuse_taken_tax_id(uow: UnitOfWork, tax_id: str, but: str | None = None) ->
 
 def request(
     uow: UnitOfWork, new: NewRegistration, registration_id: str, now: str
-) -> dict[str, Any]:
+) -> RegistrationRecord:
     check(new)
     refuse_taken_tax_id(uow, new.tax_id)
     asked = RegistrationRequested(
@@ -87,68 +90,73 @@ def request(
         affiliates=new.affiliates,
         requested_at=now,
     )
-    uow.append(f"registration-{registration_id}", asked, PUBLIC_LABEL, new_stream=True)
+    uow.append(Registration.stream_of(registration_id), asked, PUBLIC_LABEL, new_stream=True)
     return load(uow, registration_id)
 
 
-def load(uow: UnitOfWork, registration_id: str) -> dict[str, Any]:
-    row = RegistrationRepository(uow.store).get(registration_id)
-    if row is None:
+def load(uow: UnitOfWork, registration_id: str) -> RegistrationRecord:
+    """The registration as the pages and the API show it, or 404."""
+    record = RegistrationRepository(uow.store).record(registration_id)
+    if record is None:
         raise not_found("Registration", "registration_id", registration_id)
-    return dict(row)
+    return record
 
 
-def _pending(uow: UnitOfWork, registration_id: str, status: str) -> dict[str, Any]:
-    row = load(uow, registration_id)
-    if row["status"] != status:
+def _pending(uow: UnitOfWork, registration_id: str, status: RegistrationStatus) -> Registration:
+    registration = RegistrationRepository(uow.store).load(registration_id)
+    if registration is None:
+        raise not_found("Registration", "registration_id", registration_id)
+    if registration.status is not status:
         raise RegistrationStateError(
-            f"This registration is {row['status']}, not {status}.",
-            {"status": row["status"]},
+            f"This registration is {registration.status.value}, not {status.value}.",
+            {"status": registration.status.value},
         )
-    return row
+    return registration
 
 
-def verify_email(uow: UnitOfWork, registration_id: str) -> dict[str, Any]:
-    _pending(uow, registration_id, "email_unverified")
+def verify_email(uow: UnitOfWork, registration_id: str) -> RegistrationRecord:
+    registration = _pending(uow, registration_id, RegistrationStatus.EMAIL_UNVERIFIED)
     uow.append(
-        f"registration-{registration_id}",
+        registration.stream,
         RegistrationEmailVerified(registration_id=registration_id),
         PUBLIC_LABEL,
     )
     return load(uow, registration_id)
 
 
-def approve(uow: UnitOfWork, actor: Actor, registration_id: str, user_id: str) -> dict[str, Any]:
+def approve(
+    uow: UnitOfWork, actor: Actor, registration_id: str, user_id: str
+) -> RegistrationRecord:
     """The party (PARTY_REGISTERED, by the parties rules) and the approval naming its
     first user (`user_id`, the applicant's account, activated after commit)."""
     actor.require(AUTHORITY)
-    row = _pending(uow, registration_id, "submitted")
-    refuse_taken_tax_id(uow, row["tax_id"], but=registration_id)
+    registration = _pending(uow, registration_id, RegistrationStatus.SUBMITTED)
+    refuse_taken_tax_id(uow, registration.tax_id, but=registration_id)
     party = register_party(
         uow,
         actor,
         NewParty(
-            name=row["legal_name"],
-            tax_id=row["tax_id"],
-            entity_type=row["entity_type"],
-            tax_types=list(row["tax_types"]),
+            name=registration.legal_name,
+            tax_id=registration.tax_id,
+            entity_type=registration.entity_type,
+            tax_types=list(registration.tax_types),
         ),
     )
     approved = RegistrationApproved(
         registration_id=registration_id,
         party_id=party["id"],
         user_id=user_id,
-        email=row["contact_email"],
+        email=registration.contact_email,
     )
-    uow.append(f"registration-{registration_id}", approved, actor.label)
+    uow.append(registration.stream, approved, actor.label)
     return load(uow, registration_id)
 
 
-def reject(uow: UnitOfWork, actor: Actor, registration_id: str, reason: str) -> dict[str, Any]:
+def reject(uow: UnitOfWork, actor: Actor, registration_id: str, reason: str) -> RegistrationRecord:
     actor.require(AUTHORITY)
     if not reason.strip():
         raise InvalidRequestError("Say why: the business is shown the reason.", {"field": "reason"})
-    _pending(uow, registration_id, "submitted")
+    registration = _pending(uow, registration_id, RegistrationStatus.SUBMITTED)
     rejected = RegistrationRejected(registration_id=registration_id, reason=reason.strip())
-    uow.append(f"registration-{registration_id}", rejected, actor.label)
+    uow.append(registration.stream, rejected, actor.label)
     return load(uow, registration_id)

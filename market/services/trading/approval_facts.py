@@ -63,7 +63,7 @@ def approval_facts(
         transfer=transfer,
         sale=sale_facts(uow, cert, *parties, ruleset),
         listing=listing,
-        activity_ids=tuple(activity_ids_of(uow, cert_row)),
+        activity_ids=tuple(activity_ids_of(uow, cert)),
         buyer_certificate_id=new_id("crt"),
         today=today(),
     )

@@ -196,7 +196,7 @@ class TestDigitalMediaQueue:
             MILLION // 2,
             70 * MILLION // 100,
         )
-        assert [r["id"] for r in uow.queue.waiting("DM_CBT")] == [certs[2]["id"], certs[3]["id"]]
+        assert [r.id for r in uow.queue.waiting("DM_CBT")] == [certs[2]["id"], certs[3]["id"]]
         with uow:
             rolled = roll_fiscal_year(uow, AUTHORITY_USER, 2015, RULES, date(2014, 7, 1))
             uow.commit()
