@@ -89,6 +89,11 @@ def _trade(engine: Engine) -> dict[str, Any]:
     return ids
 
 
+def _with_notices(repos: Repositories, certificate_id: str) -> tuple[Any, Any]:
+    row, active = repos.certificates.with_active_notices(certificate_id)
+    return (row == repos.certificates.get(certificate_id) and row and row["id"]), active
+
+
 def _answers(repos: Repositories, ids: dict[str, Any]) -> dict[str, Any]:
     cert = ids["certs"][0]
     children = repos.certificates.children(cert, None, 10)
@@ -97,6 +102,10 @@ def _answers(repos: Repositories, ids: dict[str, Any]) -> dict[str, Any]:
         "open": [r.id for r in repos.listings.open_of_certificate(cert)],
         "of_certificates": [r["id"] for r in repos.listings.of_certificates(ids["certs"], "open")],
         "undecided": repos.transfers.undecided_by_listing(cert),
+        "promised": repos.transfers.promised(cert),
+        "with_notices": [
+            _with_notices(repos, c) for c in (cert, ids["certs"][1], children[0].id, "crt_none")
+        ],
         "originals": repos.certificates.originals_count("DM_CBT", 2014),
         "children": children,
         "children_after": repos.certificates.children(cert, children[0].issued_seq, 10),
@@ -121,6 +130,10 @@ def _answers(repos: Repositories, ids: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def children_id(answers: dict[str, Any]) -> str:
+    return str(answers["children"][0].id)
+
+
 def test_sql_and_memory_repositories_agree_on_the_same_events(engine: Engine) -> None:
     ids = _trade(engine)
     fake = fake_from_ledger(engine)
@@ -132,6 +145,13 @@ def test_sql_and_memory_repositories_agree_on_the_same_events(engine: Engine) ->
     assert live["sold"] == [MILLION // 2, 0]
     assert live["undecided"] == {ids["sold"]: MILLION // 4, None: MILLION // 4}
     assert live["queue"] and live["notices"]
+    assert live["promised"].open_listings == {ids["sold"]: MILLION, ids["open"]: MILLION // 2}
+    assert live["promised"].sold == {ids["sold"]: MILLION // 2}
+    assert live["promised"].undecided == live["undecided"]
+    unhalted, halted, child, unknown = live["with_notices"]
+    assert unhalted == (ids["certs"][0], []) and child == (children_id(live), [])
+    assert halted[0] == ids["certs"][1] and [n[1] for n in halted[1]] == [ids["certs"][1]]
+    assert unknown == (None, [])
     assert live["children"] and not live["children_after"]
     assert live["issued_to"] == [True, False] and len(live["held"]) == 1
     assert live["applied"] == MILLION // 10 and len(live["uses"]) == 1

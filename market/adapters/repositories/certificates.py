@@ -3,9 +3,9 @@ DMQ-1..3): the reads issuance and its rules need."""
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, func, select, true
+from sqlalchemy import and_, bindparam, func, select, true
 
-from market.adapters.projections.store import Row
+from market.adapters.projections.store import DbStore, Row
 from market.adapters.queries import Query
 from market.adapters.repositories.base import Repository, SqlMixin
 from market.adapters.repositories.certificate_models import (
@@ -14,7 +14,7 @@ from market.adapters.repositories.certificate_models import (
     queued_credit_of,
 )
 from market.adapters.repositories.models import certificate_of
-from market.adapters.tables import CapUsage, Certificate, QueueEntry
+from market.adapters.tables import CapUsage, Certificate, CertificateNotice, QueueEntry
 from market.domain import model
 from market.domain.model.certificate import DerivedCertificate
 from market.domain.model.dm_pool import CapUse, QueuedCredit
@@ -22,6 +22,7 @@ from market.domain.model.dm_pool import CapUse, QueuedCredit
 certs_t = Certificate.__table__  # type: ignore[attr-defined]
 caps_t = CapUsage.__table__  # type: ignore[attr-defined]
 queue_t = QueueEntry.__table__  # type: ignore[attr-defined]
+notices_t = CertificateNotice.__table__  # type: ignore[attr-defined]
 
 _ORIGINALS = Query(
     select(func.count())
@@ -47,6 +48,24 @@ _LATEST_CHARGED_FY = Query(
         caps_t.c.bucket == bindparam("bucket"), caps_t.c.used_cents > 0
     )
 )
+# A certificate beside its lineage's active notices (a row each; one row of NULLs if none).
+_WITH_NOTICES = Query(
+    select(
+        certs_t,
+        notices_t.c.id.label("notice_id"),
+        notices_t.c.certificate_id.label("notice_certificate_id"),
+    )
+    .select_from(
+        certs_t.outerjoin(
+            notices_t,
+            and_(notices_t.c.root_id == certs_t.c.root_id, notices_t.c.status == "active"),
+        )
+    )
+    .where(certs_t.c.id == bindparam("id"))
+    .order_by(notices_t.c.id)
+)
+_NOTICE_COLUMNS = ("notice_id", "notice_certificate_id")
+ActiveNotice = tuple[str, str]  # a notice's id and the certificate it was issued on
 _LAST_POSITION = Query(
     select(func.max(queue_t.c.position)).where(queue_t.c.pool == bindparam("pool"))
 )
@@ -59,6 +78,15 @@ class CertificateRepository(Repository):
         """The certificate as the rules read it (market.domain.model)."""
         row = self.get(certificate_id)
         return None if row is None else certificate_of(row)
+
+    def with_active_notices(self, certificate_id: str) -> tuple[Row | None, list[ActiveNotice]]:
+        """The certificate and its lineage's active notices (PRODUCT.md 8.3 trading halts),
+        by notice id: what every trading step reads before deciding."""
+        row = self.get(certificate_id)
+        if row is None:
+            return None, []
+        found = self.store.rows("certificate_notices", root_id=row["root_id"], status="active")
+        return row, [(str(n["id"]), str(n["certificate_id"])) for n in found]
 
     def originals_count(self, program: str, fiscal_year: int) -> int:
         """Original certificates of a program and fiscal year (their numbers are counted)."""
@@ -99,6 +127,22 @@ class CertificateRepository(Repository):
 
 
 class SqlCertificateRepository(SqlMixin, CertificateRepository):
+    def with_active_notices(self, certificate_id: str) -> tuple[Row | None, list[ActiveNotice]]:
+        """One statement (a join on the lineage's root), where a read of each took two.
+        The row is held by a unit of work like any other it reads."""
+        store = self.store
+        assert isinstance(store, DbStore)
+        if store.held(self.table, certificate_id) is not None:  # follows this unit's updates
+            return super().with_active_notices(certificate_id)
+        found = _WITH_NOTICES.rows(store.conn, {"id": certificate_id})
+        if not found:
+            return None, []
+        row = {k: v for k, v in found[0].items() if k not in _NOTICE_COLUMNS}
+        if store.holds_lock:
+            store.remember(self.table, row)
+        notices = [r for r in found if r["notice_id"] is not None]
+        return row, [(str(r["notice_id"]), str(r["notice_certificate_id"])) for r in notices]
+
     def originals_count(self, program: str, fiscal_year: int) -> int:
         found = _ORIGINALS.scalar(self.conn, {"program": program, "fiscal_year": fiscal_year})
         return int(found or 0)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import and_, bindparam, func, select
+from dataclasses import dataclass
+
+from sqlalchemy import and_, bindparam, func, literal, select, union_all
 
 from market.adapters.eventstore import CHUNK
 from market.adapters.projections.store import Row
@@ -26,16 +28,55 @@ _SOLD = Query(
 # Summed in SQL per listing: a certificate sold in pieces can have thousands of undecided
 # transfers. An undecided transfer has no decided_seq, so the walk is the
 # (certificate_id, decided_seq IS NULL) range of ix_transfers_certificate_decided.
+_UNDECIDED_WHERE = (
+    transfers_t.c.certificate_id == bindparam("certificate_id"),
+    transfers_t.c.decided_seq.is_(None),
+    transfers_t.c.status.in_(UNDECIDED),
+)
+_UNDECIDED_SUM = func.sum(transfers_t.c.amount_cents).label("amount_cents")
 _UNDECIDED = Query(
-    select(offers_t.c.listing_id, func.sum(transfers_t.c.amount_cents).label("amount_cents"))
+    select(offers_t.c.listing_id, _UNDECIDED_SUM)
     .select_from(transfers_t.outerjoin(offers_t, and_(offers_t.c.id == transfers_t.c.offer_id)))
-    .where(
-        transfers_t.c.certificate_id == bindparam("certificate_id"),
-        transfers_t.c.decided_seq.is_(None),
-        transfers_t.c.status.in_(UNDECIDED),
-    )
+    .where(*_UNDECIDED_WHERE)
     .group_by(offers_t.c.listing_id)
 )
+
+
+# What a certificate's balance is promised to, in one statement (a new transfer's, offer's
+# or listing's balance check): its open listings, the approved sales from each, and its
+# undecided transfers per listing. Each part walks the index it walked alone.
+_OPEN = and_(
+    listings_t.c.certificate_id == bindparam("certificate_id"), listings_t.c.status == "open"
+)
+_PROMISED = Query(
+    union_all(
+        select(literal("open").label("kind"), listings_t.c.id, listings_t.c.amount_cents).where(
+            _OPEN
+        ),
+        select(literal("sold"), listings_t.c.id, func.sum(transfers_t.c.amount_cents))
+        .select_from(
+            listings_t.join(offers_t, offers_t.c.listing_id == listings_t.c.id).join(
+                transfers_t, transfers_t.c.id == offers_t.c.transfer_id
+            )
+        )
+        .where(_OPEN, transfers_t.c.status == "approved")
+        .group_by(listings_t.c.id),
+        select(literal("undecided"), offers_t.c.listing_id, _UNDECIDED_SUM)
+        .select_from(transfers_t.outerjoin(offers_t, offers_t.c.id == transfers_t.c.offer_id))
+        .where(*_UNDECIDED_WHERE)
+        .group_by(offers_t.c.listing_id),
+    )
+)
+
+
+@dataclass(frozen=True)
+class Promised:
+    """A certificate's open listings (cents offered), the cents sold from each, and its
+    undecided transfers' cents per listing (None: negotiated)."""
+
+    open_listings: dict[str, int]
+    sold: dict[str, int]
+    undecided: dict[str | None, int]
 
 
 class ListingRepository(Repository):
@@ -107,8 +148,34 @@ class TransferRepository(Repository):
             found[listing_id] = found.get(listing_id, 0) + int(t["amount_cents"])
         return found
 
+    def promised(self, certificate_id: str) -> Promised:
+        """What the certificate's balance is promised to (commitments)."""
+        listings = self.store.rows("listings", certificate_id=certificate_id, status="open")
+        open_listings = {str(r["id"]): int(r["amount_cents"]) for r in listings}
+        sold: dict[str, int] = {}
+        for listing_id in open_listings:
+            for offer in self.store.rows("offers", listing_id=listing_id):
+                transfer_id = offer["transfer_id"]
+                transfer = self.store.get("transfers", transfer_id) if transfer_id else None
+                if transfer is not None and transfer["status"] == "approved":
+                    sold[listing_id] = sold.get(listing_id, 0) + int(transfer["amount_cents"])
+        return Promised(open_listings, sold, self.undecided_by_listing(certificate_id))
+
 
 class SqlTransferRepository(SqlMixin, TransferRepository):
+    def promised(self, certificate_id: str) -> Promised:
+        """One statement where the parts took two and one per open listing."""
+        found = Promised({}, {}, {})
+        for r in _PROMISED.rows(self.conn, {"certificate_id": certificate_id}):
+            cents = int(r["amount_cents"])  # PostgreSQL sums bigints as numeric
+            if r["kind"] == "open":
+                found.open_listings[r["id"]] = cents
+            elif r["kind"] == "sold":
+                found.sold[r["id"]] = cents
+            else:
+                found.undecided[r["id"]] = cents
+        return found
+
     def undecided_by_listing(self, certificate_id: str) -> dict[str | None, int]:
         rows = _UNDECIDED.rows(self.conn, {"certificate_id": certificate_id})
         return {r["listing_id"]: int(r["amount_cents"]) for r in rows}

@@ -17,12 +17,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any, TypedDict
 
 from market.adapters.reads import certificates as rows_of
+from market.adapters.repositories.certificates import ActiveNotice
 from market.domain.errors import InvalidRequestError
 from market.domain.events.halts import CertificateNoticeIssued, CertificateNoticeLifted
 from market.domain.rules import halts
 from market.services.kernel import reads
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
-from market.services.kernel.errors import ConflictError, NotFoundError
+from market.services.kernel.errors import ConflictError, NotFoundError, not_found
 from market.services.kernel.numbering import new_id
 from market.services.kernel.reads import Connection, Source
 from market.services.kernel.uow import AbstractUnitOfWork
@@ -54,11 +55,30 @@ def _cert(source: Source, certificate: str | Mapping[str, Any]) -> Mapping[str, 
     return reads.certificate(source, certificate)
 
 
-def halting_notice_ids(source: Source, certificate: str | Mapping[str, Any]) -> list[str]:
-    """The active notices that halt this certificate (empty: it may trade)."""
+def load_for_trading(
+    source: Source, certificate_id: str
+) -> tuple[dict[str, Any], list[ActiveNotice]]:
+    """The certificate a trading step is about (404 if unknown) and its lineage's active
+    notices, read in one statement; `check_not_halted(source, row, active)` then decides
+    without reading them again."""
+    row, active = reads.repositories(source).certificates.with_active_notices(certificate_id)
+    if row is None:
+        raise not_found("Certificate", "certificate_id", certificate_id)
+    return row, active
+
+
+def halting_notice_ids(
+    source: Source,
+    certificate: str | Mapping[str, Any],
+    active: list[ActiveNotice] | None = None,
+) -> list[str]:
+    """The active notices that halt this certificate (empty: it may trade). `active`: the
+    lineage's active notices if already read (load_for_trading)."""
     repos = reads.repositories(source)
     cert = _cert(repos, certificate)
-    active = [(r["id"], r["certificate_id"]) for r in repos.notices.active_on_root(cert["root_id"])]
+    if active is None:
+        found = repos.notices.active_on_root(cert["root_id"])
+        active = [(r["id"], r["certificate_id"]) for r in found]
     if not active:
         return []
     return halts.halting_notices(cert["id"], repos.certificates.ancestry(cert["id"]), active)
@@ -87,11 +107,16 @@ def is_halted(source: Source, certificate: str | Mapping[str, Any]) -> bool:
     return bool(halting_notice_ids(source, certificate))
 
 
-def check_not_halted(source: Source, certificate: str | Mapping[str, Any]) -> None:
+def check_not_halted(
+    source: Source,
+    certificate: str | Mapping[str, Any],
+    active: list[ActiveNotice] | None = None,
+) -> None:
     """Refuse (422 `trading_halted`) any trading step in a halted certificate. Takes the
-    certificate's id or its row (anything with `id` and `root_id`)."""
+    certificate's id or its row (anything with `id` and `root_id`), and its lineage's
+    active notices if `load_for_trading` read them."""
     cert = _cert(source, certificate)
-    halts.check_not_halted(str(cert["id"]), halting_notice_ids(source, cert))
+    halts.check_not_halted(str(cert["id"]), halting_notice_ids(source, cert, active))
 
 
 def _reason(reason: str) -> str:

@@ -50,8 +50,8 @@ def approval_facts(
     row = reads.transfer(uow, transfer.id)
     on: date = command.exchange_on or today()
     listing = _listing(uow, transfer)
-    cert_row = reads.certificate(uow, transfer.certificate_id)
-    halts.check_not_halted(uow, cert_row)  # PRODUCT.md 8.3 trading halts
+    cert_row, active = halts.load_for_trading(uow, transfer.certificate_id)
+    halts.check_not_halted(uow, cert_row, active)  # PRODUCT.md 8.3 trading halts
     funding.check_funded(uow, transfer, ruleset)  # PRODUCT.md 8.3 closing record
     # ADM-8, ADM-12: at closing
     cert = certificate_of(cert_row)

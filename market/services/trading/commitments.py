@@ -9,14 +9,10 @@ from market.services.kernel.reads import Source, repositories
 
 
 def commitments_of(source: Source, certificate_id: str) -> Commitments:
-    repos = repositories(source)
-    open_listings = {
-        listing.id: listing.amount_cents
-        for listing in repos.listings.open_of_certificate(certificate_id)
-    }
-    sold = {lid: repos.listings.sold_cents(lid) for lid in open_listings}
-    undecided = repos.transfers.undecided_by_listing(certificate_id).items()
-    return commitments_from(open_listings, sold, undecided)
+    """Read in one statement (TransferRepository.promised)."""
+    promised = repositories(source).transfers.promised(certificate_id)
+    sold = {lid: promised.sold.get(lid, 0) for lid in promised.open_listings}
+    return commitments_from(promised.open_listings, sold, promised.undecided.items())
 
 
 def check_new_listing(source: Source, cert: Certificate, listing_id: str, amount_cents: int) -> str:

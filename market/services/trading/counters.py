@@ -22,7 +22,6 @@ from market.domain.rules import offer_terms
 from market.domain.rulesets import Ruleset
 from market.domain.values import format_cents
 from market.services.certificates import halts
-from market.services.kernel import reads
 from market.services.kernel.actor import PARTICIPANT, Actor
 from market.services.kernel.errors import ForbiddenError, not_found
 from market.services.kernel.numbering import new_id
@@ -65,9 +64,9 @@ def counter_offer(
             {"amount_cents": amount_cents, "price_cents": price_cents},
         )
     listing = _open_listing(uow, offer.listing_id)
-    row = reads.certificate(uow, offer.certificate_id)
+    row, active = halts.load_for_trading(uow, offer.certificate_id)
     cert = certificate_of(row)
-    halts.check_not_halted(uow, row)  # PRODUCT.md 8.3 trading halts
+    halts.check_not_halted(uow, row, active)  # PRODUCT.md 8.3 trading halts
     available = listing.amount_cents - sold_from_listing(uow, listing.id)
     if amount_cents > available:
         raise InsufficientBalanceError(
@@ -115,9 +114,9 @@ def accept_counter(
     offer_terms.check_not_expired("seller's counter-offer", offer.counter_expires_on, today())
     amount, price = offer.counter_terms()
     listing = _open_listing(uow, offer.listing_id)
-    row = reads.certificate(uow, offer.certificate_id)
+    row, active = halts.load_for_trading(uow, offer.certificate_id)
     cert = certificate_of(row)
-    halts.check_not_halted(uow, row)  # PRODUCT.md 8.3 trading halts
+    halts.check_not_halted(uow, row, active)  # PRODUCT.md 8.3 trading halts
     cert.check_balance(amount)
     parties = (offer.seller_party_id, offer.buyer_party_id)
     sale_checks(uow, cert, parties, terms(amount, price), ruleset).refuse_if_failed()

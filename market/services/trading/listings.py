@@ -81,12 +81,12 @@ def create_listing(
         command.amount_cents,
         command.ask_cents,
     )
-    row = reads.certificate(uow, certificate_id)
+    row, active = halts.load_for_trading(uow, certificate_id)
     cert = certificate_of(row)
     actor.require_party(
         cert.holder_party_id, not_found("Certificate", "certificate_id", certificate_id)
     )
-    halts.check_not_halted(uow, row)  # PRODUCT.md 8.3 trading halts
+    halts.check_not_halted(uow, row, active)  # PRODUCT.md 8.3 trading halts
     check_resale(cert, ruleset)
     if amount_cents <= 0 or ask_cents < 0:
         raise InvalidRequestError(
@@ -155,10 +155,10 @@ def make_offer(
     if actor.party_id is None:
         raise ForbiddenError("Your user is not linked to a party, so it cannot buy.", {})
     buyer = load_party(uow, actor.party_id)
-    row = reads.certificate(uow, listing.certificate_id)
+    row, active = halts.load_for_trading(uow, listing.certificate_id)
     cert = certificate_of(row)
     check_other_party(cert, buyer["id"])
-    halts.check_not_halted(uow, row)  # PRODUCT.md 8.3 trading halts
+    halts.check_not_halted(uow, row, active)  # PRODUCT.md 8.3 trading halts
     listing.check_open()
     if amount_cents <= 0:
         raise InvalidRequestError("amount_cents must be positive.", {"amount_cents": amount_cents})

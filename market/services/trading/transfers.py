@@ -71,12 +71,12 @@ def accept_offer(
     uses = proceeds.normalize_uses(use_of_proceeds)
     offer = open_offer_for_seller(uow, actor, offer_id)
     actor.require_signer()  # a preparer cannot accept (issue 29)
-    halts.check_not_halted(uow, offer.certificate_id)  # PRODUCT.md 8.3 trading halts
+    row, active = halts.load_for_trading(uow, offer.certificate_id)
+    halts.check_not_halted(uow, row, active)  # PRODUCT.md 8.3 trading halts
     # Issue 28 item 3: read from the stored date with today's clock, whatever the row says.
     offer_terms.check_not_expired("offer", offer.expires_on, today())
     listing = load_listing(uow, offer.listing_id)
     listing.check_open()
-    row = reads.certificate(uow, offer.certificate_id)
     cert = certificate_of(row)
     cert.check_balance(offer.amount_cents)
     commitments.check_new_transfer(uow, cert, listing.id, offer.amount_cents)
@@ -141,11 +141,11 @@ def create_transfer(
     c = command
     uses = proceeds.normalize_uses(c.use_of_proceeds)
     # Locked: what the balance is promised to is decided on it (commitments).
-    row = reads.certificate(uow, c.certificate_id)
+    row, active = halts.load_for_trading(uow, c.certificate_id)
     cert = certificate_of(row)
     holder = cert.holder_party_id
     actor.require_party(holder, not_found("Certificate", "certificate_id", c.certificate_id))
-    halts.check_not_halted(uow, row)  # PRODUCT.md 8.3 trading halts
+    halts.check_not_halted(uow, row, active)  # PRODUCT.md 8.3 trading halts
     facts = sale_facts(uow, cert, holder, c.buyer_party_id, ruleset)
     check_other_party(cert, c.buyer_party_id)
     if c.amount_cents <= 0:
@@ -184,9 +184,9 @@ def confirm_transfer(
     """The buyer consents to a negotiated transfer (PRODUCT.md 8.2): the rules a proposal
     passes are run again on today's state, then it goes to the Authority."""
     t = _awaiting_this_buyer(uow, actor, transfer_id)
-    row = reads.certificate(uow, t.certificate_id)
+    row, active = halts.load_for_trading(uow, t.certificate_id)
     cert = certificate_of(row)
-    halts.check_not_halted(uow, row)  # PRODUCT.md 8.3 trading halts
+    halts.check_not_halted(uow, row, active)  # PRODUCT.md 8.3 trading halts
     facts = sale_facts(uow, cert, t.seller_party_id, t.buyer_party_id, ruleset)
     append = decide_confirmation(t, facts, ruleset, today())
     uow.append(append.stream, append.event, actor.label)
