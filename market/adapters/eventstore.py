@@ -55,8 +55,11 @@ class _Sql:
         def p(name: str) -> str:
             return f":{name}" if sqlite else f"%({name})s"
 
-        self.lock_head = "SELECT seq, hash FROM ledger_head WHERE id = 1" + (
-            "" if sqlite else " FOR UPDATE"
+        # The auth epoch rides along (no statement of its own): a write checks a cached
+        # principal against it under the head lock (market/api/principals.py).
+        self.lock_head = (
+            "SELECT seq, hash, (SELECT n FROM auth_epoch WHERE id = 1) AS auth_epoch"
+            " FROM ledger_head WHERE id = 1" + ("" if sqlite else " FOR UPDATE")
         )
         self.insert_event = (
             f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) "
@@ -148,6 +151,7 @@ class EventStore:
     ) -> None:
         self.conn = conn
         self.head = head  # `head`, `versions`: a batch's, whose transaction this continues
+        self.auth_epoch: int | None = None  # read with the head by lock_head
         self._moved = False
         self.versions = {} if versions is None else versions
         self._rows: list[dict[str, Any]] = []
@@ -160,12 +164,15 @@ class EventStore:
         self.versions = versions
 
     def lock_head(self) -> tuple[int, str]:
+        """Lock the head and read it, with the auth epoch (None if its row is missing)."""
         row = self.conn.exec_driver_sql(self._sql.lock_head).first()
         if row is None:
             self.conn.execute(head_t.insert().values(id=1, seq=0, hash=GENESIS_HASH))
             self.head = (0, GENESIS_HASH)
+            self.auth_epoch = None
         else:
             self.head = (row.seq, row.hash)
+            self.auth_epoch = row.auth_epoch
         return self.head
 
     def note_version(self, stream: str, version: int) -> None:

@@ -25,6 +25,7 @@ from market.adapters.tables import metadata
 
 APPEND_ONLY = ("events",)
 HEAD = "ledger_head"
+AUTH_EPOCH = "auth_epoch"
 # Written by the signer role only (SIGNER_DATABASE_URL); the runtime role reads them.
 SIGNER_TABLES = ("merkle_nodes", "checkpoints", "cosignatures", "key_statements")
 SIGNER_READS = ("events", HEAD)
@@ -95,6 +96,8 @@ def runtime_rights(table: str) -> str:
         return "SELECT"
     if table == HEAD:
         return "SELECT, INSERT, UPDATE"
+    if table == AUTH_EPOCH:  # moved forward by triggers only; never deleted
+        return "SELECT, UPDATE"
     return "SELECT, INSERT, UPDATE, DELETE"
 
 

@@ -8,8 +8,10 @@ from flask import Flask
 from flask_smorest import Api
 
 from market.api import auth, errors, ledger, parties
+from market.api.context import checked_before_answer
 from market.api.openapi_errors import ErrorResponses, codes_table, register_components
 from market.api.openapi_names import OperationNames
+from market.api.principals import KeptPrincipals
 
 
 def init_api(app: Flask) -> Api:
@@ -60,4 +62,7 @@ def init_api(app: Flask) -> Api:
         api.register_blueprint(import_module(f"market.api.{name}").blp)
     api.register_blueprint(import_module("market.api.exceptions").blp)
     errors.register(app)
+    # Bearer principals kept per process, checked under the ledger head (principals.py).
+    app.extensions["market.principals"] = KeptPrincipals()
+    app.after_request(checked_before_answer)
     return api

@@ -54,12 +54,13 @@ def test_statements_per_write_request_stay_counted() -> None:
     15 before a sale's two parties were read in one statement; 12, 11 and 14 after. With
     a key: 14, 13 and 16 before a fresh key went unlooked-up; 13, 12 and 15 before a
     trading step read its certificate with its notices, and its balance check's parts, in
-    one statement each)."""
+    one statement each; 11, 11 and 14 before a ledger command took its principal from the
+    process's kept principals)."""
     found = _run("statements_bench.py", "--backend", "sqlite", "--requests", "3")
     steps = found["sqlite"]
     assert {s: steps[s]["statements"] for s in steps} == {
-        "create": 11.0,
-        "confirm": 11.0,
-        "approve": 14.0,
+        "create": 10.0,
+        "confirm": 10.0,
+        "approve": 13.0,
     }
     assert all(steps[s]["commits"] == 1.0 and steps[s]["wal_pages"] > 0 for s in steps)

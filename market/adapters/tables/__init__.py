@@ -33,7 +33,13 @@ from market.adapters.tables.deals import (
     WebhookDelivery,
     WorkerLease,
 )
-from market.adapters.tables.identity import ApiToken, IdempotencyKey, PasswordReset, User
+from market.adapters.tables.identity import (
+    ApiToken,
+    AuthEpoch,
+    IdempotencyKey,
+    PasswordReset,
+    User,
+)
 from market.adapters.tables.ledger import EventRow, LedgerHead
 from market.adapters.tables.market_info import CertificateNotice, TransferFunding
 from market.adapters.tables.parties import OwnersAgreement, Ownership, Party
@@ -91,6 +97,7 @@ __all__ = [
     "AccountEvent",
     "AccountInvite",
     "ApiToken",
+    "AuthEpoch",
     "BoardAction",
     "CapUsage",
     "Certificate",

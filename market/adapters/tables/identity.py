@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     CheckConstraint,
     Column,
 )
@@ -65,3 +66,17 @@ class PasswordReset(SQLModel, table=True):
     created_at: str = Field(max_length=32)
     expires_at: str = Field(max_length=32)
     used_at: str | None = Field(default=None, max_length=32)
+
+
+class AuthEpoch(SQLModel, table=True):
+    """One row: a counter the database moves forward whenever a bearer token's principal
+    could have changed (a token revoked or expired early, a user deactivated or given
+    another role or party, a party membership changed: migration 0024's triggers, so a
+    change written by hand moves it too). A process may keep principals it read at an
+    epoch while the epoch stays (market/api/principals.py); the counter only goes up."""
+
+    __tablename__ = "auth_epoch"
+    __table_args__ = (CheckConstraint("id = 1", name="single_row"),)
+
+    id: int = Field(primary_key=True)
+    n: int = Field(sa_column=Column(BigInteger, nullable=False))

@@ -108,32 +108,6 @@ def issue_token(engine: Engine, actor: Actor, ttl_hours: int, hasher: TokenHashe
     return token
 
 
-_TOKEN_OWNER = Query(
-    select(tokens_t.c.expires_at, tokens_t.c.revoked_at, *_WITH_ROLE)
-    .join(users_t, users_t.c.id == tokens_t.c.user_id)
-    .outerjoin(members_t, members_t.c.user_id == users_t.c.id)
-    .where(tokens_t.c.token_hash == bindparam("digest"))
-)
-
-
-def actor_for_token(engine: Engine, token: str, hasher: TokenHasher) -> Actor:
-    """Checked on every request (a revoked token stops working at once): one statement."""
-    row = _TOKEN_OWNER.first_autocommit(engine, {"digest": hasher.digest(token)})
-    if (
-        row is None
-        or row["revoked_at"] is not None
-        or not row["active"]
-        or row["expires_at"] < utcnow_iso()
-    ):
-        raise UnauthorizedError("The bearer token is unknown, expired or revoked.", {})
-    return Actor(
-        user_id=row["id"],
-        role=row["role"],
-        party_id=row["party_id"],
-        party_role=row["party_role"] or OWNER,
-    )
-
-
 def revoke_token(engine: Engine, token: str, hasher: TokenHasher) -> bool:
     return repo.revoke_token(engine, hasher.digest(token), utcnow_iso())
 

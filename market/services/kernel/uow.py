@@ -29,6 +29,9 @@ class AbstractUnitOfWork(Repositories, ABC):
     `FakeUnitOfWork` in memory, so the service rules run in milliseconds."""
 
     appended: list[Event]
+    # The auth epoch the write transaction read with the ledger head (None: not known);
+    # a cached bearer principal is good while it is unchanged (market/api/principals.py).
+    auth_epoch: int | None = None
 
     def __enter__(self) -> AbstractUnitOfWork:
         return self
@@ -103,6 +106,7 @@ class UnitOfWork(AbstractUnitOfWork):
         if self._own is None and self._savepoint:
             self._tx = self.conn.begin_nested()
         self.events = self._batch.event_store()
+        self.auth_epoch = self._batch.auth_epoch
         self.store = DbStore(self.conn, holds_lock=True)
         self.use_store(self.store)
         self.appended = []

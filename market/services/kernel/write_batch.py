@@ -64,6 +64,11 @@ class WriteBatch:
             self._tx = None
             self._locks.close()
 
+    @property
+    def auth_epoch(self) -> int | None:
+        """The auth epoch read with the head lock (None: its row is missing)."""
+        return self._head.auth_epoch
+
     def event_store(self) -> EventStore:
         """An event store that goes on from everything this batch has taken on so far."""
         return EventStore(self.conn, self._head.head, dict(self._head.versions))
