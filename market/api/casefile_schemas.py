@@ -1,9 +1,11 @@
-"""Answers of the case file (PRODUCT.md 9.1): a checklist item, a TECH case file, an
+"""What the case file takes and answers (PRODUCT.md 9.1): a checklist item, a TECH case file, an
 exhibit, a fee, a tax clearance certificate."""
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
+
+from market.services.casefiles import clearances, fees
 
 
 class ChecklistItemOut(Schema):
@@ -62,3 +64,43 @@ class ClearanceOut(Schema):
     renews = fields.String(allow_none=True)
     valid_until = fields.String()
     renewals_left = fields.Integer()
+
+
+# What the case file takes.
+_TEXT = validate.Length(min=1, max=200)
+
+
+class FeePaymentIn(Schema):
+    amount_cents = fields.Integer(required=True, strict=True)
+    method = fields.String(required=True, validate=validate.OneOf(fees.METHODS))
+    reference = fields.String(required=True, validate=_TEXT)
+    received_on = fields.Date(required=True)
+
+
+class FeeArgs(Schema):
+    party_id = fields.String(load_default=None, validate=validate.Length(max=40))
+
+
+class ClearanceIn(Schema):
+    certificate_number = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    issued_on = fields.Date(required=True)
+    program = fields.String(required=True, validate=validate.OneOf(clearances.PROGRAMS))
+    renews = fields.String(load_default=None, validate=validate.Length(max=40))
+
+
+class PreliminaryIn(Schema):
+    conditions = fields.List(
+        fields.String(validate=validate.Length(max=500)),
+        load_default=list,
+        validate=validate.Length(max=50),
+    )
+
+
+class TaxCertificateIn(Schema):
+    benefit_cents = fields.Integer(required=True, strict=True)
+    certificate_number = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    issued_on = fields.Date(required=True)
+
+
+class StepIn(Schema):
+    pass

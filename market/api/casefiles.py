@@ -8,11 +8,21 @@ from typing import Any
 
 from flask import Response, jsonify, request
 from flask.typing import ResponseReturnValue
-from marshmallow import Schema, fields, validate
+from marshmallow import fields
 
 from market import document_uploads
 from market.api.blueprint import Blueprint
-from market.api.casefile_schemas import ClearanceOut, DocumentOut, FeeOut
+from market.api.casefile_schemas import (
+    ClearanceIn,
+    ClearanceOut,
+    DocumentOut,
+    FeeArgs,
+    FeeOut,
+    FeePaymentIn,
+    PreliminaryIn,
+    StepIn,
+    TaxCertificateIn,
+)
 from market.api.context import command, current_actor, engine, ruleset
 from market.api.schemas import page_of
 from market.api.tech import TechApplicationOut
@@ -32,45 +42,6 @@ from market.services.kernel.uow import ReadOnly, UnitOfWork
 from market.services.tech import tech
 
 blp = Blueprint("casefiles", __name__, url_prefix="/api/v1", description="Case files")
-
-_TEXT = validate.Length(min=1, max=200)
-
-
-class FeePaymentIn(Schema):
-    amount_cents = fields.Integer(required=True, strict=True)
-    method = fields.String(required=True, validate=validate.OneOf(fees.METHODS))
-    reference = fields.String(required=True, validate=_TEXT)
-    received_on = fields.Date(required=True)
-
-
-class FeeArgs(Schema):
-    party_id = fields.String(load_default=None, validate=validate.Length(max=40))
-
-
-class ClearanceIn(Schema):
-    certificate_number = fields.String(required=True, validate=validate.Length(min=1, max=100))
-    issued_on = fields.Date(required=True)
-    program = fields.String(required=True, validate=validate.OneOf(clearances.PROGRAMS))
-    renews = fields.String(load_default=None, validate=validate.Length(max=40))
-
-
-class PreliminaryIn(Schema):
-    conditions = fields.List(
-        fields.String(validate=validate.Length(max=500)),
-        load_default=list,
-        validate=validate.Length(max=50),
-    )
-
-
-class TaxCertificateIn(Schema):
-    benefit_cents = fields.Integer(required=True, strict=True)
-    certificate_number = fields.String(required=True, validate=validate.Length(min=1, max=100))
-    issued_on = fields.Date(required=True)
-
-
-class StepIn(Schema):
-    pass
-
 
 _UPLOAD_DOC = {
     "requestBody": {
