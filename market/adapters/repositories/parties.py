@@ -3,9 +3,10 @@ transfer's closing record."""
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from market.adapters.projections.store import DbStore, Row
+from market.adapters.queries import Query
 from market.adapters.repositories.base import Repository, SqlMixin
 from market.adapters.repositories.models import party_of
 from market.adapters.repositories.parties_models import (
@@ -20,6 +21,8 @@ from market.adapters.tables import Party as PartyTable
 from market.domain.model import Party
 
 parties_t = PartyTable.__table__  # type: ignore[attr-defined]
+# Built once: a statement made per call (select, in_) cost a third of load_pair's CPU.
+_BY_IDS = Query(select(parties_t).where(parties_t.c.id.in_(bindparam("ids", expanding=True))))
 
 
 class PartyRepository(Repository):
@@ -81,11 +84,10 @@ class SqlPartyRepository(SqlMixin, PartyRepository):
         rows = {key: store.held(self.table, key) for key in (a, b)}
         missing = [key for key, row in rows.items() if row is None]
         if missing:
-            stmt = select(parties_t).where(parties_t.c.id.in_(missing))
-            for found in self.conn.execute(stmt).mappings():
-                rows[found["id"]] = dict(found)
+            for found in _BY_IDS.rows(self.conn, {"ids": missing}):
+                rows[found["id"]] = found
                 if store.holds_lock:
-                    store.remember(self.table, dict(found))
+                    store.remember(self.table, found)
         first, second = rows[a], rows[b]
         return (
             None if first is None else party_of(first),
