@@ -24,7 +24,7 @@ sign-in rate limit) before gunicorn, as docs/DEPLOYMENT.md deploys it: both wrk 
 then speak HTTPS to nginx.
 
 Usage: scripts/bench_login [--seconds S] [--scenarios one-account,many-accounts,no-throttle]
-       [--backend sqlite|postgresql] [--front none|nginx]
+       [--backend sqlite|postgresql] [--front none|nginx] [--threads 2]
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ def prepare(url: str, env: dict[str, str]) -> None:
     )
 
 
-def serve(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+def serve(port: int, env: dict[str, str], threads: int = 2) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
         [
             str(ROOT / ".venv/bin/gunicorn"),
@@ -142,7 +142,7 @@ def serve(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
             "--worker-class",
             "gthread",
             "--threads",
-            "2",
+            str(threads),
             "--keep-alive",
             "30",
             "--log-level",
@@ -235,7 +235,9 @@ def front(kind: str, port: int, tmp: str) -> Iterator[tuple[str, str | bool]]:
         yield nginx.https, nginx.cert
 
 
-def scenario(name: str, backend: str, seconds: int, kind: str = "none") -> dict[str, Any]:
+def scenario(
+    name: str, backend: str, seconds: int, kind: str = "none", threads: int = 2
+) -> dict[str, Any]:
     tmp = tempfile.mkdtemp(prefix="bench_login_")
     url = database(backend, tmp)
     env = {k: v for k, v in os.environ.items() if k != "MARKET_ARGON2_FAST"}
@@ -245,7 +247,7 @@ def scenario(name: str, backend: str, seconds: int, kind: str = "none") -> dict[
         env["TRUSTED_PROXIES"] = "1"  # as deployed behind the front: the client's address
     prepare(url, env)
     port = free_port()
-    proc = serve(port, env)
+    proc = serve(port, env, threads)
     lua = Path(tmp) / "flood.lua"
     lua.write_text(FLOOD_LUA)
     try:
@@ -288,6 +290,7 @@ def main() -> None:
     parser.add_argument("--scenarios", default="one-account,many-accounts,no-throttle")
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--front", choices=["none", "nginx"], default="none")
+    parser.add_argument("--threads", type=int, default=2, help="gunicorn threads a worker")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is missing: apt-get install -y wrk")
@@ -296,7 +299,7 @@ def main() -> None:
         f"{'ratio':>6} {'flood req/s':>11} {'hashed':>7} {'busy':>6}  goal p99 <= 3x  load"
     )
     for name in args.scenarios.split(","):
-        r = scenario(name, args.backend, args.seconds, args.front)
+        r = scenario(name, args.backend, args.seconds, args.front, args.threads)
         u, lo, f = r["unloaded"], r["loaded"], r["flood"]
         rate = f["requests"] / (args.seconds + 4)
         print(

@@ -19,6 +19,7 @@ from market.domain.events.casefiles import (
     TechTaxCertificateRecorded,
 )
 from market.domain.model.case_file import ApplicationOnFile, TechCaseFile
+from market.domain.model.tech_application import TechApplication
 from market.domain.rules import adm_checklist, adm_fees
 from market.domain.rulesets import Ruleset, get_ruleset
 from market.services.casefiles import application_lock, checklists, clearances, fees
@@ -83,7 +84,7 @@ def submit(uow: AbstractUnitOfWork, actor: Actor, application_id: str) -> Applic
             clearances.require_valid(uow, app.party_id, "TECH", on, ruleset)
     ids = [d for i in items if i.stage == adm_checklist.SUBMISSION for d in i.document_ids[-1:]]
     uow.append(
-        f"tech-{application_id}",
+        TechApplication.stream_of(application_id),
         TechApplicationSubmitted(
             application_id=application_id,
             party_id=app.party_id,
@@ -104,7 +105,7 @@ def preliminary_approval(
     _once(case, "preliminary_on", "Preliminary approval")
     cleaned = [c.strip()[:500] for c in conditions if c.strip()]
     uow.append(
-        f"tech-{application_id}",
+        TechApplication.stream_of(application_id),
         TechPreliminaryApproved(
             application_id=application_id,
             party_id=app.party_id,
@@ -127,7 +128,7 @@ def forward(uow: AbstractUnitOfWork, actor: Actor, application_id: str) -> Appli
         adm_checklist.require(items, (adm_checklist.PRELIMINARY,), "Forwarding to Taxation")
     ids = [d for i in items if i.stage == adm_checklist.PRELIMINARY for d in i.document_ids[-1:]]
     uow.append(
-        f"tech-{application_id}",
+        TechApplication.stream_of(application_id),
         TechForwardedToTaxation(
             application_id=application_id,
             party_id=app.party_id,
@@ -163,7 +164,7 @@ def tax_certificate(
             {"issued_on": issued_on.isoformat(), "forwarded_on": case["forwarded_on"]},
         )
     uow.append(
-        f"tech-{application_id}",
+        TechApplication.stream_of(application_id),
         TechTaxCertificateRecorded(
             application_id=application_id,
             party_id=app.party_id,

@@ -18,6 +18,7 @@ from market.domain.errors import (
     InvalidRequestError,
 )
 from market.domain.events.tech import TechApplicationReceived
+from market.domain.model.tech_application import TechApplication
 from market.domain.programs import TaxType
 from market.domain.rules import tech_benefit, tech_caps
 from market.domain.rules.tech_eligibility import TechFacts, check_eligibility
@@ -203,7 +204,8 @@ def submit_application(
         },
         ruleset=ruleset.name,
     )
-    uow.append(f"tech-{application_id}", received_event, actor.label, new_stream=True)
+    stream = TechApplication.stream_of(application_id)
+    uow.append(stream, received_event, actor.label, new_stream=True)
     tech_receipts.record_receipt(uow, actor, application_id, receipt)
     row = load_application(uow, application_id)
     tech_steps.invoice_application_fee(uow, actor, application_on_file(row), ruleset)  # ADM-1

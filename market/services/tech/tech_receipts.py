@@ -15,6 +15,7 @@ from typing import TypedDict
 
 from market.domain.errors import InvalidRequestError
 from market.domain.events.tech import TechReceiptRecorded
+from market.domain.model.tech_application import TechApplication
 from market.domain.rules import tech_receipt
 from market.services.kernel import clock
 from market.services.kernel.actor import AUTHORITY, Actor
@@ -91,7 +92,7 @@ def record_receipt(
     if receipt.reason is None:
         return
     uow.append(
-        f"tech-{application_id}",
+        TechApplication.stream_of(application_id),
         TechReceiptRecorded(
             application_id=application_id,
             received_on=receipt.day.isoformat(),
