@@ -171,9 +171,9 @@ def execute_in(
     try:
         uow.commit()
     except IntegrityError as exc:
-        # The lookup above runs under the head lock, so another request's key cannot
-        # appear meanwhile; should it (a writer not holding the head), its answer is
-        # found on the next attempt.
+        # The key was not looked up first (a fresh key is the common case), or a racing
+        # writer that does not hold the head stored it meanwhile: this unit rolls back and
+        # the next attempt looks first, finding the stored answer.
         if idempotency is not None and violates(exc, keys_t.name):
             raise _KeyTaken from exc
         raise
