@@ -79,6 +79,10 @@ READS: dict[str, tuple[Callable[[Any], object], str]] = {
         lambda conn: deals.my_deals(conn, Actor("u", PARTICIPANT, "pty_x"), "seller", None, 50),
         "ix_transfers_seller_direct_seq",
     ),
+    "a participant's transfers, any status, walk its buyer index in order (0023 keeps it)": (
+        lambda conn: trade_lists.transfers_page(conn, None, Page(None, 25), party="pty_x"),
+        "ix_transfers_buyer_seq",
+    ),
     "holdings page walks the holder's certificates in order": (
         lambda conn: desk_queries.holdings_page(conn, "pty_x", get_ruleset()),
         "ix_certificates_holder_seq",

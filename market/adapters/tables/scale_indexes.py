@@ -49,8 +49,10 @@ SCALE_INDEXES = (
     Index("ix_parties_name", _parties.c.name, _parties.c.tax_id),
     # Transfers of one program, for the report's and the queue's program filter (0013).
     Index("ix_transfers_program_status", _transfers.c.program, _transfers.c.status),
+    # A participant's transfers in order, any status (the API's list as buyer).
+    Index("ix_transfers_buyer_seq", _transfers.c.buyer_party_id, _transfers.c.created_seq),
     # A buyer's transfers in one status, in order (the buyer's desk asks for those
-    # awaiting its consent: 0013); it replaced ix_transfers_buyer_seq (dropped by 0023).
+    # awaiting its consent: 0013); ix_transfers_buyer_seq walked every one of them.
     Index(
         "ix_transfers_buyer_status_seq",
         _transfers.c.buyer_party_id,
