@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from market.adapters.projections.store import DbStore
@@ -15,7 +16,9 @@ from market.adapters.repositories import Repositories
 from market.services.kernel.errors import NotFoundError
 
 Source = Repositories | Connection
-__all__ = ["Connection", "Source", "repositories"]  # Connection: the read handle contexts take
+# Connection: the read handle contexts take; Engine: what a context hands its adapters
+# when they open their own transactions.
+__all__ = ["Connection", "Engine", "Source", "repositories"]
 
 
 def repositories(source: Source) -> Repositories:

@@ -1,9 +1,10 @@
-"""What delivery needs to know, and what every channel shares: due rows, claims, backoff.
+"""What delivery needs to know, and what every channel shares: settings and backoff.
 
 A row is due when `next_attempt_at` has passed. A sender *claims* a row by moving its
 `next_attempt_at` a lease ahead, in a conditional UPDATE that only one sender can win, so
 two workers never send the same row at once; a sender that dies leaves the claim to lapse
-and the row is sent again (at least once: the same message id each time).
+and the row is sent again (at least once: the same message id each time). The claims
+are market/adapters/repositories/notify_deliveries.py's.
 """
 
 from __future__ import annotations
@@ -15,11 +16,7 @@ from datetime import timedelta
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from sqlalchemy import ColumnElement, Engine, Table, select, true, update
-
-from market.adapters.repositories.notify_models import Row
 from market.services.kernel import clock
-from market.services.notify.fanout import write_transaction
 
 MAX_DELAY = timedelta(hours=24)
 T = TypeVar("T")
@@ -85,44 +82,3 @@ def jittered_backoff(settings: Settings, attempts: int) -> timedelta:
     together do not all come back together."""
     ceiling = backoff(settings, attempts).total_seconds()
     return timedelta(seconds=secrets.SystemRandom().uniform(0, ceiling))
-
-
-@dataclass(frozen=True)
-class DueClaim:
-    """What a sender claims: up to `limit` of `table`'s rows in status `pending` whose
-    attempt is due (and that match `where`), each for a lease of `lease_s` seconds."""
-
-    table: Table
-    pending: str
-    limit: int
-    lease_s: float
-    where: ColumnElement[bool] | None = None
-
-
-def claim_due(engine: Engine, claim: DueClaim, read: Callable[[Row], T]) -> list[T]:
-    """Claim the due rows (oldest first) for this sender, each read by `read`."""
-    now = clock.now_utc()
-    table = claim.table
-    stmt = (
-        select(table)
-        .where(table.c.status == claim.pending, table.c.next_attempt_at <= iso(now))
-        .where(true() if claim.where is None else claim.where)
-        .order_by(table.c.next_attempt_at, table.c.seq)
-        .limit(claim.limit)
-    )
-    with engine.connect() as conn:
-        due = list(conn.execute(stmt).mappings())
-    if not due:
-        return []
-    claimed = []
-    lease_end = iso(now + timedelta(seconds=claim.lease_s))
-    with write_transaction(engine) as conn:
-        for row in due:
-            won = conn.execute(
-                update(table)
-                .where(table.c.id == row["id"], table.c.next_attempt_at == row["next_attempt_at"])
-                .values(next_attempt_at=lease_end)
-            )
-            if won.rowcount == 1:
-                claimed.append(read(row))
-    return claimed

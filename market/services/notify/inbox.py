@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, func, select, update
-
-from market.adapters.eventstore import utcnow_iso
-from market.adapters.repositories.notify_models import NotificationView, notification_of
-from market.adapters.tables import Notification
+from market.adapters.repositories import notify_outbox as outbox
+from market.adapters.repositories.notify_models import NotificationView
 from market.services.kernel.actor import Actor
 from market.services.kernel.errors import NotFoundError
 from market.services.kernel.paging import split_page
+from market.services.kernel.reads import Engine
 from market.services.notify import fanout
-
-notes_t = Notification.__table__  # type: ignore[attr-defined]
 
 
 def list_notifications(
@@ -20,36 +16,18 @@ def list_notifications(
 ) -> tuple[list[NotificationView], int | None]:
     """Keyset pages by event seq, newest first; `next` is the `before` of the next page."""
     fanout.catch_up(engine)
-    stmt = select(notes_t).where(notes_t.c.user_id == actor.user_id)
-    if before is not None:
-        stmt = stmt.where(notes_t.c.seq < before)
-    if unread_only:
-        stmt = stmt.where(notes_t.c.read_at.is_(None))
-    stmt = stmt.order_by(notes_t.c.seq.desc()).limit(limit + 1)
-    with engine.connect() as conn:
-        views = [notification_of(r) for r in conn.execute(stmt).mappings()]
+    views = outbox.notifications_page(engine, actor.user_id, before, limit + 1, unread_only)
     return split_page(views, limit, lambda v: v["seq"])
 
 
 def mark_read(engine: Engine, actor: Actor, notification_id: str) -> NotificationView:
     """Idempotent: a notice read twice keeps its first read_at."""
-    mine = (notes_t.c.id == notification_id) & (notes_t.c.user_id == actor.user_id)
-    with fanout.write_transaction(engine) as conn:
-        conn.execute(
-            update(notes_t).where(mine, notes_t.c.read_at.is_(None)).values(read_at=utcnow_iso())
-        )
-        row = conn.execute(select(notes_t).where(mine)).mappings().first()
-    if row is None:
+    view = outbox.mark_notification_read(engine, actor.user_id, notification_id)
+    if view is None:
         # Someone else's notice answers as one that does not exist.
         raise NotFoundError(f"Notification {notification_id} does not exist.", {})
-    return notification_of(row)
+    return view
 
 
 def unread_count(engine: Engine, actor: Actor) -> int:
-    stmt = (
-        select(func.count())
-        .select_from(notes_t)
-        .where(notes_t.c.user_id == actor.user_id, notes_t.c.read_at.is_(None))
-    )
-    with engine.connect() as conn:
-        return int(conn.execute(stmt).scalar() or 0)
+    return outbox.unread_count(engine, actor.user_id)

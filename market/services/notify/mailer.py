@@ -11,19 +11,15 @@ from __future__ import annotations
 import re
 from email.message import EmailMessage as Mime
 from email.utils import formatdate
-
-from sqlalchemy import Engine, update
+from typing import Any
 
 from market.adapters.notifications.smtp import MailTransport, SmtpTransport
-from market.adapters.repositories.notify_models import OutboxMail, outbox_mail_of
-from market.adapters.tables import EmailMessage
+from market.adapters.repositories import notify_deliveries as deliveries
+from market.adapters.repositories.notify_models import OutboxMail
 from market.services.kernel import clock
+from market.services.kernel.reads import Engine
 from market.services.notify import delivery, mail_history
 from market.services.notify.delivery import Settings
-from market.services.notify.fanout import write_transaction
-
-mail_t = EmailMessage.__table__  # type: ignore[attr-defined]
-
 
 # A one-time link's secret (a password-reset token): kept in the outbox only until the
 # message is sent; the sent row keeps a body that says the link was there.
@@ -62,10 +58,9 @@ def send_due(
     together (one transaction)."""
     if not settings.smtp_host:
         return {"sent": 0, "failed": 0}
-    with engine.connect() as conn:
-        sendable = mail_history.mailable(conn)
-    claim = delivery.DueClaim(mail_t, "pending", limit, settings.lease_s, sendable)
-    rows = delivery.claim_due(engine, claim, outbox_mail_of)
+    rows = deliveries.claim_due_mail(
+        engine, mail_history.HISTORY, limit, settings.lease_s, clock.now_utc
+    )
     if not rows:
         return {"sent": 0, "failed": 0}
     transport = transport or SmtpTransport(settings.smtp_host, settings.smtp_port)
@@ -80,15 +75,14 @@ def _record(
     engine: Engine, settings: Settings, outcomes: list[tuple[OutboxMail, str | None]]
 ) -> None:
     now = clock.now_utc()
-    with write_transaction(engine) as conn:
-        for mail, error in outcomes:
-            attempts = mail.attempts + 1
-            mine = update(mail_t).where(mail_t.c.id == mail.id)
-            if error is None:
-                sent = {"status": "sent", "sent_at": delivery.iso(now)} | without_secrets(mail)
-                conn.execute(mine.values(attempts=attempts, **sent))
-            else:
-                retry_at = delivery.iso(now + delivery.backoff(settings, attempts))
-                conn.execute(
-                    mine.values(attempts=attempts, next_attempt_at=retry_at, last_error=error[:500])
-                )
+    changes: list[tuple[str, dict[str, Any]]] = []
+    for mail, error in outcomes:
+        attempts = mail.attempts + 1
+        if error is None:
+            sent = {"status": "sent", "sent_at": delivery.iso(now)} | without_secrets(mail)
+            changes.append((mail.id, {"attempts": attempts, **sent}))
+        else:
+            retry_at = delivery.iso(now + delivery.backoff(settings, attempts))
+            retry = {"next_attempt_at": retry_at, "last_error": error[:500]}
+            changes.append((mail.id, {"attempts": attempts, **retry}))
+    deliveries.record_mail(engine, changes)

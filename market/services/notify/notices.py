@@ -16,11 +16,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
 from market.adapters.eventstore import Event
-from market.adapters.tables import Certificate, Offer, Transfer
+from market.adapters.repositories import notify_outbox as outbox
 from market.domain.events import DomainEvent, by_type
 from market.domain.events.certificates import CertificateIssued
 from market.domain.events.deals import ReminderIssued
@@ -30,12 +27,9 @@ from market.domain.events.tech import FyAllocationRun, TechApplicationReceived, 
 from market.domain.events.trading import TransferProposed
 from market.domain.values import format_cents
 from market.services.kernel import lookups
+from market.services.kernel.reads import Connection
 
 AUTHORITY = "@authority"  # "concerned" marker: every Authority user
-
-certs_t = Certificate.__table__  # type: ignore[attr-defined]
-offers_t = Offer.__table__  # type: ignore[attr-defined]
-transfers_t = Transfer.__table__  # type: ignore[attr-defined]
 
 UNKNOWN = "(unknown)"
 
@@ -171,27 +165,20 @@ NOTICES: dict[type[DomainEvent], Notice] = {
 }
 
 
-def _row(conn: Connection, table: Any, key: str | None) -> dict[str, Any]:
-    if not key:
-        return {}
-    row = conn.execute(select(table).where(table.c.id == key)).mappings().first()
-    return dict(row) if row else {}
-
-
 def facts(conn: Connection, event: Event, *, in_words: bool = True) -> Facts:
     """The payload, completed from the projections with what a sentence needs (without
     `in_words`, only the parties: what the webhooks' filter reads)."""
     f: dict[str, Any] = {}
     p = event.facts()
     # What the payload names, joined first, so the payload's own values win.
-    offer = _row(conn, offers_t, p.get("offer_id"))
-    transfer = _row(conn, transfers_t, p.get("transfer_id") or offer.get("transfer_id"))
+    offer = outbox.offer_row(conn, p.get("offer_id"))
+    transfer = outbox.transfer_row(conn, p.get("transfer_id") or offer.get("transfer_id"))
     for source in (offer, transfer):
         f |= {k: v for k, v in source.items() if k != "id" and k != "status"}
     f |= p
     if not in_words:
         return Facts(f)
-    cert = _row(conn, certs_t, f.get("certificate_id"))
+    cert = outbox.certificate_row(conn, f.get("certificate_id"))
     f.setdefault("certificate_number", cert.get("number") or f.get("number"))
     if event.type == CertificateIssued.TYPE:
         f["certificate_number"] = p.get("number")

@@ -25,31 +25,21 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, insert, select, update
-
-from market.adapters.eventstore import Event, event_from_row, events_t
+from market.adapters.eventstore import Event
 from market.adapters.notifications import pinned_http
 from market.adapters.notifications.pinned_http import WebhookPost
 from market.adapters.notifications.target_guard import check_target
-from market.adapters.repositories.notify_models import (
-    WebhookMessage,
-    WebhookSubscription,
-    delivery_of,
-    webhook_of,
-)
-from market.adapters.tables import Webhook, WebhookAttempt, WebhookDelivery
+from market.adapters.repositories import notify_deliveries as deliveries
+from market.adapters.repositories.notify_deliveries import AttemptRecord
+from market.adapters.repositories.notify_models import WebhookMessage, WebhookSubscription
 from market.domain.errors import DomainError
 from market.services.kernel import clock
 from market.services.kernel.numbering import new_id
+from market.services.kernel.reads import Engine
 from market.services.notify import delivery
 from market.services.notify.delivery import Settings
 from market.services.notify.event_names import dotted
-from market.services.notify.fanout import write_transaction
 from market.services.notify.webhook_payloads import payload_for
-
-hooks_t = Webhook.__table__  # type: ignore[attr-defined]
-deliveries_t = WebhookDelivery.__table__  # type: ignore[attr-defined]
-attempts_t = WebhookAttempt.__table__  # type: ignore[attr-defined]
 
 
 def sign(secret: str, msg_id: str, timestamp: int, body: str) -> str:
@@ -139,30 +129,21 @@ def record(engine: Engine, settings: Settings, outcomes: list[AttemptOutcome]) -
     marked delivered or given its next attempt."""
     if not outcomes:
         return
-    with write_transaction(engine) as conn:
-        for o in outcomes:
-            row = o.delivery
-            if o.error is not None and o.status == 410:  # Gone: the receiver asks us to stop
-                conn.execute(
-                    update(hooks_t).where(hooks_t.c.id == row.webhook_id).values(paused="gone")
-                )
-            conn.execute(
-                insert(attempts_t).values(
-                    id=new_id("att"),
-                    delivery_id=row.id,
-                    webhook_id=row.webhook_id,
-                    seq=row.seq,
-                    attempted_at=o.at,
-                    status_code=o.status,
-                    error=o.error,
-                    duration_ms=o.ms,
-                )
-            )
-            conn.execute(
-                update(deliveries_t)
-                .where(deliveries_t.c.id == row.id)
-                .values(**_next_state(settings, o))
-            )
+
+    def record_of(o: AttemptOutcome) -> AttemptRecord:
+        gone = o.error is not None and o.status == 410  # the receiver asks us to stop
+        return AttemptRecord(
+            id=new_id("att"),
+            message=o.delivery,
+            attempted_at=o.at,
+            status_code=o.status,
+            error=o.error,
+            duration_ms=o.ms,
+            gone=gone,
+            next_state=_next_state(settings, o),
+        )
+
+    deliveries.record_attempts(engine, outcomes, record_of)
 
 
 class Sender:
@@ -189,30 +170,13 @@ class Sender:
     def run_pass(self, wait: bool = False) -> dict[str, int]:
         done = self._drain()
         free = self.settings.senders * 4 - len(self.running)
-        sending = select(hooks_t.c.id).where(hooks_t.c.active, hooks_t.c.paused.is_(None))
-        claim = delivery.DueClaim(
-            deliveries_t,
-            "pending",
-            max(free, 0),
-            self.settings.lease_s,
-            where=deliveries_t.c.webhook_id.in_(sending),
-        )
-        rows = delivery.claim_due(self.engine, claim, delivery_of) if free > 0 else []
+        if free > 0:
+            now = clock.now_utc()
+            rows = deliveries.claim_due_deliveries(self.engine, free, self.settings.lease_s, now)
+        else:
+            rows = []
         if rows:
-            with self.engine.connect() as conn:
-                ids = {r.webhook_id for r in rows}
-                hooks = {
-                    h.id: h
-                    for h in map(
-                        webhook_of,
-                        conn.execute(select(hooks_t).where(hooks_t.c.id.in_(ids))).mappings(),
-                    )
-                }
-                seqs = {r.seq for r in rows}
-                events = {
-                    e.seq: event_from_row(e)
-                    for e in conn.execute(select(events_t).where(events_t.c.seq.in_(seqs)))
-                }
+            hooks, events = deliveries.hooks_and_events(self.engine, rows)
             for r in rows:
                 hook, event = hooks[r.webhook_id], events[r.seq]
                 self.running.add(

@@ -11,35 +11,26 @@ from __future__ import annotations
 import base64
 import secrets
 
-from sqlalchemy import Engine, insert, select, update
-from sqlalchemy.engine import Connection
-
-from market.adapters.eventstore import head, page_events
+from market.adapters.eventstore import page_events
 from market.adapters.notifications.target_guard import check_target
 from market.adapters.projections import known_types
+from market.adapters.repositories import notify_outbox as outbox
+from market.adapters.repositories import notify_webhooks as repo
 from market.adapters.repositories.notify_models import (
-    DeliveryAttempt,
     DeliveryLog,
     ReplayCount,
     WebhookSubscription,
-    attempt_of,
-    delivery_of,
-    webhook_of,
 )
-from market.adapters.tables import Webhook, WebhookAttempt, WebhookDelivery
 from market.domain.errors import InvalidRequestError
 from market.services.kernel.actor import AUTHORITY, PARTICIPANT, Actor
 from market.services.kernel.errors import NotFoundError
 from market.services.kernel.numbering import new_id
 from market.services.kernel.paging import split_page
+from market.services.kernel.reads import Engine
 from market.services.notify import notices
 from market.services.notify.delivery import Settings, now_iso
 from market.services.notify.event_names import canonical
 from market.services.notify.fanout import hook_wants, write_transaction
-
-hooks_t = Webhook.__table__  # type: ignore[attr-defined]
-deliveries_t = WebhookDelivery.__table__  # type: ignore[attr-defined]
-attempts_t = WebhookAttempt.__table__  # type: ignore[attr-defined]
 
 
 class UnknownEventTypeError(InvalidRequestError):
@@ -65,8 +56,7 @@ def register(
         )
     check_target(url, settings)
     secret = "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
-    with engine.connect() as conn:
-        at = head(conn)[0]
+    at = repo.ledger_head(engine)
     hook = WebhookSubscription(
         id=new_id("whk"),
         user_id=actor.user_id,
@@ -80,29 +70,12 @@ def register(
         paused=None,
         deleted_at=None,
     )
-    with write_transaction(engine) as conn:
-        conn.execute(
-            insert(hooks_t).values(
-                id=hook.id,
-                user_id=hook.user_id,
-                party_id=hook.party_id,
-                url=hook.url,
-                event_types=list(hook.event_types),
-                secret=hook.secret,
-                created_at=hook.created_at,
-                created_seq=hook.created_seq,
-                active=hook.active,
-                paused=hook.paused,
-                deleted_at=hook.deleted_at,
-            )
-        )
+    repo.add_webhook(engine, hook)
     return hook
 
 
 def load(engine: Engine, actor: Actor, webhook_id: str) -> WebhookSubscription:
-    with engine.connect() as conn:
-        row = conn.execute(select(hooks_t).where(hooks_t.c.id == webhook_id)).mappings().first()
-    hook = None if row is None else webhook_of(row)
+    hook = repo.find_webhook(engine, webhook_id)
     if hook is None or hook.deleted_at is not None or not _owns(actor, hook):
         raise NotFoundError(f"Webhook {webhook_id} does not exist.", {})
     return hook
@@ -123,52 +96,27 @@ def status_of(hook: WebhookSubscription) -> str:
 def list_for(engine: Engine, actor: Actor) -> list[WebhookSubscription]:
     """A party's own subscriptions (the Authority's: those it made, party None)."""
     actor.require(AUTHORITY, PARTICIPANT)
-    owner = (
-        hooks_t.c.party_id.is_(None)
-        if actor.role == AUTHORITY
-        else hooks_t.c.party_id == actor.party_id
-    )
-    stmt = select(hooks_t).where(owner, hooks_t.c.deleted_at.is_(None)).order_by(hooks_t.c.id)
-    with engine.connect() as conn:
-        return [webhook_of(r) for r in conn.execute(stmt).mappings()]
+    return repo.webhooks_of(engine, None if actor.role == AUTHORITY else actor.party_id)
 
 
 def pause(engine: Engine, actor: Actor, webhook_id: str) -> WebhookSubscription:
     """Hold its messages: they wait, queued, until it is resumed."""
     load(engine, actor, webhook_id)
-    with write_transaction(engine) as conn:
-        conn.execute(update(hooks_t).where(hooks_t.c.id == webhook_id).values(paused="owner"))
+    repo.pause_webhook(engine, webhook_id)
     return load(engine, actor, webhook_id)
 
 
 def resume(engine: Engine, actor: Actor, webhook_id: str) -> WebhookSubscription:
     """Send again (after a pause, or a 410 that disabled it): what waited goes out now."""
     load(engine, actor, webhook_id)
-    now = now_iso()
-    with write_transaction(engine) as conn:
-        conn.execute(update(hooks_t).where(hooks_t.c.id == webhook_id).values(paused=None))
-        conn.execute(
-            update(deliveries_t)
-            .where(deliveries_t.c.webhook_id == webhook_id, deliveries_t.c.status == "pending")
-            .values(next_attempt_at=now)
-        )
+    repo.resume_webhook(engine, webhook_id, now_iso())
     return load(engine, actor, webhook_id)
 
 
 def delete(engine: Engine, actor: Actor, webhook_id: str) -> None:
     """No longer listed nor sent to; its delivery log is kept (ended: nothing pending)."""
     load(engine, actor, webhook_id)
-    with write_transaction(engine) as conn:
-        conn.execute(
-            update(hooks_t)
-            .where(hooks_t.c.id == webhook_id)
-            .values(active=False, deleted_at=now_iso())
-        )
-        conn.execute(
-            update(deliveries_t)
-            .where(deliveries_t.c.webhook_id == webhook_id, deliveries_t.c.status == "pending")
-            .values(status="failed")
-        )
+    repo.delete_webhook(engine, webhook_id, now_iso)
 
 
 def deliveries(
@@ -176,13 +124,8 @@ def deliveries(
 ) -> tuple[list[DeliveryLog], int | None]:
     """Every message with its attempts, by event seq."""
     load(engine, actor, webhook_id)
-    stmt = select(deliveries_t).where(deliveries_t.c.webhook_id == webhook_id)
-    if after is not None:
-        stmt = stmt.where(deliveries_t.c.seq > after)
-    with engine.connect() as conn:
-        found = conn.execute(stmt.order_by(deliveries_t.c.seq).limit(limit + 1)).mappings()
-        kept, nxt = split_page([delivery_of(r) for r in found], limit, lambda d: d.seq)
-        tried = _attempts(conn, [d.id for d in kept])
+    found, tried = repo.messages_page(engine, webhook_id, after, limit)
+    kept, nxt = split_page(found, limit, lambda d: d.seq)
     out = []
     for d in kept:
         log = tuple(a for a in tried if a.delivery_id == d.id)
@@ -202,17 +145,6 @@ def deliveries(
     return out, nxt
 
 
-def _attempts(conn: Connection, delivery_ids: list[str]) -> list[DeliveryAttempt]:
-    if not delivery_ids:
-        return []
-    stmt = (
-        select(attempts_t)
-        .where(attempts_t.c.delivery_id.in_(delivery_ids))
-        .order_by("attempted_at")
-    )
-    return [attempt_of(a) for a in conn.execute(stmt).mappings()]
-
-
 def replay(engine: Engine, actor: Actor, webhook_id: str, from_seq: int) -> ReplayCount:
     """Send again every matching event from `from_seq` on: messages already made keep their
     webhook-id (receivers deduplicate on it); events never sent get new ones."""
@@ -220,14 +152,7 @@ def replay(engine: Engine, actor: Actor, webhook_id: str, from_seq: int) -> Repl
     requeued = created = 0
     now = now_iso()
     with write_transaction(engine) as conn:
-        have = {
-            int(r.seq): r.id
-            for r in conn.execute(
-                select(deliveries_t.c.seq, deliveries_t.c.id).where(
-                    deliveries_t.c.webhook_id == webhook_id, deliveries_t.c.seq >= from_seq
-                )
-            )
-        }
+        have = repo.message_ids_from(conn, webhook_id, from_seq)
         after = from_seq - 1
         while batch := page_events(conn, after, 1000):
             for event in batch:
@@ -235,24 +160,19 @@ def replay(engine: Engine, actor: Actor, webhook_id: str, from_seq: int) -> Repl
                 if not hook_wants(hook, event, parties, from_seq - 1):
                     continue
                 if event.seq in have:
-                    conn.execute(
-                        update(deliveries_t)
-                        .where(deliveries_t.c.id == have[event.seq])
-                        .values(status="pending", next_attempt_at=now)
-                    )
+                    repo.requeue_message(conn, have[event.seq], now)
                     requeued += 1
                 else:
-                    conn.execute(
-                        insert(deliveries_t).values(
-                            id=new_id("msg"),
-                            webhook_id=webhook_id,
-                            seq=event.seq,
-                            type=event.type,
-                            status="pending",
-                            attempts=0,
-                            next_attempt_at=now,
-                            created_at=now,
-                        )
+                    outbox.queue_delivery(
+                        conn,
+                        id=new_id("msg"),
+                        webhook_id=webhook_id,
+                        seq=event.seq,
+                        type=event.type,
+                        status="pending",
+                        attempts=0,
+                        next_attempt_at=now,
+                        created_at=now,
                     )
                     created += 1
             after = batch[-1].seq

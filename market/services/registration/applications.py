@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, select, update
 
 from market.adapters.eventstore import utcnow_iso
+from market.adapters.repositories import identity_links
 from market.adapters.repositories.registrations import RegistrationRecord
 from market.adapters.tables import PartyMembership, RegistrationLink, User
 from market.domain.commands.identity import LinkMail
@@ -99,8 +100,7 @@ def _send_check(conn: Any, hasher: TokenHasher, registration_id: str, email: str
 def verify(engine: Engine, hasher: TokenHasher, token: str) -> RegistrationRecord:
     """Spend the link and submit the registration for review. The link is spent only
     when the registration moves (a failing move leaves it usable)."""
-    with engine.connect() as conn:
-        registration_id = single_use_links.live(conn, links_t, hasher, token).owner_id
+    registration_id = single_use_links.live_now(engine, links_t, hasher, token).owner_id
 
     def move(uow: Any) -> RegistrationRecord:
         single_use_links.spend(uow.conn, links_t, hasher, token)
@@ -112,15 +112,11 @@ def verify(engine: Engine, hasher: TokenHasher, token: str) -> RegistrationRecor
 def registration_for_link(engine: Engine, hasher: TokenHasher, token: str) -> str:
     """The registration a verification link (used or not, unexpired or not) belongs to:
     the applicant reads its status through it."""
-    with engine.connect() as conn:
-        row = conn.execute(
-            select(links_t.c.registration_id).where(
-                links_t.c.token_hash == hasher.digest(token[: single_use_links.MAX_TOKEN])
-            )
-        ).first()
-    if row is None:
+    digest = hasher.digest(token[: single_use_links.MAX_TOKEN])
+    link = identity_links.find_link_now(engine, links_t, digest)
+    if link is None:
         raise single_use_links.LinkInvalidError("This link is not known.", {})
-    return str(row.registration_id)
+    return link.owner_id
 
 
 def approve(
