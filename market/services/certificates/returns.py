@@ -7,6 +7,7 @@ the certificate, asks the domain and appends the events. PT-1 is `credit_activit
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
@@ -275,6 +276,11 @@ def load_credit_application(source: Source, application_id: str) -> CreditApplic
     row = repositories(source).credit_applications.get(application_id)
     if row is None:
         raise LookupError(f"credit_applications {application_id} was not projected")
+    return credit_application_record(row)
+
+
+def credit_application_record(row: Mapping[str, Any]) -> CreditApplicationRecord:
+    """A `credit_applications` row as its typed record."""
     return CreditApplicationRecord(
         id=row["id"],
         certificate_id=row["certificate_id"],

@@ -13,7 +13,7 @@ from market.adapters.tables import Party, User
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.errors import NotFoundError
 from market.services.kernel.paging import split_page
-from market.services.queries.ledger_search import LedgerEvent, ledger_event
+from market.services.trust.checkpoint_views import EventShown, event_shown
 
 users_t = User.__table__  # type: ignore[attr-defined]
 parties_t = Party.__table__  # type: ignore[attr-defined]
@@ -30,7 +30,7 @@ class ListedUser(AuditUser):
     party_name: str | None  # the name of the party it belongs to
 
 
-class AuditEvent(LedgerEvent):
+class AuditEvent(EventShown):
     user_id: str
     acted_for: str | None  # the party id the user acted for, or its role
 
@@ -78,7 +78,7 @@ def user_events(
         event = event_from_row(row)
         _, acted_for = parse(event.actor)
         acted = acted_for or user["party_id"]
-        items.append({**ledger_event(event), "user_id": user_id, "acted_for": acted})
+        items.append({**event_shown(event), "user_id": user_id, "acted_for": acted})
     who: AuditUser = {
         "id": user["id"],
         "email": user["email"],

@@ -11,6 +11,10 @@ from sqlalchemy.engine import Connection, RowMapping
 
 from market.adapters.repositories.trading_models import transfer_row
 from market.adapters.tables import CreditApplication, Offer, Transfer
+from market.services.certificates.returns import (
+    CreditApplicationRecord,
+    credit_application_record,
+)
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.errors import ForbiddenError, NotFoundError
 from market.services.kernel.paging import split_page
@@ -56,23 +60,8 @@ class CreditLimits(TypedDict, total=False):
     uth_withheld_cents: dict[str, int]
 
 
-class CreditApplicationDetail(TimelineFields):
+class CreditApplicationDetail(CreditApplicationRecord, TimelineFields):
     """A credit applied to a return (its row) with its life."""
-
-    id: str
-    certificate_id: str
-    party_id: str
-    tax_type: str
-    tax_year: int
-    liability_cents: int
-    other_credits_cents: int
-    statutory_minimum_cents: int
-    requested_cents: int
-    applied_cents: int
-    carried_forward_cents: int
-    limited_by: str
-    limits: CreditLimits
-    ruleset: str
 
 
 def _may_read(actor: Actor, *party_ids: str) -> bool:
@@ -100,25 +89,8 @@ def get_credit_application(
 
 
 def _credit_detail(row: RowMapping, life: TimelineFields) -> CreditApplicationDetail:
-    return CreditApplicationDetail(
-        id=row["id"],
-        certificate_id=row["certificate_id"],
-        party_id=row["party_id"],
-        tax_type=row["tax_type"],
-        tax_year=row["tax_year"],
-        liability_cents=row["liability_cents"],
-        other_credits_cents=row["other_credits_cents"],
-        statutory_minimum_cents=row["statutory_minimum_cents"],
-        requested_cents=row["requested_cents"],
-        applied_cents=row["applied_cents"],
-        carried_forward_cents=row["carried_forward_cents"],
-        limited_by=row["limited_by"],
-        limits=row["limits"],
-        ruleset=row["ruleset"],
-        timeline=life["timeline"],
-        next_step=life["next_step"],
-        reference=life["reference"],
-    )
+    detail: CreditApplicationDetail = {**credit_application_record(dict(row)), **life}
+    return detail
 
 
 def my_deals(

@@ -25,22 +25,22 @@ from sqlalchemy.engine import Connection
 from market.adapters.eventstore import EVENT_COLUMNS, iter_events
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.uow import ReadOnly
-from market.services.queries.ledger_search import LedgerEvent, ledger_event
 from market.services.queries.transfer_report import (
     TRANSFER_COLUMNS,
     ListedTransfer,
     TransferReportRow,
     iter_transfer_rows,
 )
+from market.services.trust.checkpoint_views import EventShown, event_shown
 
-ExportRow = TransferReportRow | LedgerEvent
+ExportRow = TransferReportRow | EventShown
 FORMATS = ("csv", "json")
 BATCH = 1000  # rows per query and per chunk written: memory stays flat however many
 
 
-def event_rows(conn: Connection) -> Iterator[LedgerEvent]:
+def event_rows(conn: Connection) -> Iterator[EventShown]:
     for event in iter_events(conn):
-        yield ledger_event(event)
+        yield event_shown(event)
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

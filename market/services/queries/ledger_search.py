@@ -12,44 +12,16 @@ from typing import Any, TypedDict
 from sqlalchemy import String, cast, select
 from sqlalchemy.engine import Connection
 
-from market.adapters.eventstore import Event, event_from_row
+from market.adapters.eventstore import event_from_row
 from market.adapters.tables import EventRow
 from market.domain.events import event_types as known_event_types
 from market.domain.events.certificates import CertificateIssued
 from market.services.kernel import lookups
 from market.services.kernel.actor import AUDITOR, AUTHORITY, Actor
 from market.services.kernel.paging import split_page
+from market.services.trust.checkpoint_views import EventShown, event_shown
 
 events_t = EventRow.__table__  # type: ignore[attr-defined]
-
-
-class LedgerEvent(TypedDict):
-    """An event as the explorer, the audit trail and the exports show it: every column of
-    its row (eventstore.EVENT_COLUMNS), in the order they are stored."""
-
-    seq: int
-    stream: str
-    version: int
-    type: str
-    payload: dict[str, Any]  # the event's own JSON object, as stored
-    actor: str
-    recorded_at: str
-    prev_hash: str
-    hash: str
-
-
-def ledger_event(e: Event) -> LedgerEvent:
-    return {
-        "seq": e.seq,
-        "stream": e.stream,
-        "version": e.version,
-        "type": e.type,
-        "payload": e.payload,
-        "actor": e.actor,
-        "recorded_at": e.recorded_at,
-        "prev_hash": e.prev_hash,
-        "hash": e.hash,
-    }
 
 
 class IssueRecord(TypedDict):
@@ -75,7 +47,7 @@ class EventFilter:
 
 def filtered_events(
     conn: Connection, actor: Actor, f: EventFilter, after: int, limit: int
-) -> tuple[list[LedgerEvent], int | None]:
+) -> tuple[list[EventShown], int | None]:
     actor.require(AUTHORITY, AUDITOR)
     stmt = select(events_t).where(events_t.c.seq > after)
     if f.event_type:
@@ -90,7 +62,7 @@ def filtered_events(
         stmt = stmt.where(events_t.c.recorded_at < (f.recorded_to + timedelta(days=1)).isoformat())
     rows = conn.execute(stmt.order_by(events_t.c.seq).limit(limit + 1)).all()
     kept, nxt = split_page([event_from_row(r) for r in rows], limit, lambda e: e.seq)
-    return [ledger_event(e) for e in kept], nxt
+    return [event_shown(e) for e in kept], nxt
 
 
 def event_types() -> list[str]:
@@ -100,7 +72,7 @@ def event_types() -> list[str]:
 
 
 def display_names(
-    conn: Connection, events: Iterable[LedgerEvent], certificate_ids: Iterable[str] = ()
+    conn: Connection, events: Iterable[EventShown], certificate_ids: Iterable[str] = ()
 ) -> dict[str, str]:
     """The names of the parties these events' payloads name and the numbers of the
     certificates they name (and of `certificate_ids`): what the page's sentences print
@@ -111,7 +83,7 @@ def display_names(
     return lookups.names_of(conn, texts_in(shown)) | numbers
 
 
-def texts_in(events: Iterable[LedgerEvent]) -> set[str]:
+def texts_in(events: Iterable[EventShown]) -> set[str]:
     """Every text value anywhere in the events' payloads (nested objects and lists too)."""
     found: set[str] = set()
     todo: list[Any] = [e.get("payload") or {} for e in events]
@@ -129,7 +101,7 @@ def texts_in(events: Iterable[LedgerEvent]) -> set[str]:
 CERTIFICATE_KEYS = ("certificate_id", "buyer_certificate_id")
 
 
-def certificate_ids_in(events: Iterable[LedgerEvent]) -> set[str]:
+def certificate_ids_in(events: Iterable[EventShown]) -> set[str]:
     found: set[str] = set()
     for e in events:
         payload = e.get("payload") or {}
@@ -138,7 +110,7 @@ def certificate_ids_in(events: Iterable[LedgerEvent]) -> set[str]:
 
 
 def issue_record(
-    conn: Connection, history: Iterable[LedgerEvent], certificate_id: str
+    conn: Connection, history: Iterable[EventShown], certificate_id: str
 ) -> IssueRecord | None:
     """The CERT_ISSUED event that created the certificate: its seq, day and hash, which the
     printed certificate carries so anyone can find that event in the ledger and check it."""
