@@ -7,8 +7,8 @@ few ways the services use them. Rows come back as plain dicts (`.mappings()`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
@@ -17,6 +17,7 @@ from sqlalchemy.sql import Executable
 from market.adapters.db import SINGLE_READ_OPTION
 
 Row = dict[str, Any]
+T = TypeVar("T")
 
 
 class Query:
@@ -54,3 +55,13 @@ class Query:
             else:
                 conn.execution_options(isolation_level="AUTOCOMMIT")
             return self.first(conn, params)
+
+
+def typed_row(record: Callable[..., T], row: Mapping[Any, Any]) -> T:
+    """`row` as the TypedDict `record`: each declared key, in order, read from the column
+    of that name (a missing one is a KeyError; other columns are left out). One mapper
+    for every record whose fields are its row's columns, rather than one spelled out
+    field by field per record. For records without NotRequired keys (under postponed
+    annotations Python 3.11 cannot tell them from required ones)."""
+    declared: dict[str, Any] = vars(record)["__annotations__"]
+    return record(**{k: row[k] for k in declared})

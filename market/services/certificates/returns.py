@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
+from market.adapters.queries import typed_row
 from market.domain.errors import (
     InsufficientBalanceError,
     InvalidRequestError,
@@ -281,19 +282,4 @@ def load_credit_application(source: Source, application_id: str) -> CreditApplic
 
 def credit_application_record(row: Mapping[str, Any]) -> CreditApplicationRecord:
     """A `credit_applications` row as its typed record."""
-    return CreditApplicationRecord(
-        id=row["id"],
-        certificate_id=row["certificate_id"],
-        party_id=row["party_id"],
-        tax_type=row["tax_type"],
-        tax_year=row["tax_year"],
-        liability_cents=row["liability_cents"],
-        other_credits_cents=row["other_credits_cents"],
-        statutory_minimum_cents=row["statutory_minimum_cents"],
-        requested_cents=row["requested_cents"],
-        applied_cents=row["applied_cents"],
-        carried_forward_cents=row["carried_forward_cents"],
-        limited_by=row["limited_by"],
-        limits=row["limits"],
-        ruleset=row["ruleset"],
-    )
+    return typed_row(CreditApplicationRecord, row)

@@ -11,9 +11,10 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy import and_, func, or_, select
-from sqlalchemy.engine import Connection, RowMapping
+from sqlalchemy.engine import Connection
 from sqlalchemy.sql import Select
 
+from market.adapters.queries import typed_row
 from market.adapters.tables import (
     Certificate,
     EventRow,
@@ -35,13 +36,6 @@ from market.services.queries.todo_rows import (
     WaitingRegistration,
     WaitingTech,
     WaitingTransfer,
-    lapsing_clearance,
-    owed_fee,
-    uth_award,
-    waiting_closing,
-    waiting_registration,
-    waiting_tech,
-    waiting_transfer,
 )
 
 transfers_t = Transfer.__table__  # type: ignore[attr-defined]
@@ -77,11 +71,12 @@ def new_york_date(recorded_at: str | None) -> date | None:
     return (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(NEW_YORK).date()
 
 
-def _counted(conn: Connection, stmt: Select[Any], row: Callable[[RowMapping], R]) -> Kind[R]:
+def _counted(conn: Connection, stmt: Select[Any], record: Callable[..., R]) -> Kind[R]:
+    """The statement's rows as `record` (a TypedDict of its columns), and how many."""
     counted = stmt.add_columns(func.count().over().label("_n"))
     found = conn.execute(counted).mappings().all()
     total: int = found[0]["_n"] if found else 0
-    return Kind([row(r) for r in found], total)
+    return Kind([typed_row(record, r) for r in found], total)
 
 
 def transfers(conn: Connection) -> Kind[WaitingTransfer]:
@@ -105,7 +100,7 @@ def transfers(conn: Connection) -> Kind[WaitingTransfer]:
         .order_by(since_seq)
         .limit(LIMIT)
     )
-    return _counted(conn, stmt, waiting_transfer)
+    return _counted(conn, stmt, WaitingTransfer)
 
 
 def closings(conn: Connection) -> Kind[WaitingClosing]:
@@ -127,7 +122,7 @@ def closings(conn: Connection) -> Kind[WaitingClosing]:
         .order_by(t.c.decided_seq)
         .limit(LIMIT)
     )
-    return _counted(conn, stmt, waiting_closing)
+    return _counted(conn, stmt, WaitingClosing)
 
 
 def registrations(conn: Connection) -> Kind[WaitingRegistration]:
@@ -138,7 +133,7 @@ def registrations(conn: Connection) -> Kind[WaitingRegistration]:
         .order_by(r.c.requested_seq)
         .limit(LIMIT)
     )
-    return _counted(conn, stmt, waiting_registration)
+    return _counted(conn, stmt, WaitingRegistration)
 
 
 def fees(conn: Connection) -> Kind[OwedFee]:
@@ -159,7 +154,7 @@ def fees(conn: Connection) -> Kind[OwedFee]:
         .order_by(f.c.invoiced_seq)
         .limit(LIMIT)
     )
-    return _counted(conn, stmt, owed_fee)
+    return _counted(conn, stmt, OwedFee)
 
 
 def tax_clearances(conn: Connection, today: date) -> Kind[LapsingClearance]:
@@ -173,7 +168,7 @@ def tax_clearances(conn: Connection, today: date) -> Kind[LapsingClearance]:
         .order_by(c.c.valid_until)
         .limit(LIMIT)
     )
-    return _counted(conn, stmt, lapsing_clearance)
+    return _counted(conn, stmt, LapsingClearance)
 
 
 def uth_awards(conn: Connection) -> list[UthAward]:
@@ -185,7 +180,7 @@ def uth_awards(conn: Connection) -> list[UthAward]:
         .where(c.c.program == "UTH", c.c.origin == "issued")
         .order_by(c.c.issued_seq)
     )
-    return [uth_award(r) for r in conn.execute(stmt).mappings()]
+    return [typed_row(UthAward, r) for r in conn.execute(stmt).mappings()]
 
 
 def uth_reviews_due(conn: Connection, today: date) -> Kind[DueUthReview]:
@@ -243,7 +238,7 @@ def tech_steps(conn: Connection) -> Kind[WaitingTech]:
         .order_by(a.c.received_seq)
         .limit(LIMIT)
     )
-    return _counted(conn, stmt, waiting_tech)
+    return _counted(conn, stmt, WaitingTech)
 
 
 def waiting_since(conn: Connection, transfer_ids: Sequence[str]) -> dict[str, date | None]:

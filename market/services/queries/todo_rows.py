@@ -7,8 +7,6 @@ from __future__ import annotations
 from datetime import date
 from typing import TypedDict
 
-from sqlalchemy.engine import RowMapping
-
 
 class WaitingTransfer(TypedDict):
     """A transfer waiting for the buyer's confirmation or the Authority's approval;
@@ -96,84 +94,3 @@ class WaitingTech(TypedDict):
     preliminary_on: str | None
     forwarded_on: str | None
     tax_certificate_issued_on: str | None
-
-
-def waiting_transfer(r: RowMapping) -> WaitingTransfer:
-    return WaitingTransfer(
-        id=r["id"],
-        program=r["program"],
-        seller_party_id=r["seller_party_id"],
-        buyer_party_id=r["buyer_party_id"],
-        amount_cents=r["amount_cents"],
-        consideration_cents=r["consideration_cents"],
-        status=r["status"],
-        recorded_at=r["recorded_at"],
-    )
-
-
-def waiting_closing(r: RowMapping) -> WaitingClosing:
-    return WaitingClosing(
-        id=r["id"],
-        program=r["program"],
-        seller_party_id=r["seller_party_id"],
-        buyer_party_id=r["buyer_party_id"],
-        consideration_cents=r["consideration_cents"],
-        paid_on=r["paid_on"],
-        recorded_at=r["recorded_at"],
-    )
-
-
-def waiting_registration(r: RowMapping) -> WaitingRegistration:
-    return WaitingRegistration(
-        id=r["id"],
-        legal_name=r["legal_name"],
-        status=r["status"],
-        requested_at=r["requested_at"],
-        entity_type=r["entity_type"],
-    )
-
-
-def owed_fee(r: RowMapping) -> OwedFee:
-    return OwedFee(
-        id=r["id"],
-        party_id=r["party_id"],
-        kind=r["kind"],
-        program=r["program"],
-        amount_cents=r["amount_cents"],
-        credited_cents=r["credited_cents"],
-        paid_cents=r["paid_cents"],
-        invoiced_on=r["invoiced_on"],
-    )
-
-
-def lapsing_clearance(r: RowMapping) -> LapsingClearance:
-    return LapsingClearance(
-        party_id=r["party_id"],
-        program=r["program"],
-        certificate_number=r["certificate_number"],
-        valid_until=r["valid_until"],
-    )
-
-
-def uth_award(r: RowMapping) -> UthAward:
-    return UthAward(
-        id=r["id"],
-        number=r["number"],
-        holder_party_id=r["holder_party_id"],
-        tax_periods=r["tax_periods"],
-        recorded_at=r["recorded_at"],
-    )
-
-
-def waiting_tech(r: RowMapping) -> WaitingTech:
-    return WaitingTech(
-        id=r["id"],
-        party_id=r["party_id"],
-        fiscal_year=r["fiscal_year"],
-        received_on=r["received_on"],
-        requested_cents=r["requested_cents"],
-        submitted_on=r["submitted_on"],
-        preliminary_on=r["preliminary_on"],
-        forwarded_on=r["forwarded_on"],
-        tax_certificate_issued_on=r["tax_certificate_issued_on"],
-    )
