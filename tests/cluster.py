@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import requests
+from requests.exceptions import ChunkedEncodingError
 
 from market.adapters.signing import create_key_file
 from tests.conftest import ERA_TODAY
@@ -131,7 +132,7 @@ class Client:
                 return self.session.request(
                     method, url + path, json=body, headers=headers, timeout=REQUEST_TIMEOUT_S
                 )
-            except (requests.ConnectionError, requests.Timeout):
+            except (requests.ConnectionError, requests.Timeout, ChunkedEncodingError):
                 self.retried += 1
                 self.at = (self.at + 1) % len(self.nodes)
                 self.session.close()  # no pooled connection to the dead node

@@ -154,6 +154,13 @@ def test_two_nodes_two_workers_lose_nothing_when_one_of_each_is_killed(
 ) -> None:
     reset_postgres(pg_database_url)
     engine = make_engine(pg_database_url)
+    try:
+        _run_two_nodes(engine, pg_database_url, tmp_path)
+    finally:  # a failing check must not leave the engine's connections to the GC
+        engine.dispose()
+
+
+def _run_two_nodes(engine: Any, pg_database_url: str, tmp_path: Path) -> None:
     procs: list[Proc] = []
     with Receiver() as rx, SmtpServer() as smtp:
         env = shared_settings(pg_database_url, tmp_path, smtp.port)
@@ -224,7 +231,6 @@ def test_two_nodes_two_workers_lose_nothing_when_one_of_each_is_killed(
         f"ticks logged {sum(len(v) for v in tick_lines.values())} "
         f"({sum(1 for v in tick_lines.values() for x in v if x['skipped'])} kept out by the lease)"
     )
-    engine.dispose()
 
 
 def engine_checks(engine: Any, rx: Receiver, smtp: SmtpServer, load: Load) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import Site, signed_in_pages
 from tests.e2e.browser.test_accessibility_and_phones import PHONE, _serious
@@ -42,7 +43,8 @@ def test_a_seller_proposes_counters_and_the_buyer_accepts(
     seller.fill("input[name=amount]", "500,000")
     seller.fill("input[name=per_dollar]", "80")
     seller.click("button:has-text('Review the transfer')")
-    assert "80¢ per $1: $400,000.00" in seller.content()
+    # The review is a new page: wait for it rather than read a page mid-navigation.
+    expect(seller.locator("body")).to_contain_text("80¢ per $1: $400,000.00")
     _checked(seller)
     site.shot(seller, "propose-review")
     seller.click("button:has-text('Confirm: propose the transfer')")
