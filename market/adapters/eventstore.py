@@ -157,9 +157,11 @@ class EventStore:
         self._rows: list[dict[str, Any]] = []
         self._sql = _SQL[conn.dialect.name == "sqlite"]
 
-    def adopt(self, head: tuple[int, str], versions: dict[str, int]) -> None:
-        """Take on what a unit of work of this batch appended: its head moves at `write`."""
-        self._moved = self._moved or head != self.head
+    def adopt(self, head: tuple[int, str], versions: dict[str, int], *, written: bool) -> None:
+        """Take on what a unit of work of this batch appended: its head moves at `write`,
+        unless the unit has moved it in the database already (`written`)."""
+        if head != self.head:
+            self._moved = not written
         self.head = head
         self.versions = versions
 
@@ -232,6 +234,17 @@ class EventStore:
         self.head = (seq, digest)
         self._moved = True
         return event
+
+    def peek_rows(self) -> list[dict[str, Any]]:
+        """The rows of the events appended and not written yet."""
+        return list(self._rows)
+
+    def take_rows(self) -> tuple[list[dict[str, Any]], tuple[int, str] | None]:
+        """The same rows and the head to move to (None: it has not moved), now the caller's
+        to write (nothing is left to `write`)."""
+        rows, self._rows = self._rows, []
+        moved, self._moved = self._moved, False
+        return rows, self.head if moved else None
 
     def write(self, *, move_head: bool = True) -> None:
         """Insert the appended events (executemany, in chunks) and move the head once (it is

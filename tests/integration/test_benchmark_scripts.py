@@ -64,3 +64,17 @@ def test_statements_per_write_request_stay_counted() -> None:
         "approve": 13.0,
     }
     assert all(steps[s]["commits"] == 1.0 and steps[s]["wal_pages"] > 0 for s in steps)
+
+
+def test_postgresql_writes_a_units_tail_in_one_statement(pg_database_url: str) -> None:
+    """On PostgreSQL a unit of work's events, Idempotency-Key row and request trace go in,
+    and the head moves, in one statement (adapters/append_statement.py): 9, 9 and 12
+    statements before, with a separate INSERT for each and the head's UPDATE."""
+    found = _run("statements_bench.py", "--backend", "postgresql", "--requests", "3")
+    steps = found["postgresql"]
+    assert {s: steps[s]["statements"] for s in steps} == {
+        "create": 6.0,
+        "confirm": 6.0,
+        "approve": 9.0,
+    }
+    assert all(steps[s]["commits"] == 1.0 for s in steps)

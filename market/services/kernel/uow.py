@@ -11,8 +11,8 @@ from sqlalchemy import Engine, Table
 from sqlalchemy.engine import Connection, NestedTransaction
 from structlog.contextvars import get_contextvars
 
-from market.adapters import projections
-from market.adapters.eventstore import Event, EventStore, insert_many
+from market.adapters import append_statement, projections
+from market.adapters.eventstore import Event, EventStore, events_t, insert_many
 from market.adapters.projections import DbStore
 from market.adapters.repositories import Repositories
 from market.adapters.tables import RequestTrace
@@ -20,6 +20,7 @@ from market.domain.events import DomainEvent
 from market.services.kernel.write_batch import WriteBatch
 
 traces_t = RequestTrace.__table__  # type: ignore[attr-defined]
+TableRows = dict[Table, list[dict[str, Any]]]
 
 
 class AbstractUnitOfWork(Repositories, ABC):
@@ -173,19 +174,36 @@ class UnitOfWork(AbstractUnitOfWork):
         """Insert the events and the rows kept for commit, and hand the new head to the
         batch, which moves it and commits: all while the head is locked."""
         assert self._batch is not None, "commit() outside the unit of work"
-        self.events.write(move_head=False)
         at_commit, self._at_commit = self._at_commit, {}
-        for table, rows in at_commit.items():
-            insert_many(self.conn, table.insert(), rows)
+        request_id = get_contextvars().get("request_id")
+        # Which request committed these events, for the worker's log lines.
+        traces = [{"seq": e.seq, "request_id": request_id} for e in self.appended]
+        later = {traces_t: traces} if request_id and traces else {}
+        written = self.conn.dialect.name == "postgresql" and self._write_in_one(at_commit, later)
+        if written:
+            later = {}
+        else:
+            self.events.write(move_head=False)
+            for table, rows in at_commit.items():
+                insert_many(self.conn, table.insert(), rows)
         if self._tx is not None:
             self._tx.commit()  # releases the savepoint
-        request_id = get_contextvars().get("request_id")
-        # Which request committed these events, for the worker's log lines: written by the
-        # batch with every other unit's, once this unit is in.
-        traces = [{"seq": e.seq, "request_id": request_id} for e in self.appended]
-        self._batch.take_on(self.events, {traces_t: traces} if request_id and traces else {})
+        # Traces not written yet go in with every other unit's, once this unit is in.
+        self._batch.take_on(self.events, later, written=written)
         if self._own is not None:
             self._own.commit()
+
+    def _write_in_one(self, at_commit: TableRows, traces: TableRows) -> bool:
+        """PostgreSQL: the events, the rows kept and the traces inserted and the head moved in
+        one statement (adapters/append_statement.py); False if they do not fit in one."""
+        rows = {events_t: self.events.peek_rows(), **at_commit}
+        for table, more in traces.items():
+            rows[table] = rows.get(table, []) + more
+        if not append_statement.fits(rows):
+            return False
+        _, head = self.events.take_rows()
+        append_statement.write_all(self.conn, rows, head)
+        return True
 
 
 class ReadOnly:

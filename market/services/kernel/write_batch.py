@@ -73,11 +73,14 @@ class WriteBatch:
         """An event store that goes on from everything this batch has taken on so far."""
         return EventStore(self.conn, self._head.head, dict(self._head.versions))
 
-    def take_on(self, events: EventStore, rows: dict[Table, list[dict[str, Any]]]) -> None:
+    def take_on(
+        self, events: EventStore, rows: dict[Table, list[dict[str, Any]]], *, written: bool
+    ) -> None:
         """A unit of work's savepoint was released: its head and versions are the batch's,
-        and `rows` (no unique key another unit could hold) go in with the batch's."""
+        and `rows` (no unique key another unit could hold) go in with the batch's. `written`:
+        the unit has moved the head in the database itself (PostgreSQL, one statement)."""
         assert events.head is not None
-        self._head.adopt(events.head, events.versions)
+        self._head.adopt(events.head, events.versions, written=written)
         for table, more in rows.items():
             self._rows.setdefault(table, []).extend(more)
         self.units += 1

@@ -1,0 +1,91 @@
+"""PostgreSQL: what a unit of work writes at commit, in one statement and one round trip.
+
+A unit of work ends with its events, the rows it kept for commit (an Idempotency-Key's
+stored answer, the request's trace) and the head's move. Sent one by one, that is four
+round trips taken while the ledger head is locked. PostgreSQL runs them as one statement:
+each insert a data-modifying `WITH` clause, the head's `UPDATE` the main statement:
+
+    WITH w0 AS (INSERT INTO events (...) VALUES (...), (...)),
+         w1 AS (INSERT INTO idempotency_keys (...) VALUES (...))
+    UPDATE ledger_head SET seq = ..., hash = ... WHERE id = 1
+
+Every clause runs to completion whether or not the main statement reads it, and one
+failing (a unique key another writer holds) fails the whole statement, so the unit's
+savepoint rolls back all of it, exactly as it did with four. The clauses touch different
+tables and read nothing the others write, so their shared snapshot changes nothing.
+
+Only plain columns and JSON go in this way (`SUPPORTED`); a unit with more rows than
+`MAX_PARAMETERS` allows in one statement (an import) is written as before, in chunks.
+SQLite has no data-modifying `WITH`: it keeps the statements (in process, no round trip).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Column, Integer, String, Table, Text, TypeDecorator
+from sqlalchemy.engine import Connection
+
+SUPPORTED = (BigInteger, Integer, String, Text, JSON)
+# Far below PostgreSQL's 65,535 bind parameters a statement.
+MAX_PARAMETERS = 20_000
+
+
+def _plain(column: Column[Any]) -> bool:
+    """A column whose value the driver takes as it is (JSON: encoded here): a decorated
+    type only if it converts nothing (sqlmodel's AutoString only picks a length)."""
+    kind = column.type
+    if isinstance(kind, TypeDecorator):
+        if type(kind).process_bind_param is not TypeDecorator.process_bind_param:
+            return False
+        kind = kind.impl_instance
+    return isinstance(kind, SUPPORTED)
+
+
+def fits(tables: dict[Table, list[dict[str, Any]]]) -> bool:
+    """Whether these rows can go in one statement: few enough, of plain columns."""
+    total = 0
+    for table, rows in tables.items():
+        if not all(_plain(c) for c in table.columns):
+            return False
+        total += sum(len(r) for r in rows)
+    return total <= MAX_PARAMETERS
+
+
+def write_all(
+    conn: Connection, tables: dict[Table, list[dict[str, Any]]], head: tuple[int, str] | None
+) -> None:
+    """Insert every row of `tables` and, if `head` is given, move the ledger head to it, in
+    one statement. JSON values already encoded (an event's canonical payload) go in as
+    they are; others are encoded here."""
+    clauses: list[str] = []
+    params: dict[str, Any] = {}
+    for t, (table, rows) in enumerate(item for item in tables.items() if item[1]):
+        columns = list(rows[0])
+        encoded = {c for c in columns if isinstance(table.c[c].type, JSON)}
+        values = []
+        for r, row in enumerate(rows):
+            if list(row) != columns:
+                raise ValueError(f"rows for {table.name} differ in their columns")
+            names = []
+            for c in columns:
+                name = f"p{t}_{r}_{c}"
+                value = row[c]
+                if c in encoded and not isinstance(value, str) and value is not None:
+                    value = json.dumps(value)
+                params[name] = value
+                names.append(f"%({name})s")
+            values.append(f"({', '.join(names)})")
+        quoted = ", ".join(conn.dialect.identifier_preparer.quote(c) for c in columns)
+        name = conn.dialect.identifier_preparer.quote(table.name)
+        clauses.append(f"w{t} AS (INSERT INTO {name} ({quoted}) VALUES {', '.join(values)})")
+    if head is not None:
+        params |= {"head_seq": head[0], "head_hash": head[1]}
+        main = "UPDATE ledger_head SET seq = %(head_seq)s, hash = %(head_hash)s WHERE id = 1"
+    elif clauses:
+        main = "SELECT 1"
+    else:
+        return
+    sql = f"WITH {', '.join(clauses)} {main}" if clauses else main
+    conn.exec_driver_sql(sql, params)
