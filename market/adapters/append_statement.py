@@ -22,6 +22,7 @@ SQLite has no data-modifying `WITH`: it keeps the statements (in process, no rou
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Column, Integer, String, Table, Text, TypeDecorator
@@ -43,11 +44,16 @@ def _plain(column: Column[Any]) -> bool:
     return isinstance(kind, SUPPORTED)
 
 
+@cache
+def _all_plain(table: Table) -> bool:
+    return all(_plain(c) for c in table.columns)
+
+
 def fits(tables: dict[Table, list[dict[str, Any]]]) -> bool:
     """Whether these rows can go in one statement: few enough, of plain columns."""
     total = 0
     for table, rows in tables.items():
-        if not all(_plain(c) for c in table.columns):
+        if not _all_plain(table):
             return False
         total += sum(len(r) for r in rows)
     return total <= MAX_PARAMETERS
