@@ -96,6 +96,9 @@ def create_webhook(data: dict[str, Any]) -> ResponseReturnValue:
 
 class WebhookListOut(Schema):
     items = fields.List(fields.Nested(WebhookOut))
+    next = fields.String(
+        allow_none=True, required=True, metadata={"description": "always null: one page"}
+    )
 
 
 @blp.route("/webhooks", methods=["GET"])
@@ -103,7 +106,8 @@ class WebhookListOut(Schema):
 def list_webhooks() -> ResponseReturnValue:
     """Your party's subscriptions (the Authority's: its own), oldest first."""
     rows = webhooks.list_for(engine(), current_actor())
-    return jsonify({"items": WebhookOut(many=True).dump(rows)})
+    # Every list answers {items, next} (PRODUCT.md 4); a party's subscriptions are one page.
+    return jsonify({"items": WebhookOut(many=True).dump(rows), "next": None})
 
 
 @blp.route("/webhooks/<webhook_id>", methods=["DELETE"])

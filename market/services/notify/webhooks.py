@@ -62,7 +62,9 @@ def register(
         user_id=actor.user_id,
         party_id=None if actor.role == AUTHORITY else actor.party_id,
         url=url,
-        event_types=tuple(sorted({str(canonical(t)) for t in types})),
+        # As given (either form, duplicates dropped): the answer echoes what was asked;
+        # matching reads both forms (event_names.wanted).
+        event_types=tuple(dict.fromkeys(types)),
         secret=secret,
         created_at=now_iso(),
         created_seq=at,
