@@ -253,3 +253,14 @@ def test_a_party_name_with_an_invisible_character_is_refused_on_its_row(app: Any
     assert "U+200B at position 5" in refusal["message"]
     assert events(app.extensions["market.engine"]) == before
     assert _count(app, Party) == 0
+
+
+def test_a_bad_entity_type_or_tax_type_is_refused_on_its_column(app: Any, run: Run) -> None:
+    """The party rules name the field they refuse, and the report names its column (not
+    "row"): PRODUCT.md 9.1's `refused: [{row, field, code, message}]`."""
+    rows = "Bad Entity Co,22-7000002,trust,CBT,,,,,\nBad Tax Co,22-7000003,llc,VAT,,,,,\n"
+    code, report = run("parties", PARTIES_HEADER + rows)
+    assert code == 1 and report["imported"] == 0
+    found = [(r["row"], r["field"], r["code"]) for r in report["refused"]]
+    assert found == [(2, "entity_type", "invalid_request"), (3, "tax_types", "invalid_request")]
+    assert _count(app, Party) == 0

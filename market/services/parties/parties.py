@@ -84,9 +84,13 @@ class NewParty:
 def register_party(uow: AbstractUnitOfWork, actor: Actor, new: NewParty) -> PartyRow:
     actor.require(AUTHORITY)
     if new.entity_type not in ENTITY_TYPES:
-        raise InvalidRequestError(f"Unknown entity type {new.entity_type!r}.", {})
+        raise InvalidRequestError(
+            f"Unknown entity type {new.entity_type!r}.", {"field": "entity_type"}
+        )
     if not set(new.tax_types) <= set(TAX_TYPES):
-        raise InvalidRequestError("Tax types must be among CBT, GIT and IPT.", {})
+        raise InvalidRequestError(
+            "Tax types must be among CBT, GIT and IPT.", {"field": "tax_types"}
+        )
     taken = uow.parties.by_tax_id(new.tax_id)
     if taken is not None:
         raise ConflictError(

@@ -92,7 +92,9 @@ class _StartAgain(Exception):
 def _refusal(row: int, exc: DomainError, columns: tuple[str, ...]) -> Refusal:
     if isinstance(exc, RowRefused):
         return Refusal(row, exc.field, exc.code, exc.message)
-    named = [k for k in exc.details if k in columns]
+    field = exc.details.get("field")  # the rule names its field (parties' entity_type)
+    named = [field] if isinstance(field, str) and field in columns else []
+    named = named or [k for k in exc.details if k in columns]
     if not named:  # a use case's detail named by its API name (face_cents, amount_cents)
         named = [
             k.removesuffix("_cents") for k in exc.details if k.removesuffix("_cents") in columns
