@@ -18,6 +18,7 @@ from market.services.kernel import runner
 from market.services.kernel.actor import SYSTEM
 from market.services.kernel.group_commit import GroupCommitter
 from market.services.kernel.uow import UnitOfWork
+from market.services.kernel.write_batch import WriteBatch
 from market.services.parties.parties import NewParty, register_party
 from market.services.trust import ledger
 
@@ -107,6 +108,35 @@ def test_units_waiting_for_the_head_commit_in_one_batch(engine: Engine) -> None:
     assert _names(engine) == {f"P{n}" for n in range(8)}
     assert _chain_ok(engine) == 8
     assert ledger.verify(engine).ok
+
+
+def test_units_queued_while_the_leader_waits_for_the_head_join_its_batch(
+    engine: Engine,
+) -> None:
+    """Another writer (another process, in production) holds the head: the leader waits
+    for it, and the units queued meanwhile go in the leader's batch, not the next one
+    (sizes [4], not [1, 3])."""
+    sizes: list[int] = []
+    writer = GroupCommitter(engine, max_batch=32, on_batch=sizes.append)
+    answers: list[Any] = []
+    with WriteBatch(engine):  # the other writer, holding the head lock
+        leader = threading.Thread(target=lambda: answers.append(writer.submit(_register(1))))
+        leader.start()
+        while writer.waiting() or not leader.is_alive():  # the leader has taken its unit
+            threading.Event().wait(0.005)
+        threads = [
+            threading.Thread(target=lambda n=n: answers.append(writer.submit(_register(n))))
+            for n in range(2, 5)
+        ]
+        for t in threads:
+            t.start()
+        while writer.waiting() < 3:
+            threading.Event().wait(0.005)
+    for t in [leader, *threads]:
+        t.join(10)
+    assert sizes == [4] and len(answers) == 4
+    assert _names(engine) == {f"P{n}" for n in range(1, 5)}
+    assert _chain_ok(engine) == 4
 
 
 def test_a_refused_a_raising_and_a_constraint_breaking_unit_answer_alone(engine: Engine) -> None:

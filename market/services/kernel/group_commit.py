@@ -1,11 +1,13 @@
 """Group commit: the units of work that wait for the ledger head share one transaction.
 
 A request's thread queues its unit of work and waits. The first thread to find no batch
-running leads: it takes the head lock once (a `WriteBatch`), runs every queued unit, up to
-`max_batch`, in its own savepoint and in its own request's context, commits once, and only
-then wakes the others with their answers. Units that arrive while a batch runs (its fsync,
-mostly) form the next one, so batches grow with the load and an idle service waits for
-nothing: `max_wait_s` (default 0) lets a leader wait for more to arrive, never longer.
+running leads: it takes the head lock once (a `WriteBatch`), runs every unit queued by the
+time it holds the lock (those that arrived while it waited for another process's batch
+included), up to `max_batch`, each in its own savepoint and in its own request's context,
+commits once, and only then wakes the others with their answers. Units that arrive while a
+batch runs (its fsync, mostly) form the next one, so batches grow with the load and an idle
+service waits for nothing: `max_wait_s` (default 0) lets a leader wait for more to arrive,
+before it asks for the lock, never longer.
 
 A unit that refuses or raises rolls back to its savepoint and gets its own error; the rest
 commit. If the commit itself fails, every unit of the batch gets that error and none of
@@ -113,11 +115,15 @@ class GroupCommitter:
 
     def _lead(self) -> None:
         items = self._take()
-        # A batch of one needs no savepoint: if it fails, the batch does not commit.
-        alone = len(items) == 1
         self._local.leading = True
         try:
             with WriteBatch(self.engine) as batch:
+                # Units queued while the head lock was awaited (another process's batch,
+                # mostly its fsync) join this batch rather than wait for the next.
+                with self._cond:
+                    self._gather(items)
+                # A batch of one needs no savepoint: if it fails, the batch does not commit.
+                alone = len(items) == 1
                 for item in items:
                     item.context.run(self._run_one, batch, item, not alone)
                 if batch.units:
