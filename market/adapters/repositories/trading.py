@@ -31,7 +31,8 @@ _SOLD = Query(
 _UNDECIDED_WHERE = (
     transfers_t.c.certificate_id == bindparam("certificate_id"),
     transfers_t.c.decided_seq.is_(None),
-    transfers_t.c.status.in_(UNDECIDED),
+    # Fixed parameters, not a list: a list is an expanding IN, rendered again every run.
+    transfers_t.c.status.in_([bindparam(f"undecided_{s}", s) for s in UNDECIDED]),
 )
 _UNDECIDED_SUM = func.sum(transfers_t.c.amount_cents).label("amount_cents")
 _UNDECIDED = Query(
