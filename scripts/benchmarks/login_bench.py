@@ -5,8 +5,9 @@ unloaded p99.)
 The service runs as scripts/run does (gunicorn, 2 workers x 2 threads, the production
 argon2id parameters: MARKET_ARGON2_FAST is removed from the environment). The load is
 Debian's wrk (apt-get install -y wrk), a C client, so the measuring side is not the
-bottleneck: one connection reads GET /api/v1/reports/caps with a bearer token; 16
-connections (2 threads) post wrong passwords, with a Lua script. Scenarios:
+bottleneck: one connection reads GET /api/v1/reports/caps with a bearer token; 16 (or
+--flood-connections) connections (2 threads) post wrong passwords, with a Lua script.
+Scenarios:
 
 - one-account: every bad login names the same real account (locked after
   LOGIN_MAX_FAILURES, then refused with 429 before any hashing);
@@ -25,6 +26,7 @@ then speak HTTPS to nginx.
 
 Usage: scripts/bench_login [--seconds S] [--scenarios one-account,many-accounts,no-throttle]
        [--backend sqlite|postgresql] [--front none|nginx] [--threads 2]
+       [--flood-connections 16]  (past the front's burst of 32, the surplus is refused at once)
 """
 
 from __future__ import annotations
@@ -236,7 +238,12 @@ def front(kind: str, port: int, tmp: str) -> Iterator[tuple[str, str | bool]]:
 
 
 def scenario(
-    name: str, backend: str, seconds: int, kind: str = "none", threads: int = 2
+    name: str,
+    backend: str,
+    seconds: int,
+    kind: str = "none",
+    threads: int = 2,
+    connections: int = 16,
 ) -> dict[str, Any]:
     tmp = tempfile.mkdtemp(prefix="bench_login_")
     url = database(backend, tmp)
@@ -258,7 +265,7 @@ def scenario(
             flood = wrk(
                 [
                     "-t2",
-                    "-c16",
+                    f"-c{connections}",
                     f"-d{seconds + 4}s",
                     "--latency",
                     "-s",
@@ -291,6 +298,7 @@ def main() -> None:
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--front", choices=["none", "nginx"], default="none")
     parser.add_argument("--threads", type=int, default=2, help="gunicorn threads a worker")
+    parser.add_argument("--flood-connections", type=int, default=16)
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is missing: apt-get install -y wrk")
@@ -299,7 +307,9 @@ def main() -> None:
         f"{'ratio':>6} {'flood req/s':>11} {'hashed':>7} {'busy':>6}  goal p99 <= 3x  load"
     )
     for name in args.scenarios.split(","):
-        r = scenario(name, args.backend, args.seconds, args.front, args.threads)
+        r = scenario(
+            name, args.backend, args.seconds, args.front, args.threads, args.flood_connections
+        )
         u, lo, f = r["unloaded"], r["loaded"], r["flood"]
         rate = f["requests"] / (args.seconds + 4)
         print(

@@ -141,7 +141,9 @@ def main() -> None:
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for backend in backends:
-            results[backend] = with_database(backend, tmp, lambda u: count(u, args.requests, args.show))
+            results[backend] = with_database(
+                backend, tmp, lambda u: count(u, args.requests, args.show)
+            )
     lines = ["| database | step | statements | commits | WAL pages |", "|---|---|---|---|---|"]
     for backend, steps in results.items():
         for s, f in steps.items():
