@@ -81,8 +81,8 @@ def test_the_nginx_tls_front(database_url: str, tmp_path: Path) -> None:
             timeout=30,
         )
         assert wrong.status_code == 401
-        # The front's sign-in rate limit (1 a second per address): of a flood of 40 at
-        # once, 5 pass beside the rate at once, 32 are held in nginx (released one a
+        # The front's sign-in rate limit (1 a second per address, burst=32 delay=5): of a
+        # flood of 40 at once, 1 + 5 pass at once, 27 are held in nginx (released one a
         # second), the rest are refused there with 429 in the API's error shape.
         flood = flood_sign_in(front.https, front.cert, 40)
         refused = [r for r in flood if isinstance(r, requests.Response) and r.status_code == 429]
