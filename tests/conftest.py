@@ -83,6 +83,7 @@ def reset_postgres(url: str) -> None:
         conn.execute(text(f"TRUNCATE {tables} CASCADE"))
         conn.execute(text(f"INSERT INTO ledger_head (id, seq, hash) VALUES (1, 0, '{GENESIS}')"))
         conn.execute(text("INSERT INTO auth_epoch (id, n) VALUES (1, 0)"))
+        conn.execute(text("INSERT INTO party_epoch (id, n) VALUES (1, 0)"))
     engine.dispose()
 
 

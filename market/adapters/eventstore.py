@@ -24,6 +24,8 @@ from market.adapters.event_hash import canonical_json as canonical_json
 from market.adapters.event_hash import compute_hash as compute_hash
 from market.adapters.event_hash import hash_encoded as hash_encoded
 from market.adapters.tables import EventRow, LedgerHead
+from market.adapters.write_sql import EVENT_COLUMNS as EVENT_COLUMNS
+from market.adapters.write_sql import WRITE_SQL
 from market.domain.events import VERSION_KEY, DomainEvent, event_types, upcast
 
 events_t = EventRow.__table__  # type: ignore[attr-defined]
@@ -33,42 +35,6 @@ head_t = LedgerHead.__table__  # type: ignore[attr-defined]
 _STREAM_VERSION = select(func.max(events_t.c.version)).where(
     events_t.c.stream == bindparam("stream")
 )
-EVENT_COLUMNS = (  # every column of an event row, in the order they are stored
-    "seq",
-    "stream",
-    "version",
-    "type",
-    "payload",
-    "actor",
-    "recorded_at",
-    "prev_hash",
-    "hash",
-)
-
-
-class _Sql:
-    """The three statements every write runs, as plain SQL for `Connection.exec_driver_sql`
-    (SQLAlchemy's public API, without building and compiling a Core statement for each
-    run): the payload goes in as the canonical JSON already encoded for its hash."""
-
-    def __init__(self, sqlite: bool) -> None:
-        def p(name: str) -> str:
-            return f":{name}" if sqlite else f"%({name})s"
-
-        # The auth epoch rides along (no statement of its own): a write checks a cached
-        # principal against it under the head lock (market/api/principals.py).
-        self.lock_head = (
-            "SELECT seq, hash, (SELECT n FROM auth_epoch WHERE id = 1) AS auth_epoch"
-            " FROM ledger_head WHERE id = 1" + ("" if sqlite else " FOR UPDATE")
-        )
-        self.insert_event = (
-            f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) "
-            f"VALUES ({', '.join(p(c) for c in EVENT_COLUMNS)})"
-        )
-        self.move_head = f"UPDATE ledger_head SET seq = {p('seq')}, hash = {p('hash')} WHERE id = 1"
-
-
-_SQL = {True: _Sql(sqlite=True), False: _Sql(sqlite=False)}
 
 # Rows per INSERT executemany call at commit: bounded memory per call, and far below any
 # driver's bind-parameter limit however SQLAlchemy batches them (9 columns a row).
@@ -152,10 +118,11 @@ class EventStore:
         self.conn = conn
         self.head = head  # `head`, `versions`: a batch's, whose transaction this continues
         self.auth_epoch: int | None = None  # read with the head by lock_head
+        self.party_epoch: int | None = None
         self._moved = False
         self.versions = {} if versions is None else versions
         self._rows: list[dict[str, Any]] = []
-        self._sql = _SQL[conn.dialect.name == "sqlite"]
+        self._sql = WRITE_SQL[conn.dialect.name == "sqlite"]
 
     def adopt(self, head: tuple[int, str], versions: dict[str, int], *, written: bool) -> None:
         """Take on what a unit of work of this batch appended: its head moves at `write`,
@@ -166,15 +133,17 @@ class EventStore:
         self.versions = versions
 
     def lock_head(self) -> tuple[int, str]:
-        """Lock the head and read it, with the auth epoch (None if its row is missing)."""
+        """Lock the head and read it, with the epochs (None if a row is missing)."""
         row = self.conn.exec_driver_sql(self._sql.lock_head).first()
+        if row is None:
+            row = self.conn.exec_driver_sql(self._sql.lock_head_alone).first()
         if row is None:
             self.conn.execute(head_t.insert().values(id=1, seq=0, hash=GENESIS_HASH))
             self.head = (0, GENESIS_HASH)
-            self.auth_epoch = None
+            self.auth_epoch = self.party_epoch = None
         else:
             self.head = (row.seq, row.hash)
-            self.auth_epoch = row.auth_epoch
+            self.auth_epoch, self.party_epoch = row.auth_epoch, row.party_epoch
         return self.head
 
     def note_version(self, stream: str, version: int) -> None:

@@ -25,7 +25,9 @@ from market.adapters.tables import metadata
 
 APPEND_ONLY = ("events",)
 HEAD = "ledger_head"
-AUTH_EPOCH = "auth_epoch"
+# Moved forward by triggers only, never deleted; UPDATE also lets a write lock them FOR
+# SHARE with the ledger head (market/adapters/eventstore.py).
+EPOCHS = ("auth_epoch", "party_epoch")
 # Written by the signer role only (SIGNER_DATABASE_URL); the runtime role reads them.
 SIGNER_TABLES = ("merkle_nodes", "checkpoints", "cosignatures", "key_statements")
 SIGNER_READS = ("events", HEAD)
@@ -96,7 +98,7 @@ def runtime_rights(table: str) -> str:
         return "SELECT"
     if table == HEAD:
         return "SELECT, INSERT, UPDATE"
-    if table == AUTH_EPOCH:  # moved forward by triggers only; never deleted
+    if table in EPOCHS:
         return "SELECT, UPDATE"
     return "SELECT, INSERT, UPDATE, DELETE"
 

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Table, bindparam, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import Executable
 
 from market.adapters.tables import PROJECTION_TABLES, metadata
+
+if TYPE_CHECKING:
+    from market.adapters.kept_rows import KeptRows
 
 Row = dict[str, Any]
 
@@ -82,17 +85,40 @@ class DbStore:
     holds the ledger head) remembers every row `get` reads, so a rule check, a view and a
     handler asking for the same row in one request read it once."""
 
-    def __init__(self, conn: Connection, *, holds_lock: bool = False) -> None:
+    def __init__(
+        self,
+        conn: Connection,
+        *,
+        holds_lock: bool = False,
+        kept: KeptRows | None = None,
+        epoch: int | None = None,
+    ) -> None:
         self.conn = conn
         self.holds_lock = holds_lock
         self._held: dict[tuple[str, str], Row] = {}
+        # Rows the process keeps between write transactions (market/adapters/kept_rows.py),
+        # good at `epoch`, the one read with the head lock this store works under.
+        self._kept = kept if holds_lock and epoch is not None else None
+        self._epoch = epoch if self._kept is not None else None
+        self.wrote_kept = False  # this store wrote a row of the kept table
 
     def remember(self, table: str, row: Row) -> None:
         self._held[(table, row[primary_key(projection_table(table))])] = dict(row)
 
+    def remember_read(self, table: str, row: Row) -> None:
+        """`remember` a row just read from the database under the head lock; a row of the
+        kept table is also kept for the process's later write transactions."""
+        self.remember(table, row)
+        self._keep(table, row)
+
     def held(self, table: str, key: str) -> Row | None:
         row = self._held.get((table, key))
-        return dict(row) if row is not None else None
+        if row is None:
+            row = self._kept_row(table, key)
+            if row is None:
+                return None
+            self._held[(table, key)] = row
+        return dict(row)
 
     def get(self, table: str, key: str) -> Row | None:
         held = self.held(table, key)
@@ -103,16 +129,36 @@ class DbStore:
             return None
         row = dict(found)
         if self.holds_lock:
-            self._held[(table, key)] = dict(row)
+            self.remember_read(table, row)
         return row
 
+    def _kept_row(self, table: str, key: str) -> Row | None:
+        if self._kept is None or self._epoch is None or table != self._kept.table:
+            return None
+        return self._kept.get(self._epoch, key)
+
+    def _keep(self, table: str, row: Row) -> None:
+        if self._kept is None or self._epoch is None or table != self._kept.table:
+            return
+        self._kept.keep(self._epoch, row[primary_key(projection_table(table))], row)
+
+    def _writes(self, table: str) -> None:
+        """A write to the kept table: from here on this transaction neither keeps nor uses
+        kept rows (its change moves the epoch only when it commits)."""
+        if self._kept is not None and table == self._kept.table:
+            self._kept = None
+            self._epoch = None
+            self.wrote_kept = True
+
     def insert(self, table: str, row: Row) -> None:
+        self._writes(table)
         self.conn.execute(_insert_stmt(table), row)
         # every column given: the copy is the row
         if len(row) == len(projection_table(table).columns):
             self.remember(table, row)
 
     def update(self, table: str, key: str, changes: Row) -> None:
+        self._writes(table)
         params = {f"_v_{c}": v for c, v in changes.items()} | {"_key": key}
         stmt = _update_stmt(table, tuple(sorted(changes)))
         if self.conn.execute(stmt, params).rowcount != 1:

@@ -80,7 +80,8 @@ class FundingRepository(Repository):
 
 class SqlPartyRepository(SqlMixin, PartyRepository):
     def load_pair(self, a: str, b: str) -> tuple[Party | None, Party | None]:
-        """One statement for both (none for one the unit of work holds already)."""
+        """One statement for both (none for one the unit of work holds already, or the
+        process keeps at the party epoch read with the head: market/adapters/kept_rows.py)."""
         store = self.store
         assert isinstance(store, DbStore)
         rows = {key: store.held(self.table, key) for key in (a, b)}
@@ -89,7 +90,7 @@ class SqlPartyRepository(SqlMixin, PartyRepository):
             for found in _PAIR.rows(self.conn, {"a": missing[0], "b": missing[-1]}):
                 rows[found["id"]] = found
                 if store.holds_lock:
-                    store.remember(self.table, found)
+                    store.remember_read(self.table, found)
         first, second = rows[a], rows[b]
         return (
             None if first is None else party_of(first),

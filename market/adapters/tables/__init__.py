@@ -42,7 +42,7 @@ from market.adapters.tables.identity import (
 )
 from market.adapters.tables.ledger import EventRow, LedgerHead
 from market.adapters.tables.market_info import CertificateNotice, TransferFunding
-from market.adapters.tables.parties import OwnersAgreement, Ownership, Party
+from market.adapters.tables.parties import OwnersAgreement, Ownership, Party, PartyEpoch
 from market.adapters.tables.records import PartyFacts, RecordsImport
 from market.adapters.tables.registration import (
     AccountEvent,
@@ -124,6 +124,7 @@ __all__ = [
     "OwnersAgreement",
     "Ownership",
     "Party",
+    "PartyEpoch",
     "PartyFacts",
     "PartyMembership",
     "PasswordReset",

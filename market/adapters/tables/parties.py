@@ -62,3 +62,16 @@ class OwnersAgreement(SQLModel, table=True):
     filed_on: str = Field(max_length=10)
     reference: str | None = Field(default=None, max_length=200)
     recorded_seq: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+class PartyEpoch(SQLModel, table=True):
+    """One row: a counter the database moves forward whenever a `parties` row is inserted,
+    changed or deleted (migration 0025's triggers, so a change written by hand moves it
+    too). A process may keep party rows it read at an epoch while the epoch stays
+    (market/adapters/kept_rows.py); the counter only goes up."""
+
+    __tablename__ = "party_epoch"
+    __table_args__ = (CheckConstraint("id = 1", name="single_row"),)
+
+    id: int = Field(primary_key=True)
+    n: int = Field(sa_column=Column(BigInteger, nullable=False))

@@ -13,6 +13,7 @@ from structlog.contextvars import get_contextvars
 
 from market.adapters import append_statement, projections
 from market.adapters.eventstore import Event, EventStore, events_t, insert_many
+from market.adapters.kept_rows import kept_parties
 from market.adapters.projections import DbStore
 from market.adapters.repositories import Repositories
 from market.adapters.tables import RequestTrace
@@ -108,7 +109,12 @@ class UnitOfWork(AbstractUnitOfWork):
             self._tx = self.conn.begin_nested()
         self.events = self._batch.event_store()
         self.auth_epoch = self._batch.auth_epoch
-        self.store = DbStore(self.conn, holds_lock=True)
+        self.store = DbStore(
+            self.conn,
+            holds_lock=True,
+            kept=kept_parties(self.engine),
+            epoch=self._batch.party_epoch,
+        )
         self.use_store(self.store)
         self.appended = []
         self._at_commit: dict[Table, list[dict[str, Any]]] = {}
@@ -189,7 +195,9 @@ class UnitOfWork(AbstractUnitOfWork):
         if self._tx is not None:
             self._tx.commit()  # releases the savepoint
         # Traces not written yet go in with every other unit's, once this unit is in.
-        self._batch.take_on(self.events, later, written=written)
+        self._batch.take_on(
+            self.events, later, written=written, wrote_parties=self.store.wrote_kept
+        )
         if self._own is not None:
             self._own.commit()
 

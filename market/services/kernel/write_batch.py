@@ -28,15 +28,19 @@ class WriteBatch:
         self.engine = engine
         self._tx: RootTransaction | None = None
         self.units = 0  # units of work taken on (committed to their savepoint)
+        self._wrote_parties = False
         self._rows: dict[Table, list[dict[str, Any]]] = {}
 
     def __enter__(self) -> WriteBatch:
+        # The connection is taken from the pool before the head is queued for: every
+        # other writer waits while the head is held, so nothing that need not be done
+        # there is done there (issue 25, item 2).
+        self.conn = self.engine.connect()
         self._locks = ExitStack()
-        self._locks.enter_context(write_lock(self.engine))
         try:
-            self.conn = self.engine.connect()
+            self._locks.enter_context(write_lock(self.engine))
         except BaseException:
-            self._locks.close()
+            self.conn.close()
             raise
         try:
             self.conn.execution_options(**{WRITE_OPTION: True})
@@ -69,17 +73,30 @@ class WriteBatch:
         """The auth epoch read with the head lock (None: its row is missing)."""
         return self._head.auth_epoch
 
+    @property
+    def party_epoch(self) -> int | None:
+        """The party epoch kept party rows are good at in this batch: the one read with
+        the head lock, until a unit taken on has written a party (then None)."""
+        return None if self._wrote_parties else self._head.party_epoch
+
     def event_store(self) -> EventStore:
         """An event store that goes on from everything this batch has taken on so far."""
         return EventStore(self.conn, self._head.head, dict(self._head.versions))
 
     def take_on(
-        self, events: EventStore, rows: dict[Table, list[dict[str, Any]]], *, written: bool
+        self,
+        events: EventStore,
+        rows: dict[Table, list[dict[str, Any]]],
+        *,
+        written: bool,
+        wrote_parties: bool = False,
     ) -> None:
         """A unit of work's savepoint was released: its head and versions are the batch's,
         and `rows` (no unique key another unit could hold) go in with the batch's. `written`:
-        the unit has moved the head in the database itself (PostgreSQL, one statement)."""
+        the unit has moved the head in the database itself (PostgreSQL, one statement);
+        `wrote_parties`: it wrote a party row, so no later unit uses kept party rows."""
         assert events.head is not None
+        self._wrote_parties = self._wrote_parties or wrote_parties
         self._head.adopt(events.head, events.versions, written=written)
         for table, more in rows.items():
             self._rows.setdefault(table, []).extend(more)

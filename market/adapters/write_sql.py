@@ -1,0 +1,57 @@
+"""The statements every write runs, as plain SQL for `Connection.exec_driver_sql`: the
+head locked and read with the epochs, an event inserted, the head moved
+(market/adapters/eventstore.py runs them)."""
+
+from __future__ import annotations
+
+EVENT_COLUMNS = (  # every column of an event row, in the order they are stored
+    "seq",
+    "stream",
+    "version",
+    "type",
+    "payload",
+    "actor",
+    "recorded_at",
+    "prev_hash",
+    "hash",
+)
+
+
+class _Sql:
+    """The three statements every write runs, as plain SQL for `Connection.exec_driver_sql`
+    (SQLAlchemy's public API, without building and compiling a Core statement for each
+    run): the payload goes in as the canonical JSON already encoded for its hash."""
+
+    def __init__(self, sqlite: bool) -> None:
+        def p(name: str) -> str:
+            return f":{name}" if sqlite else f"%({name})s"
+
+        # The epochs ride along (no statement of their own): a write checks a kept
+        # principal (market/api/principals.py) and kept party rows (adapters/kept_rows.py)
+        # against them under the head lock. On PostgreSQL their rows are locked FOR SHARE
+        # by the same statement: a value read by a subquery would be the one of the
+        # statement's snapshot, taken before the wait for the head, while a locked row is
+        # read again as committed when the lock is granted (and cannot move until commit).
+        self.lock_head = (
+            "SELECT seq, hash, (SELECT n FROM auth_epoch WHERE id = 1) AS auth_epoch,"
+            " (SELECT n FROM party_epoch WHERE id = 1) AS party_epoch"
+            " FROM ledger_head WHERE id = 1"
+            if sqlite
+            else "SELECT h.seq, h.hash, a.n AS auth_epoch, p.n AS party_epoch"
+            " FROM ledger_head h, auth_epoch a, party_epoch p"
+            " WHERE h.id = 1 AND a.id = 1 AND p.id = 1"
+            " FOR UPDATE OF h FOR SHARE OF a, p"
+        )
+        # Without an epoch's row (a database its migration did not make): the head alone.
+        self.lock_head_alone = (
+            "SELECT seq, hash, NULL AS auth_epoch, NULL AS party_epoch"
+            " FROM ledger_head WHERE id = 1" + ("" if sqlite else " FOR UPDATE")
+        )
+        self.insert_event = (
+            f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) "
+            f"VALUES ({', '.join(p(c) for c in EVENT_COLUMNS)})"
+        )
+        self.move_head = f"UPDATE ledger_head SET seq = {p('seq')}, hash = {p('hash')} WHERE id = 1"
+
+
+WRITE_SQL = {True: _Sql(sqlite=True), False: _Sql(sqlite=False)}  # by "is SQLite"
