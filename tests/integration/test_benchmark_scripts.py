@@ -47,6 +47,13 @@ def test_reads_at_scale_builds_a_ledger_and_measures_each_page() -> None:
     assert any("page /authority" in str(r) for r in rows)
 
 
+def test_the_share_under_the_head_is_measured_by_phase() -> None:
+    found = _run("under_lock_bench.py", "--rounds", "2", "--repeat", "1")
+    (figures,) = found.values()
+    assert {"total", "under the head", "command", "batch commit (COMMIT included)"} <= set(figures)
+    assert 0 < figures["command"] < figures["under the head"] < figures["total"]
+
+
 def test_statements_per_write_request_stay_counted() -> None:
     """Statement counts are not timings: the same code sends the same statements, so the
     ceiling is asserted. Each request carries an Idempotency-Key, whose INSERT is one of
