@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, event, select
 
 from market.adapters.tables import PROJECTION_TABLES, metadata
 from market.domain.events import upcast
@@ -67,6 +68,23 @@ def create_party(client: Any, headers: dict[str, str], **overrides: Any) -> dict
     r = client.post("/api/v1/parties", json=party_body(**overrides), headers=headers)
     assert r.status_code == 201, r.json
     return r.json  # type: ignore[no-any-return]
+
+
+def selects_naming(engine: Engine, needle: str, run: Callable[[], Any]) -> tuple[Any, int]:
+    """What `run()` answers, and how many SELECT statements containing `needle` (a table's
+    name, say) the engine sent meanwhile."""
+    seen: list[str] = []
+
+    def keep(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
+        if statement.lstrip().upper().startswith("SELECT") and needle in statement:
+            seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", keep)
+    try:
+        answer = run()
+    finally:
+        event.remove(engine, "before_cursor_execute", keep)
+    return answer, len(seen)
 
 
 def events(engine: Engine) -> int:

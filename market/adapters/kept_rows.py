@@ -64,10 +64,6 @@ class KeptRows:
             while len(self._rows) > self.size:
                 self._rows.popitem(last=False)
 
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._rows)
-
 
 _BY_ENGINE: weakref.WeakKeyDictionary[Engine, KeptRows] = weakref.WeakKeyDictionary()
 _GUARD = threading.Lock()

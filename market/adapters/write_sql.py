@@ -18,7 +18,7 @@ EVENT_COLUMNS = (  # every column of an event row, in the order they are stored
 
 
 class _Sql:
-    """The three statements every write runs, as plain SQL for `Connection.exec_driver_sql`
+    """The statements every write runs, as plain SQL for `Connection.exec_driver_sql`
     (SQLAlchemy's public API, without building and compiling a Core statement for each
     run): the payload goes in as the canonical JSON already encoded for its hash."""
 
@@ -42,7 +42,8 @@ class _Sql:
             " WHERE h.id = 1 AND a.id = 1 AND p.id = 1"
             " FOR UPDATE OF h FOR SHARE OF a, p"
         )
-        # Without an epoch's row (a database its migration did not make): the head alone.
+        # When the lock statement finds no row: the head alone (epochs None), if there is a
+        # head; PostgreSQL's inner join finds none without an epoch's row.
         self.lock_head_alone = (
             "SELECT seq, hash, NULL AS auth_epoch, NULL AS party_epoch"
             " FROM ledger_head WHERE id = 1" + ("" if sqlite else " FOR UPDATE")

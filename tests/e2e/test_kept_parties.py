@@ -13,40 +13,22 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, event, text
+from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
 from market.adapters.db import WRITE_OPTION
 from market.adapters.eventstore import EventStore
 from market.services.kernel.uow import UnitOfWork
 from market.services.kernel.write_batch import WriteBatch
+from tests.e2e.test_kept_principals import market_with_a_sale
 from tests.e2e.test_trading_api import Market
-from tests.helpers import events
+from tests.helpers import events, selects_naming
 
 M = 100_000_000
 
 
 def _party_reads(engine: Engine, run: Callable[[], Any]) -> tuple[Any, int]:
-    seen: list[str] = []
-
-    def keep(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
-        if statement.lstrip().upper().startswith("SELECT") and "FROM parties" in statement:
-            seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", keep)
-    try:
-        answer = run()
-    finally:
-        event.remove(engine, "before_cursor_execute", keep)
-    return answer, len(seen)
-
-
-def _market(client: Any) -> tuple[Market, dict[str, Any]]:
-    m = Market(client)
-    cert = m.issue(program="BRRAG", face_cents=4 * M, fiscal_year=2014)
-    first = m.negotiate(cert["id"], M // 10, 8 * M // 100)  # reads and keeps both parties
-    assert first.status_code == 201, first.json
-    return m, cert
+    return selects_naming(engine, "FROM parties", run)
 
 
 def _sell(m: Market, cert: dict[str, Any]) -> Any:
@@ -54,14 +36,14 @@ def _sell(m: Market, cert: dict[str, Any]) -> Any:
 
 
 def test_a_write_takes_the_parties_it_kept_without_a_statement(client: Any) -> None:
-    m, cert = _market(client)
+    m, cert = market_with_a_sale(client)
     made, reads = _party_reads(m.engine, lambda: _sell(m, cert))
     assert made.status_code == 201, made.json
     assert reads == 0
 
 
 def test_a_party_changed_by_hand_is_read_again_and_decides(client: Any) -> None:
-    m, cert = _market(client)
+    m, cert = market_with_a_sale(client)
     with m.engine.begin() as conn:
         no_taxes = "UPDATE parties SET tax_types = '[]' WHERE id = :b"
         conn.execute(text(no_taxes), {"b": m.buyer["id"]})
@@ -73,7 +55,7 @@ def test_a_party_changed_by_hand_is_read_again_and_decides(client: Any) -> None:
 
 
 def test_a_party_changed_through_the_api_is_read_again_once(client: Any) -> None:
-    m, cert = _market(client)
+    m, cert = market_with_a_sale(client)
     facts = {"naics_code": "512110", "employees": {"2013": 12}, "us_employees": 40}
     changed = client.patch(f"/api/v1/parties/{m.buyer['id']}", json=facts, headers=m.auth)
     assert changed.status_code == 200, changed.json
@@ -102,7 +84,7 @@ def test_a_change_committed_while_a_write_waits_for_the_head_is_seen(
     """Another transaction holds the head and changes a party (or revokes the seller's
     tokens); a write queued behind it must decide on the change. On PostgreSQL an epoch
     read by a subquery would be the one of its statement's snapshot, before the wait."""
-    m, cert = _market(client)
+    m, cert = market_with_a_sale(client)
     before = events(m.engine)
     answer: dict[str, Any] = {}
     with m.engine.connect() as holder:
@@ -121,7 +103,7 @@ def test_a_change_committed_while_a_write_waits_for_the_head_is_seen(
 
 
 def test_a_unit_after_one_that_wrote_a_party_in_its_batch_reads_it_afresh(client: Any) -> None:
-    m, _cert = _market(client)
+    m, _cert = market_with_a_sale(client)
     buyer = m.buyer["id"]
     with WriteBatch(m.engine) as batch:
         with UnitOfWork(m.engine, batch) as first:

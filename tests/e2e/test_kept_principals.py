@@ -11,31 +11,20 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, event, text
+from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
 from tests.e2e.test_trading_api import Market
-from tests.helpers import events
+from tests.helpers import events, selects_naming
 
 M = 100_000_000
 
 
 def _token_reads(engine: Engine, run: Callable[[], Any]) -> tuple[Any, int]:
-    seen: list[str] = []
-
-    def keep(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
-        if statement.lstrip().upper().startswith("SELECT") and "api_tokens" in statement:
-            seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", keep)
-    try:
-        answer = run()
-    finally:
-        event.remove(engine, "before_cursor_execute", keep)
-    return answer, len(seen)
+    return selects_naming(engine, "api_tokens", run)
 
 
-def _market(client: Any) -> tuple[Market, dict[str, Any]]:
+def market_with_a_sale(client: Any) -> tuple[Market, dict[str, Any]]:
     m = Market(client)
     cert = m.issue(program="BRRAG", face_cents=4 * M, fiscal_year=2014)
     first = m.negotiate(cert["id"], M // 10, 8 * M // 100)  # reads and keeps the principal
@@ -49,7 +38,7 @@ def _by_hand(engine: Engine, sql: str, **params: Any) -> None:
 
 
 def test_a_kept_principal_writes_without_reading_its_token(client: Any) -> None:
-    m, cert = _market(client)
+    m, cert = market_with_a_sale(client)
     made, reads = _token_reads(m.engine, lambda: m.negotiate(cert["id"], M // 10, 8 * M // 100))
     assert made.status_code == 201, made.json
     assert reads == 0
@@ -69,7 +58,7 @@ def test_a_kept_principal_writes_without_reading_its_token(client: Any) -> None:
     ],
 )
 def test_a_change_written_by_hand_is_refused_at_the_next_write(client: Any, change: str) -> None:
-    m, cert = _market(client)
+    m, cert = market_with_a_sale(client)
     _by_hand(m.engine, change, party=m.seller["id"])
     before = events(m.engine)
     refused = m.negotiate(cert["id"], M // 10, 8 * M // 100)
@@ -79,7 +68,7 @@ def test_a_change_written_by_hand_is_refused_at_the_next_write(client: Any, chan
 
 
 def test_a_token_revoked_through_the_api_is_refused_at_the_next_write(client: Any) -> None:
-    m, cert = _market(client)
+    m, cert = market_with_a_sale(client)
     assert m.post("/api/v1/auth/revoke", m.seller_h).status_code == 200
     before = events(m.engine)
     assert m.negotiate(cert["id"], M // 10, 8 * M // 100).status_code == 401
@@ -87,7 +76,7 @@ def test_a_token_revoked_through_the_api_is_refused_at_the_next_write(client: An
 
 
 def test_another_users_change_costs_one_read_and_the_write_goes_on(client: Any) -> None:
-    m, cert = _market(client)
+    m, cert = market_with_a_sale(client)
     assert m.post("/api/v1/auth/revoke", m.buyer_h).status_code == 200  # the epoch moves
     made, reads = _token_reads(m.engine, lambda: m.negotiate(cert["id"], M // 10, 8 * M // 100))
     assert made.status_code == 201, made.json
@@ -99,7 +88,7 @@ def test_another_users_change_costs_one_read_and_the_write_goes_on(client: Any) 
 def test_a_refusal_before_the_command_is_401_for_a_revoked_token(client: Any) -> None:
     """The request never reaches its unit of work (an unknown transfer): the kept
     principal is read before the answer leaves, and a revoked token learns nothing."""
-    m, _cert = _market(client)
+    m, _cert = market_with_a_sale(client)
     known = m.post("/api/v1/transfers/trf_unknown/decline", m.seller_h, {"reason": "x"})
     assert known.status_code == 404, known.json
     _by_hand(
@@ -113,7 +102,7 @@ def test_a_refusal_before_the_command_is_401_for_a_revoked_token(client: Any) ->
 
 
 def test_an_idempotent_replay_by_a_revoked_token_is_refused(client: Any) -> None:
-    m, cert = _market(client)
+    m, cert = market_with_a_sale(client)
     body = {
         "certificate_id": cert["id"],
         "buyer_party_id": m.buyer["id"],

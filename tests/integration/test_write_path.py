@@ -8,7 +8,7 @@ import threading
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, event, text
+from sqlalchemy import Engine, text
 from sqlalchemy.exc import IntegrityError
 
 from market.adapters.eventstore import GENESIS_HASH, head, iter_events
@@ -19,6 +19,7 @@ from market.services.kernel.errors import IdempotencyConflictError
 from market.services.kernel.uow import UnitOfWork
 from market.services.parties.parties import NewParty, register_party
 from market.services.trust import ledger
+from tests.helpers import selects_naming
 
 BIG = 100_000
 
@@ -169,18 +170,7 @@ def test_versions_read_in_bulk_continue_each_stream(engine: Engine) -> None:
 
 def _key_lookups(engine: Engine, run: Any) -> int:
     """How many statements read idempotency_keys while `run()` runs."""
-    seen: list[str] = []
-
-    def keep(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
-        if statement.lstrip().upper().startswith("SELECT") and "idempotency_keys" in statement:
-            seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", keep)
-    try:
-        run()
-    finally:
-        event.remove(engine, "before_cursor_execute", keep)
-    return len(seen)
+    return selects_naming(engine, "idempotency_keys", run)[1]
 
 
 def test_a_fresh_key_costs_no_lookup_and_a_replay_answers_from_the_store(engine: Engine) -> None:

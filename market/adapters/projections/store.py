@@ -98,8 +98,9 @@ class DbStore:
         self._held: dict[tuple[str, str], Row] = {}
         # Rows the process keeps between write transactions (market/adapters/kept_rows.py),
         # good at `epoch`, the one read with the head lock this store works under.
-        self._kept = kept if holds_lock and epoch is not None else None
-        self._epoch = epoch if self._kept is not None else None
+        self._kept: tuple[KeptRows, int] | None = None
+        if holds_lock and kept is not None and epoch is not None:
+            self._kept = (kept, epoch)
         self.wrote_kept = False  # this store wrote a row of the kept table
 
     def remember(self, table: str, row: Row) -> None:
@@ -132,22 +133,24 @@ class DbStore:
             self.remember_read(table, row)
         return row
 
+    def _kept_for(self, table: str) -> tuple[KeptRows, int] | None:
+        """The kept rows and their epoch, if `table` is the kept one and they may be used."""
+        return self._kept if self._kept is not None and table == self._kept[0].table else None
+
     def _kept_row(self, table: str, key: str) -> Row | None:
-        if self._kept is None or self._epoch is None or table != self._kept.table:
-            return None
-        return self._kept.get(self._epoch, key)
+        kept = self._kept_for(table)
+        return None if kept is None else kept[0].get(kept[1], key)
 
     def _keep(self, table: str, row: Row) -> None:
-        if self._kept is None or self._epoch is None or table != self._kept.table:
-            return
-        self._kept.keep(self._epoch, row[primary_key(projection_table(table))], row)
+        kept = self._kept_for(table)
+        if kept is not None:
+            kept[0].keep(kept[1], row[primary_key(projection_table(table))], row)
 
     def _writes(self, table: str) -> None:
         """A write to the kept table: from here on this transaction neither keeps nor uses
         kept rows (its change moves the epoch only when it commits)."""
-        if self._kept is not None and table == self._kept.table:
+        if self._kept_for(table) is not None:
             self._kept = None
-            self._epoch = None
             self.wrote_kept = True
 
     def insert(self, table: str, row: Row) -> None:

@@ -89,7 +89,7 @@ class WriteBatch:
         rows: dict[Table, list[dict[str, Any]]],
         *,
         written: bool,
-        wrote_parties: bool = False,
+        wrote_parties: bool,
     ) -> None:
         """A unit of work's savepoint was released: its head and versions are the batch's,
         and `rows` (no unique key another unit could hold) go in with the batch's. `written`:
