@@ -98,6 +98,11 @@ def _answers(repos: Repositories, ids: dict[str, Any]) -> dict[str, Any]:
     cert = ids["certs"][0]
     children = repos.certificates.children(cert, None, 10)
     return {
+        # First: on the database, a transfer not held yet is read with its certificate in
+        # one statement.
+        "with_certificate": [
+            repos.transfers.with_certificate(t) for t in (ids["waiting"], "trf_none")
+        ],
         "sold": [repos.listings.sold_cents(i) for i in (ids["sold"], ids["open"])],
         "open": [r.id for r in repos.listings.open_of_certificate(cert)],
         "of_certificates": [r["id"] for r in repos.listings.of_certificates(ids["certs"], "open")],
@@ -152,6 +157,10 @@ def test_sql_and_memory_repositories_agree_on_the_same_events(engine: Engine) ->
     assert unhalted == (ids["certs"][0], []) and child == (children_id(live), [])
     assert halted[0] == ids["certs"][1] and [n[1] for n in halted[1]] == [ids["certs"][1]]
     assert unknown == (None, [])
+    (transfer, its_certificate, notices), nothing = live["with_certificate"]
+    assert transfer["id"] == ids["waiting"] and notices == []
+    assert its_certificate["id"] == transfer["certificate_id"] == ids["certs"][0]
+    assert nothing == (None, None, [])
     assert live["children"] and not live["children_after"]
     assert live["issued_to"] == [True, False] and len(live["held"]) == 1
     assert live["applied"] == MILLION // 10 and len(live["uses"]) == 1

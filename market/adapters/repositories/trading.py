@@ -7,9 +7,16 @@ from dataclasses import dataclass
 from sqlalchemy import and_, bindparam, func, literal, select, union_all
 
 from market.adapters.eventstore import CHUNK
-from market.adapters.projections.store import Row
+from market.adapters.projections.store import DbStore, Row
 from market.adapters.queries import Query
 from market.adapters.repositories.base import Repository, SqlMixin
+from market.adapters.repositories.certificates import (
+    ActiveNotice,
+    CertificateRepository,
+    SqlCertificateRepository,
+    certs_t,
+    notices_t,
+)
 from market.adapters.repositories.models import listing_of, offer_of, transfer_of
 from market.adapters.tables import Listing, Offer, Transfer
 from market.domain import model
@@ -68,6 +75,29 @@ _PROMISED = Query(
         .group_by(offers_t.c.listing_id),
     )
 )
+
+
+# A transfer beside its certificate and the certificate lineage's active notices (a row
+# each; one row of NULL notice columns if none): what confirming or approving it reads
+# first. The transfer's columns are prefixed, the certificate's are as they are.
+_T = "t_"
+_WITH_CERTIFICATE = Query(
+    select(
+        *(c.label(_T + c.name) for c in transfers_t.c),
+        certs_t,
+        notices_t.c.id.label("notice_id"),
+        notices_t.c.certificate_id.label("notice_certificate_id"),
+    )
+    .select_from(
+        transfers_t.outerjoin(certs_t, certs_t.c.id == transfers_t.c.certificate_id).outerjoin(
+            notices_t,
+            and_(notices_t.c.root_id == certs_t.c.root_id, notices_t.c.status == "active"),
+        )
+    )
+    .where(transfers_t.c.id == bindparam("id"))
+    .order_by(notices_t.c.id)
+)
+Sale = tuple[Row | None, Row | None, list[ActiveNotice]]
 
 
 @dataclass(frozen=True)
@@ -136,6 +166,18 @@ class TransferRepository(Repository):
         row = self.get(transfer_id)
         return None if row is None else transfer_of(row)
 
+    def certificates(self) -> CertificateRepository:
+        return CertificateRepository(self.store)
+
+    def with_certificate(self, transfer_id: str) -> Sale:
+        """The transfer (None: unknown), its certificate and that certificate lineage's
+        active notices: what a decision on a transfer reads before deciding."""
+        row = self.get(transfer_id)
+        if row is None:
+            return None, None, []
+        cert, active = self.certificates().with_active_notices(row["certificate_id"])
+        return row, cert, active
+
     def undecided_by_listing(self, certificate_id: str) -> dict[str | None, int]:
         """The cents of the certificate's transfers still awaiting the buyer or the
         Authority, summed per listing of their offer (None: a negotiated transfer): what
@@ -164,6 +206,30 @@ class TransferRepository(Repository):
 
 
 class SqlTransferRepository(SqlMixin, TransferRepository):
+    def certificates(self) -> CertificateRepository:
+        return SqlCertificateRepository(self.store)
+
+    def with_certificate(self, transfer_id: str) -> Sale:
+        """One statement where the transfer and its certificate with its notices took two.
+        Both rows are held by a unit of work like any other it reads."""
+        store = self.store
+        assert isinstance(store, DbStore)
+        if store.held(self.table, transfer_id) is not None:  # follows this unit's updates
+            return super().with_certificate(transfer_id)
+        found = _WITH_CERTIFICATE.rows(store.conn, {"id": transfer_id})
+        if not found:
+            return None, None, []
+        first = found[0]
+        row = {c.name: first[_T + c.name] for c in transfers_t.c}
+        cert = None if first["id"] is None else {c.name: first[c.name] for c in certs_t.c}
+        if store.holds_lock:
+            store.remember(self.table, row)
+            if cert is not None:
+                cert = store.held("certificates", cert["id"]) or cert
+                store.remember("certificates", cert)
+        notices = [r for r in found if r["notice_id"] is not None]
+        return row, cert, [(str(r["notice_id"]), str(r["notice_certificate_id"])) for r in notices]
+
     def promised(self, certificate_id: str) -> Promised:
         """One statement where the parts took two and one per open listing."""
         found = Promised({}, {}, {})

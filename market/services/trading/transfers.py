@@ -26,7 +26,7 @@ from market.services.kernel.paging import Page
 from market.services.kernel.reads import Connection
 from market.services.kernel.uow import AbstractUnitOfWork
 from market.services.trading import commitments
-from market.services.trading.approval_facts import undecided
+from market.services.trading.approval_facts import read_sale, undecided
 from market.services.trading.listings import open_offer_for_seller
 from market.services.trading.rule_checks import (
     check_other_party,
@@ -183,8 +183,9 @@ def confirm_transfer(
 ) -> TransferView:
     """The buyer consents to a negotiated transfer (PRODUCT.md 8.2): the rules a proposal
     passes are run again on today's state, then it goes to the Authority."""
+    sale = read_sale(uow, transfer_id)
     t = _awaiting_this_buyer(uow, actor, transfer_id)
-    row, active = halts.load_for_trading(uow, t.certificate_id)
+    row, active = sale.for_trading(t.certificate_id)
     cert = certificate_of(row)
     halts.check_not_halted(uow, row, active)  # PRODUCT.md 8.3 trading halts
     facts = sale_facts(uow, cert, t.seller_party_id, t.buyer_party_id, ruleset)
