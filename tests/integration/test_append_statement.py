@@ -125,3 +125,36 @@ def test_only_plain_columns_and_few_enough_rows_fit_in_one_statement() -> None:
     assert append_statement.fits({plain: [{"v": "x"}] * append_statement.MAX_PARAMETERS})
     too_many = [{"v": "x"}] * (append_statement.MAX_PARAMETERS + 1)
     assert not append_statement.fits({plain: too_many})
+
+
+def test_a_units_held_back_updates_go_in_the_same_statement(pg: Engine) -> None:
+    """A held row's changes (market/adapters/projections/pending.py), a JSON column's among
+    them, are one `UPDATE` clause of the unit's one statement."""
+    with UnitOfWork(pg) as uow:
+        party = register_party(uow, SYSTEM, _party(1))["id"]
+        uow.commit()
+    sent: list[str] = []
+    with UnitOfWork(pg) as uow:
+        uow.store.get("parties", party)
+        uow.store.update("parties", party, {"name": "Renamed"})
+        uow.store.update("parties", party, {"tax_types": ["CBT", "GIT"]})
+        uow.events.append("test-update", "UPDATE_TEST", {}, SYSTEM.label)
+        listener = lambda *a: sent.append(a[2])  # noqa: E731
+        event.listen(pg, "before_cursor_execute", listener)
+        try:
+            uow.commit()
+        finally:
+            event.remove(pg, "before_cursor_execute", listener)
+    assert len(sent) == 1 and sent[0].startswith("WITH u0 AS (UPDATE parties SET")
+    with pg.connect() as conn:
+        row = conn.execute(text("select name, tax_types from parties")).one()
+    assert tuple(row) == ("Renamed", ["CBT", "GIT"])
+    assert _chain_ok(pg) == 2
+
+
+def test_an_update_of_a_converting_column_does_not_fit_in_one_statement() -> None:
+    table = Table(
+        "t", MetaData(), Column("k", String(10), primary_key=True), Column("v", _Upper(10))
+    )
+    assert append_statement.fits({}, [(table, "a", {"k": "b"})])
+    assert not append_statement.fits({}, [(table, "a", {"v": "b"})])

@@ -1,5 +1,6 @@
 """The write path on SQLite and PostgreSQL: one writer at a time holding the ledger head,
-projection rows written at once, events inserted in bulk at commit, all or nothing."""
+projection rows written in its transaction, events inserted in bulk at commit, all or
+nothing."""
 
 from __future__ import annotations
 

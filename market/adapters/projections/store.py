@@ -10,6 +10,7 @@ from sqlalchemy import Table, bindparam, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import Executable
 
+from market.adapters.projections.pending import PendingUpdates
 from market.adapters.tables import PROJECTION_TABLES, metadata
 
 if TYPE_CHECKING:
@@ -76,7 +77,9 @@ def _update_stmt(table: str, columns: tuple[str, ...]) -> Executable:
 
 
 class DbStore:
-    """Projection writes run at once, on the unit of work's connection.
+    """Projection writes on the unit of work's connection: inserts at once; updates of a
+    held row held back and merged until something could read them (`pending`), others
+    at once.
 
     Rows this transaction holds, because it wrote them or said so with `remember` (it read
     them under the head lock), are kept as a copy that follows every update: a handler or
@@ -102,6 +105,19 @@ class DbStore:
         if holds_lock and kept is not None and epoch is not None:
             self._kept = (kept, epoch)
         self.wrote_kept = False  # this store wrote a row of the kept table
+        self.pending = PendingUpdates()  # market/adapters/projections/pending.py
+
+    def connection(self) -> Connection:
+        """The connection, for a statement that may read projection rows: every update
+        held back is written first."""
+        self.flush()
+        return self.conn
+
+    def flush(self) -> None:
+        """Write every update held back, one statement a row."""
+        if self.pending:
+            for table, key, changes in self.pending.take():
+                self._update_now(table, key, changes)
 
     def remember(self, table: str, row: Row) -> None:
         self._held[(table, row[primary_key(projection_table(table))])] = dict(row)
@@ -125,7 +141,7 @@ class DbStore:
         held = self.held(table, key)
         if held is not None:
             return held
-        found = self.conn.execute(_get_stmt(table), {"_key": key}).mappings().first()
+        found = self.connection().execute(_get_stmt(table), {"_key": key}).mappings().first()
         if found is None:
             return None
         row = dict(found)
@@ -155,6 +171,8 @@ class DbStore:
 
     def insert(self, table: str, row: Row) -> None:
         self._writes(table)
+        if self.pending.blocks_insert(projection_table(table)):
+            self.flush()
         self.conn.execute(_insert_stmt(table), row)
         # every column given: the copy is the row
         if len(row) == len(projection_table(table).columns):
@@ -162,19 +180,28 @@ class DbStore:
 
     def update(self, table: str, key: str, changes: Row) -> None:
         self._writes(table)
+        held = self._held.get((table, key))
+        if held is not None and self.holds_lock:
+            # The row is held (it exists, and no other writer can change it before
+            # commit): the change waits for a reader or the commit (`flush`).
+            held.update(changes)
+            self.pending.add(table, key, changes)
+            return
+        self._update_now(table, key, changes)
+        if held is not None:
+            held.update(changes)
+
+    def _update_now(self, table: str, key: str, changes: Row) -> None:
         params = {f"_v_{c}": v for c, v in changes.items()} | {"_key": key}
         stmt = _update_stmt(table, tuple(sorted(changes)))
         if self.conn.execute(stmt, params).rowcount != 1:
             raise LookupError(f"{table} {key} does not exist")
-        held = self._held.get((table, key))
-        if held is not None:
-            held.update(changes)
 
     def rows(self, table: str, **where: Any) -> list[Row]:
         nulls = tuple(sorted(c for c, v in where.items() if v is None))
         stmt = _rows_stmt(table, tuple(sorted(c for c in where if c not in nulls)), nulls)
         params = {f"_w_{c}": v for c, v in where.items() if v is not None}
-        return [dict(r) for r in self.conn.execute(stmt, params).mappings()]
+        return [dict(r) for r in self.connection().execute(stmt, params).mappings()]
 
 
 class MemoryStore:

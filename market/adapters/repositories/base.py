@@ -47,4 +47,4 @@ class SqlMixin:
     @property
     def conn(self) -> Connection:
         assert isinstance(self.store, DbStore), "SQL repositories need the database store"
-        return self.store.conn
+        return self.store.connection()  # with the store's held-back updates written

@@ -134,7 +134,7 @@ class SqlCertificateRepository(SqlMixin, CertificateRepository):
         assert isinstance(store, DbStore)
         if store.held(self.table, certificate_id) is not None:  # follows this unit's updates
             return super().with_active_notices(certificate_id)
-        found = _WITH_NOTICES.rows(store.conn, {"id": certificate_id})
+        found = _WITH_NOTICES.rows(store.connection(), {"id": certificate_id})
         if not found:
             return None, []
         row = {k: v for k, v in found[0].items() if k not in _NOTICE_COLUMNS}

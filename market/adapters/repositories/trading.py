@@ -216,7 +216,7 @@ class SqlTransferRepository(SqlMixin, TransferRepository):
         assert isinstance(store, DbStore)
         if store.held(self.table, transfer_id) is not None:  # follows this unit's updates
             return super().with_certificate(transfer_id)
-        found = _WITH_CERTIFICATE.rows(store.conn, {"id": transfer_id})
+        found = _WITH_CERTIFICATE.rows(store.connection(), {"id": transfer_id})
         if not found:
             return None, None, []
         first = found[0]

@@ -15,6 +15,7 @@ from market.adapters import append_statement, projections
 from market.adapters.eventstore import Event, EventStore, events_t, insert_many
 from market.adapters.kept_rows import kept_parties
 from market.adapters.projections import DbStore
+from market.adapters.projections.store import projection_table
 from market.adapters.repositories import Repositories
 from market.adapters.tables import RequestTrace
 from market.domain.events import DomainEvent
@@ -76,8 +77,9 @@ class UnitOfWork(AbstractUnitOfWork):
     (SELECT ... FOR UPDATE on PostgreSQL; on SQLite, BEGIN IMMEDIATE has already taken the
     database's write lock), so every decision made inside it sees the state that its
     events will be appended to (no lost updates, no double spend). Events are projected
-    as they are appended: the projection rows are written at once; the events and rows
-    given to `insert_at_commit` are inserted in bulk by `commit()`.
+    as they are appended: new projection rows are inserted at once, a held row's updates
+    are held back until something could read them (adapters/projections/pending.py); the
+    events and rows given to `insert_at_commit` are inserted in bulk by `commit()`.
 
     Alone (`UnitOfWork(engine)`) it is a batch of one: it takes the head, and `commit()`
     commits. Given a `WriteBatch` (group commit, kernel/group_commit.py) it runs in a
@@ -85,7 +87,6 @@ class UnitOfWork(AbstractUnitOfWork):
     takes its head on; the batch's own commit makes it durable. `savepoint=False` is for
     the only unit of a batch: it fails with the batch, which then does not commit."""
 
-    conn: Connection
     store: DbStore
     events: EventStore
 
@@ -104,13 +105,12 @@ class UnitOfWork(AbstractUnitOfWork):
             self._own = WriteBatch(self.engine).__enter__()
         self._batch = self._own or self._given
         assert self._batch is not None
-        self.conn = self._batch.conn
         if self._own is None and self._savepoint:
-            self._tx = self.conn.begin_nested()
+            self._tx = self._batch.conn.begin_nested()
         self.events = self._batch.event_store()
         self.auth_epoch = self._batch.auth_epoch
         self.store = DbStore(
-            self.conn,
+            self._batch.conn,
             holds_lock=True,
             kept=kept_parties(self.engine),
             epoch=self._batch.party_epoch,
@@ -132,6 +132,13 @@ class UnitOfWork(AbstractUnitOfWork):
             self._tx = None
             if self._own is not None:
                 self._own.__exit__(exc_type, exc, tb)
+
+    @property
+    def conn(self) -> Connection:
+        """The transaction's connection, for a statement of the caller's own: the
+        projection updates held back (market/adapters/projections/pending.py) are written
+        first, so it reads what this unit of work has done."""
+        return self.store.connection()
 
     def append(
         self, stream: str, event: DomainEvent, actor: str, *, new_stream: bool = False
@@ -185,13 +192,15 @@ class UnitOfWork(AbstractUnitOfWork):
         # Which request committed these events, for the worker's log lines.
         traces = [{"seq": e.seq, "request_id": request_id} for e in self.appended]
         later = {traces_t: traces} if request_id and traces else {}
-        written = self.conn.dialect.name == "postgresql" and self._write_in_one(at_commit, later)
+        conn = self._batch.conn
+        written = conn.dialect.name == "postgresql" and self._write_in_one(conn, at_commit, later)
         if written:
             later = {}
         else:
+            self.store.flush()
             self.events.write(move_head=False)
             for table, rows in at_commit.items():
-                insert_many(self.conn, table.insert(), rows)
+                insert_many(conn, table.insert(), rows)
         if self._tx is not None:
             self._tx.commit()  # releases the savepoint
         # Traces not written yet go in with every other unit's, once this unit is in.
@@ -201,16 +210,19 @@ class UnitOfWork(AbstractUnitOfWork):
         if self._own is not None:
             self._own.commit()
 
-    def _write_in_one(self, at_commit: TableRows, traces: TableRows) -> bool:
-        """PostgreSQL: the events, the rows kept and the traces inserted and the head moved in
-        one statement (adapters/append_statement.py); False if they do not fit in one."""
+    def _write_in_one(self, conn: Connection, at_commit: TableRows, traces: TableRows) -> bool:
+        """PostgreSQL: the projection updates held back made, the events, the rows kept and
+        the traces inserted and the head moved in one statement
+        (adapters/append_statement.py); False if they do not fit in one."""
         rows = {events_t: self.events.peek_rows(), **at_commit}
         for table, more in traces.items():
             rows[table] = rows.get(table, []) + more
-        if not append_statement.fits(rows):
+        updates = [(projection_table(t), k, c) for t, k, c in self.store.pending.peek()]
+        if not append_statement.fits(rows, updates):
             return False
         _, head = self.events.take_rows()
-        append_statement.write_all(self.conn, rows, head)
+        self.store.pending.take()
+        append_statement.write_all(conn, rows, head, updates)
         return True
 
 
