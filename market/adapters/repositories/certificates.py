@@ -66,6 +66,14 @@ _WITH_NOTICES = Query(
 )
 _NOTICE_COLUMNS = ("notice_id", "notice_certificate_id")
 ActiveNotice = tuple[str, str]  # a notice's id and the certificate it was issued on
+
+
+def active_notices_in(found: list[Row]) -> list[ActiveNotice]:
+    """The active notices of rows joined with them (`notice_id`: None where none)."""
+    notices = [r for r in found if r["notice_id"] is not None]
+    return [(str(r["notice_id"]), str(r["notice_certificate_id"])) for r in notices]
+
+
 _LAST_POSITION = Query(
     select(func.max(queue_t.c.position)).where(queue_t.c.pool == bindparam("pool"))
 )
@@ -140,8 +148,7 @@ class SqlCertificateRepository(SqlMixin, CertificateRepository):
         row = {k: v for k, v in found[0].items() if k not in _NOTICE_COLUMNS}
         if store.holds_lock:
             store.remember(self.table, row)
-        notices = [r for r in found if r["notice_id"] is not None]
-        return row, [(str(r["notice_id"]), str(r["notice_certificate_id"])) for r in notices]
+        return row, active_notices_in(found)
 
     def originals_count(self, program: str, fiscal_year: int) -> int:
         found = _ORIGINALS.scalar(self.conn, {"program": program, "fiscal_year": fiscal_year})

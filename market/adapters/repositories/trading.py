@@ -14,6 +14,7 @@ from market.adapters.repositories.certificates import (
     ActiveNotice,
     CertificateRepository,
     SqlCertificateRepository,
+    active_notices_in,
     certs_t,
     notices_t,
 )
@@ -166,7 +167,7 @@ class TransferRepository(Repository):
         row = self.get(transfer_id)
         return None if row is None else transfer_of(row)
 
-    def certificates(self) -> CertificateRepository:
+    def _certificates(self) -> CertificateRepository:
         return CertificateRepository(self.store)
 
     def with_certificate(self, transfer_id: str) -> Sale:
@@ -175,7 +176,7 @@ class TransferRepository(Repository):
         row = self.get(transfer_id)
         if row is None:
             return None, None, []
-        cert, active = self.certificates().with_active_notices(row["certificate_id"])
+        cert, active = self._certificates().with_active_notices(row["certificate_id"])
         return row, cert, active
 
     def undecided_by_listing(self, certificate_id: str) -> dict[str | None, int]:
@@ -206,7 +207,7 @@ class TransferRepository(Repository):
 
 
 class SqlTransferRepository(SqlMixin, TransferRepository):
-    def certificates(self) -> CertificateRepository:
+    def _certificates(self) -> CertificateRepository:
         return SqlCertificateRepository(self.store)
 
     def with_certificate(self, transfer_id: str) -> Sale:
@@ -222,13 +223,11 @@ class SqlTransferRepository(SqlMixin, TransferRepository):
         first = found[0]
         row = {c.name: first[_T + c.name] for c in transfers_t.c}
         cert = None if first["id"] is None else {c.name: first[c.name] for c in certs_t.c}
-        if store.holds_lock:
+        if store.holds_lock:  # the store's held-back updates were written before the read
             store.remember(self.table, row)
             if cert is not None:
-                cert = store.held("certificates", cert["id"]) or cert
                 store.remember("certificates", cert)
-        notices = [r for r in found if r["notice_id"] is not None]
-        return row, cert, [(str(r["notice_id"]), str(r["notice_certificate_id"])) for r in notices]
+        return row, cert, active_notices_in(found)
 
     def promised(self, certificate_id: str) -> Promised:
         """One statement where the parts took two and one per open listing."""
