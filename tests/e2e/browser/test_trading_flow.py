@@ -37,6 +37,7 @@ def test_a_seller_proposes_counters_and_the_buyer_accepts(
     seller, buyer = pages["seller"], pages["buyer"]
     seller.goto(f"{site.url}/seller")
     seller.click("text=Propose a transfer to a buyer")
+    expect(seller.locator("h1")).to_have_text("Propose a transfer to a buyer")
     _checked(seller)
     seller.select_option("select[name=certificate_id]", index=1)
     seller.fill("input[name=buyer]", "Newark Insurance Holdings")
@@ -67,9 +68,12 @@ def test_a_seller_proposes_counters_and_the_buyer_accepts(
     seller.goto(f"{site.url}/seller")
     _checked(seller)
     seller.click("button:has-text('Counter…')")
+    # Each click opens a new page: wait for it, as above, before axe reads it.
+    expect(seller.locator("button:has-text('Review the counter-offer')")).to_be_visible()
     _checked(seller)
     seller.fill("input[name=per_dollar]", "85")
     seller.click("button:has-text('Review the counter-offer')")
+    expect(seller.locator("button:has-text('Confirm: send the counter-offer')")).to_be_visible()
     _checked(seller)
     seller.click("button:has-text('Confirm: send the counter-offer')")
     assert "Counter-offer sent: 85¢ per $1" in seller.locator(".flash").first.inner_text()
