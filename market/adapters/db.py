@@ -58,12 +58,32 @@ def storage_full(exc: BaseException) -> bool:
 
 def make_engine(url: str, echo: bool = False) -> Engine:
     if url.startswith("sqlite"):
-        return _sqlite_engine(url, echo)
-    # pre-ping: a pooled connection a server restart broke is replaced at checkout, so the
-    # first request after PostgreSQL returns is served (not answered 503 once more).
-    return create_engine(
-        url, echo=echo, pool_size=5, max_overflow=10, pool_recycle=3600, pool_pre_ping=True
-    )
+        engine = _sqlite_engine(url, echo)
+    else:
+        # pre-ping: a pooled connection a server restart broke is replaced at checkout, so
+        # the first request after PostgreSQL returns is served (not answered 503 once more).
+        engine = create_engine(
+            url, echo=echo, pool_size=5, max_overflow=10, pool_recycle=3600, pool_pre_ping=True
+        )
+    event.listen(engine, "before_cursor_execute", _count_statement)
+    return engine
+
+
+# Statements sent on a DBAPI connection, kept in its `info`: a write batch reports how many
+# it sent (market_write_batch_statements_total).
+_STATEMENTS = "market_statements"
+
+
+def _count_statement(conn: Connection, *_: Any) -> None:
+    info = conn.info
+    info[_STATEMENTS] = info.get(_STATEMENTS, 0) + 1
+
+
+def statements_sent(conn: Connection) -> int:
+    """The statements sent on this connection's DBAPI connection so far: every cursor
+    execute, BEGIN, SAVEPOINT and RELEASE included (an executemany counts once), as
+    scripts/bench_statements counts them."""
+    return int(conn.info.get(_STATEMENTS, 0))
 
 
 def create_private(path: str | None) -> None:

@@ -52,6 +52,10 @@ WRITE_BATCHES = Counter(
     "market_write_batches_total",
     "Committed write batches (group commit), whatever their size: one fsync each.",
 )
+WRITE_BATCH_STATEMENTS = Counter(
+    "market_write_batch_statements_total",
+    "SQL statements committed write batches sent (BEGIN, SAVEPOINT and RELEASE included).",
+)
 LOGIN_FAILURES = Counter(
     "market_login_failures_total",
     "Failed sign-ins (wrong password or second factor), API and pages together.",
@@ -104,7 +108,9 @@ def scrape(gauges: Iterable[Gauge]) -> bytes:
     return generate_latest(counted) + generate_latest(read)
 
 
-def observe_write_batch(size: int) -> None:
-    """A write batch of `size` units of work committed (services/kernel/group_commit.py)."""
+def observe_write_batch(size: int, statements: int) -> None:
+    """A write batch of `size` units of work committed, having sent `statements`
+    (services/kernel/group_commit.py)."""
     WRITE_BATCH_SIZE.observe(size)
     WRITE_BATCHES.inc()
+    WRITE_BATCH_STATEMENTS.inc(statements)

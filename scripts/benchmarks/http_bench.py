@@ -151,10 +151,20 @@ def bench_app(
     return result | {"verify_ok": report.ok, "events": report.events}
 
 
+BATCH_METRICS = (
+    "market_write_batch_size_count",
+    "market_write_batch_size_sum",
+    "market_write_batch_statements_total",
+)
+
+
 def write_batches(port: int, result: dict[str, Any]) -> dict[str, Any]:
     """Group commit's figures from /metrics (market_write_batch_size): the batches committed
-    over the run (each one COMMIT, one fsync of the log) and the units they carried. A tree
-    without the metric (--before an older release) commits once per write request."""
+    over the run (each one COMMIT, one fsync of the log), the units they carried and the
+    statements they sent (market_write_batch_statements_total: the statements of a write
+    request under load, its batch's shared among its units). A tree without the metrics
+    (--before an older release) commits once per write request; its statements are not
+    known (None)."""
     try:
         text_ = requests.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
     except requests.RequestException:
@@ -162,15 +172,18 @@ def write_batches(port: int, result: dict[str, Any]) -> dict[str, Any]:
     found = {
         line.split()[0]: float(line.split()[1])
         for line in text_.splitlines()
-        if line.startswith(("market_write_batch_size_count", "market_write_batch_size_sum"))
+        if line.startswith(BATCH_METRICS)
     }
     batches = found.get("market_write_batch_size_count")
     writes = result["requests_per_s"] * result["seconds"]
+    statements = found.get("market_write_batch_statements_total")
+    per_request = None if statements is None else statements / max(writes, 1)
     if not batches:
-        return {"commits_per_request": 1.0, "mean_batch": 1.0}
+        return {"commits_per_request": 1.0, "mean_batch": 1.0, "statements_per_request": None}
     return {
         "commits_per_request": batches / max(writes, 1),
         "mean_batch": found.get("market_write_batch_size_sum", 0) / batches,
+        "statements_per_request": per_request,
     }
 
 

@@ -22,6 +22,14 @@ def rows_for(
         )
         for part in ("app", "db", "client")
     ]
+    # Statements a write request sent under load (its batch's shared among its units);
+    # unknown for a tree without the metric.
+    sent = ours.get("statements_per_request")
+    statements = (
+        []
+        if sent is None
+        else [(f"{name}: statements per write request", sent, "", None, None, "<= 5", sent <= 5)]
+    )
     return [
         (
             f"{name}: transfers/s (create, confirm, approve)",
@@ -78,6 +86,7 @@ def rows_for(
             "<= 0.25",
             ours["commits_per_request"] <= 0.25,
         ),
+        *statements,
         (
             f"{name}: ledger verifies after the run ({ours['events']} events)",
             float(ours["verify_ok"]),

@@ -37,27 +37,73 @@ def parties_file(count: int) -> bytes:
     w = csv.writer(out)
     w.writerow(["name", "tax_id", "entity_type", "tax_types", "naics_code", "employees"])
     for i in range(count):
-        w.writerow([f"Registry Co {i}", f"99-{i:07d}", "c_corporation", "CBT;GIT", "541715",
-                    f"2024:{10 + i};2025:{12 + i}"])
+        w.writerow(
+            [
+                f"Registry Co {i}",
+                f"99-{i:07d}",
+                "c_corporation",
+                "CBT;GIT",
+                "541715",
+                f"2024:{10 + i};2025:{12 + i}",
+            ]
+        )
     return out.getvalue().encode()
 
 
 def certificates_file(count: int, parties: int, rng: random.Random) -> list[list[str]]:
-    rows = [["program", "holder_tax_id", "face", "fiscal_year", "issued_on", "tax_types",
-             "credit_year", "retained_jobs", "award_years", "nj_operations_since",
-             "cannot_use_before_expiry"]]
+    rows = [
+        [
+            "program",
+            "holder_tax_id",
+            "face",
+            "fiscal_year",
+            "issued_on",
+            "tax_types",
+            "credit_year",
+            "retained_jobs",
+            "award_years",
+            "nj_operations_since",
+            "cannot_use_before_expiry",
+        ]
+    ]
     for i in range(count):
         holder = f"99-{i % parties:07d}"
         fy = 2016 + i % 10
         dollars = rng.randint(1_000, 4_000)
         face = f"${dollars:,}.{rng.randint(0, 99):02d}"
         if i % 10 < 8:
-            rows.append(["BRRAG", holder, face, str(fy), f"{fy - 1}-10-01", "CBT", "", "25",
-                         "10", "2000-01-01", "yes"])
+            rows.append(
+                [
+                    "BRRAG",
+                    holder,
+                    face,
+                    str(fy),
+                    f"{fy - 1}-10-01",
+                    "CBT",
+                    "",
+                    "25",
+                    "10",
+                    "2000-01-01",
+                    "yes",
+                ]
+            )
         else:
             program, tax = ("DM_GIT", "GIT") if i % 2 else ("DM_CBT", "CBT")
-            rows.append([program, holder, face, str(fy), f"{fy - 1}-10-01", tax, str(fy - 1),
-                         "", "", "", ""])
+            rows.append(
+                [
+                    program,
+                    holder,
+                    face,
+                    str(fy),
+                    f"{fy - 1}-10-01",
+                    tax,
+                    str(fy - 1),
+                    "",
+                    "",
+                    "",
+                    "",
+                ]
+            )
     return rows
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, event, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from market.adapters.eventstore import GENESIS_HASH, head, iter_events
@@ -76,7 +76,7 @@ def _run_batched(
     """Submit a held unit, then `works` from their own threads while it is held; answers
     of `works` (a result or the exception) and the batch sizes seen."""
     sizes: list[int] = []
-    writer = GroupCommitter(engine, max_batch=32, on_batch=sizes.append)
+    writer = GroupCommitter(engine, max_batch=32, on_batch=lambda units, _sent: sizes.append(units))
     held = Held()
     first = threading.Thread(target=writer.submit, args=(held.work,))
     first.start()
@@ -117,7 +117,7 @@ def test_units_queued_while_the_leader_waits_for_the_head_join_its_batch(
     for it, and the units queued meanwhile go in the leader's batch, not the next one
     (sizes [4], not [1, 3])."""
     sizes: list[int] = []
-    writer = GroupCommitter(engine, max_batch=32, on_batch=sizes.append)
+    writer = GroupCommitter(engine, max_batch=32, on_batch=lambda units, _sent: sizes.append(units))
     answers: list[Any] = []
     with WriteBatch(engine):  # the other writer, holding the head lock
         leader = threading.Thread(target=lambda: answers.append(writer.submit(_register(1))))
@@ -210,9 +210,25 @@ def test_execute_with_a_writer_stores_the_key_with_the_events(engine: Engine) ->
         assert conn.execute(text("select count(*) from idempotency_keys")).scalar() == 1
 
 
+def test_a_batch_reports_the_statements_it_sent(engine: Engine) -> None:
+    """`on_batch` is told the statements the batch sent (BEGIN, SAVEPOINT and RELEASE
+    included), as a listener on the engine counts them."""
+    seen: list[tuple[int, int]] = []
+    writer = GroupCommitter(engine, on_batch=lambda units, sent: seen.append((units, sent)))
+    writer.submit(_register(0))  # the first statements of a fresh engine set it up
+    counted: list[str] = []
+    listener = lambda *a: counted.append(a[2])  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        writer.submit(_register(1))
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+    assert seen[1] == (1, len(counted)) and len(counted) >= 4
+
+
 def test_an_idle_writer_commits_at_once_and_alone(engine: Engine) -> None:
     sizes: list[int] = []
-    writer = GroupCommitter(engine, on_batch=sizes.append)
+    writer = GroupCommitter(engine, on_batch=lambda units, _sent: sizes.append(units))
     for n in range(3):
         writer.submit(_register(n))
     assert sizes == [1, 1, 1]
@@ -232,7 +248,7 @@ def test_a_unit_cannot_wait_for_the_batch_running_it(engine: Engine) -> None:
 
 def test_a_failing_unit_alone_in_its_batch_writes_nothing(engine: Engine) -> None:
     sizes: list[int] = []
-    writer = GroupCommitter(engine, on_batch=sizes.append)
+    writer = GroupCommitter(engine, on_batch=lambda units, _sent: sizes.append(units))
 
     def half_then_fails(uow: UnitOfWork) -> Any:
         register_party(uow, SYSTEM, _party(1))

@@ -50,8 +50,8 @@ class _Pending:
 
 class GroupCommitter:
     """One per engine per process (the app makes it; `WRITE_BATCH_MAX`,
-    `WRITE_BATCH_WAIT_MS`). `on_batch(units)` is told how many units of work each
-    committed batch carried."""
+    `WRITE_BATCH_WAIT_MS`). `on_batch(units, statements)` is told how many units of work
+    each committed batch carried and how many statements it sent."""
 
     def __init__(
         self,
@@ -59,7 +59,7 @@ class GroupCommitter:
         *,
         max_batch: int = 32,
         max_wait_s: float = 0.0,
-        on_batch: Callable[[int], None] | None = None,
+        on_batch: Callable[[int, int], None] | None = None,
     ) -> None:
         if max_batch < 1 or max_wait_s < 0:
             raise ValueError("max_batch must be at least 1 and max_wait_s not negative")
@@ -128,8 +128,9 @@ class GroupCommitter:
                     item.context.run(self._run_one, batch, item, not alone)
                 if batch.units:
                     batch.commit()
+                sent = batch.statements
             if self.on_batch is not None and batch.units:
-                self.on_batch(batch.units)
+                self.on_batch(batch.units, sent)
         except BaseException as exc:
             for item in items:
                 if item.error is None:

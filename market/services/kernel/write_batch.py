@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Engine, Table
 from sqlalchemy.engine import Connection, RootTransaction
 
-from market.adapters.db import WRITE_OPTION, write_lock
+from market.adapters.db import WRITE_OPTION, statements_sent, write_lock
 from market.adapters.eventstore import EventStore, insert_many
 
 
@@ -36,6 +36,7 @@ class WriteBatch:
         # other writer waits while the head is held, so nothing that need not be done
         # there is done there (issue 25, item 2).
         self.conn = self.engine.connect()
+        self._sent_before = statements_sent(self.conn)
         self._locks = ExitStack()
         try:
             self._locks.enter_context(write_lock(self.engine))
@@ -78,6 +79,11 @@ class WriteBatch:
         """The party epoch kept party rows are good at in this batch: the one read with
         the head lock, until a unit taken on has written a party (then None)."""
         return None if self._wrote_parties else self._head.party_epoch
+
+    @property
+    def statements(self) -> int:
+        """The statements this batch has sent so far (read before the connection closes)."""
+        return statements_sent(self.conn) - self._sent_before
 
     def event_store(self) -> EventStore:
         """An event store that goes on from everything this batch has taken on so far."""
