@@ -165,6 +165,52 @@ def test_a_refused_a_raising_and_a_constraint_breaking_unit_answer_alone(engine:
     assert ledger.verify(engine).ok
 
 
+def _raises_after_writing(n: int) -> Callable[[UnitOfWork], Any]:
+    def work(uow: UnitOfWork) -> Any:
+        register_party(uow, SYSTEM, _party(n))
+        raise RuntimeError("boom")
+
+    return work
+
+
+@pytest.mark.parametrize("failing", [1, 2])
+def test_a_batch_whose_first_units_fail_goes_on_with_the_rest(engine: Engine, failing: int) -> None:
+    """The first unit of a batch runs without a savepoint: when it fails, the batch rolls
+    back and takes the head again, and the next unit is the first again. Queued in order
+    behind a held unit: `failing` failing units, then two that commit."""
+    sizes: list[int] = []
+    writer = GroupCommitter(engine, on_batch=lambda units, _sent: sizes.append(units))
+    held = Held()
+    first = threading.Thread(target=writer.submit, args=(held.work,))
+    first.start()
+    assert held.entered.wait(10)
+    works = [_raises_after_writing(90 + n) for n in range(failing)]
+    works += [_register(1), _register(2)]
+    answers: list[Any] = [None] * len(works)
+
+    def submit(i: int) -> None:
+        try:
+            answers[i] = writer.submit(works[i])
+        except Exception as exc:
+            answers[i] = exc
+
+    threads = []
+    for i in range(len(works)):  # one at a time, so the queue keeps this order
+        threads.append(threading.Thread(target=submit, args=(i,)))
+        threads[-1].start()
+        while writer.waiting() < i + 1:
+            threading.Event().wait(0.005)
+    held.release.set()
+    for t in [first, *threads]:
+        t.join(10)
+    assert all(isinstance(a, RuntimeError) for a in answers[:failing])
+    assert all(isinstance(a, str) for a in answers[failing:])
+    assert sizes == [1, 2]
+    assert _names(engine) == {"P0", "P1", "P2"}  # nothing of the failed ones
+    assert _chain_ok(engine) == 3
+    assert ledger.verify(engine).ok
+
+
 def test_a_batch_whose_commit_fails_answers_every_unit_with_the_error(engine: Engine) -> None:
     def loses_the_connection(uow: UnitOfWork) -> Any:
         register_party(uow, SYSTEM, _party(50))

@@ -4,8 +4,9 @@ A `WriteBatch` takes the head lock once (the SQLite write lock or PostgreSQL's r
 on `ledger_head`), lends its connection to each unit of work in turn, each inside its own
 savepoint, and commits once: one fsync for all of them. A unit of work that fails rolls
 back to its savepoint alone; the head and the stream versions it had moved are simply not
-taken on. Nothing of the batch is visible to anyone, or acknowledged, before `commit()`
-returns.
+taken on. The first unit may run without a savepoint: if it fails, `restart()` rolls the
+transaction back and takes the head again. Nothing of the batch is visible to anyone, or
+acknowledged, before `commit()` returns.
 """
 
 from __future__ import annotations
@@ -45,9 +46,7 @@ class WriteBatch:
             raise
         try:
             self.conn.execution_options(**{WRITE_OPTION: True})
-            self._tx = self.conn.begin()
-            self._head = EventStore(self.conn)
-            self._head.lock_head()
+            self._begin()
         except BaseException:
             # __exit__ does not run when __enter__ fails: give back what was taken.
             self._tx = None
@@ -68,6 +67,20 @@ class WriteBatch:
             self.conn.close()
             self._tx = None
             self._locks.close()
+
+    def _begin(self) -> None:
+        self._tx = self.conn.begin()
+        self._head = EventStore(self.conn)
+        self._head.lock_head()
+
+    def restart(self) -> None:
+        """Before any unit is taken on: roll back what a failed unit left (it ran without a
+        savepoint) and take the head again, in a new transaction, for the units after it."""
+        assert self.units == 0, "restart() would lose units taken on"
+        self.rollback()
+        self._wrote_parties = False
+        self._rows = {}
+        self._begin()
 
     @property
     def auth_epoch(self) -> int | None:
