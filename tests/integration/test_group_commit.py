@@ -173,18 +173,27 @@ def _raises_after_writing(n: int) -> Callable[[UnitOfWork], Any]:
     return work
 
 
-@pytest.mark.parametrize("failing", [1, 2])
-def test_a_batch_whose_first_units_fail_goes_on_with_the_rest(engine: Engine, failing: int) -> None:
-    """The first unit of a batch runs without a savepoint: when it fails, the batch rolls
-    back and takes the head again, and the next unit is the first again. Queued in order
-    behind a held unit: `failing` failing units, then two that commit."""
+def _writes_without_committing(uow: UnitOfWork) -> Any:
+    return register_party(uow, SYSTEM, _party(95))["id"]
+
+
+@pytest.mark.parametrize("failing", [1, 2, "no commit"])
+def test_a_batch_whose_first_units_fail_goes_on_with_the_rest(engine: Engine, failing: Any) -> None:
+    """The first unit of a batch runs without a savepoint: when it fails, or writes and
+    ends without committing, the batch rolls back and takes the head again, and the next
+    unit is the first again. Queued in order behind a held unit: the failing units, then
+    two that commit."""
     sizes: list[int] = []
     writer = GroupCommitter(engine, on_batch=lambda units, _sent: sizes.append(units))
     held = Held()
     first = threading.Thread(target=writer.submit, args=(held.work,))
     first.start()
     assert held.entered.wait(10)
-    works = [_raises_after_writing(90 + n) for n in range(failing)]
+    if failing == "no commit":
+        works, failing, answered = [_writes_without_committing], 1, str
+    else:
+        works = [_raises_after_writing(90 + n) for n in range(failing)]
+        answered = RuntimeError
     works += [_register(1), _register(2)]
     answers: list[Any] = [None] * len(works)
 
@@ -203,7 +212,7 @@ def test_a_batch_whose_first_units_fail_goes_on_with_the_rest(engine: Engine, fa
     held.release.set()
     for t in [first, *threads]:
         t.join(10)
-    assert all(isinstance(a, RuntimeError) for a in answers[:failing])
+    assert all(isinstance(a, answered) for a in answers[:failing])
     assert all(isinstance(a, str) for a in answers[failing:])
     assert sizes == [1, 2]
     assert _names(engine) == {"P0", "P1", "P2"}  # nothing of the failed ones

@@ -10,9 +10,9 @@ service waits for nothing: `max_wait_s` (default 0) lets a leader wait for more 
 before it asks for the lock, never longer.
 
 A unit that refuses or raises rolls back to its savepoint and gets its own error; the rest
-commit. The batch's first unit needs no savepoint: if it fails, the whole transaction
-rolls back (there is nothing else in it yet) and the batch takes the head again for the
-units after it. If the commit itself fails, every unit of the batch gets that error and none of
+commit. The batch's first unit needs no savepoint: if it fails or ends without committing,
+the whole transaction rolls back (there is nothing else in it yet) and the batch takes the
+head again for the units after it. If the commit itself fails, every unit of the batch gets that error and none of
 them was acknowledged. Durability is the database's: the batch's COMMIT returns after its
 fsync (SQLite synchronous=FULL, PostgreSQL synchronous_commit=on), and no answer is given
 before it returns. Across processes, batches queue on the head lock as single units did.
@@ -126,11 +126,12 @@ class GroupCommitter:
                     self._gather(items)
                 for n, item in enumerate(items):
                     # Until a unit is taken on there is nothing to keep: the unit runs
-                    # without a savepoint (two statements fewer), and if it fails the
-                    # batch rolls back and takes the head again for the units after it.
+                    # without a savepoint (two statements fewer). If it is not taken on
+                    # (it failed, or ended without committing), the batch rolls back what
+                    # it wrote and takes the head again for the units after it.
                     bare = batch.units == 0
                     item.context.run(self._run_one, batch, item, not bare)
-                    if bare and item.error is not None and n < len(items) - 1:
+                    if bare and batch.units == 0 and n < len(items) - 1:
                         batch.restart()
                 if batch.units:
                     batch.commit()
