@@ -12,10 +12,11 @@ before it asks for the lock, never longer.
 A unit that refuses or raises rolls back to its savepoint and gets its own error; the rest
 commit. The batch's first unit needs no savepoint: if it fails or ends without committing,
 the whole transaction rolls back (there is nothing else in it yet) and the batch takes the
-head again for the units after it. If the commit itself fails, every unit of the batch gets that error and none of
-them was acknowledged. Durability is the database's: the batch's COMMIT returns after its
-fsync (SQLite synchronous=FULL, PostgreSQL synchronous_commit=on), and no answer is given
-before it returns. Across processes, batches queue on the head lock as single units did.
+head again for the units after it. If the commit itself fails, every unit of the batch
+gets that error and none of them was acknowledged. Durability is the database's: the
+batch's COMMIT returns after its fsync (SQLite synchronous=FULL, PostgreSQL
+synchronous_commit=on), and no answer is given before it returns. Across processes,
+batches queue on the head lock as single units did.
 """
 
 from __future__ import annotations
