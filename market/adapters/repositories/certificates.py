@@ -3,7 +3,7 @@ DMQ-1..3): the reads issuance and its rules need."""
 
 from __future__ import annotations
 
-from sqlalchemy import and_, bindparam, func, select, true
+from sqlalchemy import FromClause, Join, and_, bindparam, func, select, true
 
 from market.adapters.projections.store import DbStore, Row
 from market.adapters.queries import Query
@@ -48,23 +48,27 @@ _LATEST_CHARGED_FY = Query(
         caps_t.c.bucket == bindparam("bucket"), caps_t.c.used_cents > 0
     )
 )
-# A certificate beside its lineage's active notices (a row each; one row of NULLs if none).
+# A certificate's lineage's active notices, joined beside it: a row each, one row of NULL
+# notice columns if none (`active_notices_in` reads them back).
+NOTICE_COLUMNS = (
+    notices_t.c.id.label("notice_id"),
+    notices_t.c.certificate_id.label("notice_certificate_id"),
+)
+
+
+def with_lineage_notices(certificates: FromClause) -> Join:
+    """`certificates` (the table, or a join holding it) outer-joined to the active notices
+    of each certificate's lineage (its root's), ordered by `notices_t.c.id`."""
+    active = and_(notices_t.c.root_id == certs_t.c.root_id, notices_t.c.status == "active")
+    return certificates.outerjoin(notices_t, active)
+
+
 _WITH_NOTICES = Query(
-    select(
-        certs_t,
-        notices_t.c.id.label("notice_id"),
-        notices_t.c.certificate_id.label("notice_certificate_id"),
-    )
-    .select_from(
-        certs_t.outerjoin(
-            notices_t,
-            and_(notices_t.c.root_id == certs_t.c.root_id, notices_t.c.status == "active"),
-        )
-    )
+    select(certs_t, *NOTICE_COLUMNS)
+    .select_from(with_lineage_notices(certs_t))
     .where(certs_t.c.id == bindparam("id"))
     .order_by(notices_t.c.id)
 )
-_NOTICE_COLUMNS = ("notice_id", "notice_certificate_id")
 ActiveNotice = tuple[str, str]  # a notice's id and the certificate it was issued on
 
 
@@ -145,7 +149,7 @@ class SqlCertificateRepository(SqlMixin, CertificateRepository):
         found = _WITH_NOTICES.rows(store.connection(), {"id": certificate_id})
         if not found:
             return None, []
-        row = {k: v for k, v in found[0].items() if k not in _NOTICE_COLUMNS}
+        row = {c.name: found[0][c.name] for c in certs_t.c}
         if store.holds_lock:
             store.remember(self.table, row)
         return row, active_notices_in(found)

@@ -11,12 +11,14 @@ from market.adapters.projections.store import DbStore, Row
 from market.adapters.queries import Query
 from market.adapters.repositories.base import Repository, SqlMixin
 from market.adapters.repositories.certificates import (
+    NOTICE_COLUMNS,
     ActiveNotice,
     CertificateRepository,
     SqlCertificateRepository,
     active_notices_in,
     certs_t,
     notices_t,
+    with_lineage_notices,
 )
 from market.adapters.repositories.models import listing_of, offer_of, transfer_of
 from market.adapters.tables import Listing, Offer, Transfer
@@ -83,16 +85,10 @@ _PROMISED = Query(
 # first. The transfer's columns are prefixed, the certificate's are as they are.
 _T = "t_"
 _WITH_CERTIFICATE = Query(
-    select(
-        *(c.label(_T + c.name) for c in transfers_t.c),
-        certs_t,
-        notices_t.c.id.label("notice_id"),
-        notices_t.c.certificate_id.label("notice_certificate_id"),
-    )
+    select(*(c.label(_T + c.name) for c in transfers_t.c), certs_t, *NOTICE_COLUMNS)
     .select_from(
-        transfers_t.outerjoin(certs_t, certs_t.c.id == transfers_t.c.certificate_id).outerjoin(
-            notices_t,
-            and_(notices_t.c.root_id == certs_t.c.root_id, notices_t.c.status == "active"),
+        with_lineage_notices(
+            transfers_t.outerjoin(certs_t, certs_t.c.id == transfers_t.c.certificate_id)
         )
     )
     .where(transfers_t.c.id == bindparam("id"))
