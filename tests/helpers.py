@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import date
 from typing import Any
 
@@ -70,21 +71,29 @@ def create_party(client: Any, headers: dict[str, str], **overrides: Any) -> dict
     return r.json  # type: ignore[no-any-return]
 
 
-def selects_naming(engine: Engine, needle: str, run: Callable[[], Any]) -> tuple[Any, int]:
-    """What `run()` answers, and how many SELECT statements containing `needle` (a table's
-    name, say) the engine sent meanwhile."""
+@contextmanager
+def sent_statements(engine: Engine) -> Iterator[list[str]]:
+    """The SQL of every statement the engine sends inside the block, in order (BEGIN,
+    SAVEPOINT and RELEASE included; an executemany once)."""
     seen: list[str] = []
 
     def keep(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
-        if statement.lstrip().upper().startswith("SELECT") and needle in statement:
-            seen.append(statement)
+        seen.append(statement)
 
     event.listen(engine, "before_cursor_execute", keep)
     try:
-        answer = run()
+        yield seen
     finally:
         event.remove(engine, "before_cursor_execute", keep)
-    return answer, len(seen)
+
+
+def selects_naming(engine: Engine, needle: str, run: Callable[[], Any]) -> tuple[Any, int]:
+    """What `run()` answers, and how many SELECT statements containing `needle` (a table's
+    name, say) the engine sent meanwhile."""
+    with sent_statements(engine) as sent:
+        answer = run()
+    selects = [s for s in sent if s.lstrip().upper().startswith("SELECT") and needle in s]
+    return answer, len(selects)
 
 
 def events(engine: Engine) -> int:

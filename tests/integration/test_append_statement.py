@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import Column, Engine, MetaData, String, Table, TypeDecorator, event, text
+from sqlalchemy import Column, Engine, MetaData, String, Table, TypeDecorator, text
 from sqlalchemy.exc import IntegrityError
 from structlog.contextvars import bound_contextvars
 
@@ -23,6 +23,7 @@ from market.services.kernel.write_batch import WriteBatch
 from market.services.parties.parties import NewParty, register_party
 from market.services.trust import ledger
 from tests.conftest import reset_postgres
+from tests.helpers import sent_statements
 
 keys_t = IdempotencyKey.__table__  # type: ignore[attr-defined]
 
@@ -62,18 +63,13 @@ def _chain_ok(engine: Engine) -> int:
 
 
 def test_a_units_events_key_and_traces_go_in_with_the_head_in_one_statement(pg: Engine) -> None:
-    sent: list[str] = []
     body = {"id": "p-1", "note": "50% off, 'quoted'", "cents": 12_345}
     with bound_contextvars(request_id="req-1"), UnitOfWork(pg) as uow:
         register_party(uow, SYSTEM, _party(1))
         register_party(uow, SYSTEM, _party(2))
         uow.insert_at_commit(keys_t, _key("k-1", body))
-        listener = lambda *a: sent.append(a[2])  # noqa: E731
-        event.listen(pg, "before_cursor_execute", listener)
-        try:
+        with sent_statements(pg) as sent:
             uow.commit()
-        finally:
-            event.remove(pg, "before_cursor_execute", listener)
     assert len(sent) == 1 and sent[0].startswith("WITH w0 AS (INSERT INTO events")
     assert _chain_ok(pg) == 2
     with pg.connect() as conn:
@@ -133,18 +129,13 @@ def test_a_units_held_back_updates_go_in_the_same_statement(pg: Engine) -> None:
     with UnitOfWork(pg) as uow:
         party = register_party(uow, SYSTEM, _party(1))["id"]
         uow.commit()
-    sent: list[str] = []
     with UnitOfWork(pg) as uow:
         uow.store.get("parties", party)
         uow.store.update("parties", party, {"name": "Renamed"})
         uow.store.update("parties", party, {"tax_types": ["CBT", "GIT"]})
         uow.events.append("test-update", "UPDATE_TEST", {}, SYSTEM.label)
-        listener = lambda *a: sent.append(a[2])  # noqa: E731
-        event.listen(pg, "before_cursor_execute", listener)
-        try:
+        with sent_statements(pg) as sent:
             uow.commit()
-        finally:
-            event.remove(pg, "before_cursor_execute", listener)
     assert len(sent) == 1 and sent[0].startswith("WITH u0 AS (UPDATE parties SET")
     with pg.connect() as conn:
         row = conn.execute(text("select name, tax_types from parties")).one()

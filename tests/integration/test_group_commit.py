@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, event, text
+from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from market.adapters.eventstore import GENESIS_HASH, head, iter_events
@@ -21,6 +21,7 @@ from market.services.kernel.uow import UnitOfWork
 from market.services.kernel.write_batch import WriteBatch
 from market.services.parties.parties import NewParty, register_party
 from market.services.trust import ledger
+from tests.helpers import sent_statements
 
 pytestmark = pytest.mark.storage
 
@@ -73,8 +74,9 @@ class Held:
 def _run_batched(
     engine: Engine, works: list[Callable[[UnitOfWork], Any]]
 ) -> tuple[list[Any], list[int]]:
-    """Submit a held unit, then `works` from their own threads while it is held; answers
-    of `works` (a result or the exception) and the batch sizes seen."""
+    """Submit a held unit, then `works` from their own threads while it is held, queued one
+    at a time so the queue keeps their order; answers of `works` (a result or the
+    exception) and the batch sizes seen."""
     sizes: list[int] = []
     writer = GroupCommitter(engine, max_batch=32, on_batch=lambda units, _sent: sizes.append(units))
     held = Held()
@@ -89,14 +91,14 @@ def _run_batched(
         except Exception as exc:
             answers[i] = exc
 
-    threads = [threading.Thread(target=submit, args=(i,)) for i in range(len(works))]
-    for t in threads:
-        t.start()
-    while writer.waiting() < len(works):
-        threading.Event().wait(0.005)
+    threads = []
+    for i in range(len(works)):
+        threads.append(threading.Thread(target=submit, args=(i,)))
+        threads[-1].start()
+        while writer.waiting() < i + 1:
+            threading.Event().wait(0.005)
     held.release.set()
-    first.join(10)
-    for t in threads:
+    for t in [first, *threads]:
         t.join(10)
     return answers, sizes
 
@@ -183,35 +185,12 @@ def test_a_batch_whose_first_units_fail_goes_on_with_the_rest(engine: Engine, fa
     ends without committing, the batch rolls back and takes the head again, and the next
     unit is the first again. Queued in order behind a held unit: the failing units, then
     two that commit."""
-    sizes: list[int] = []
-    writer = GroupCommitter(engine, on_batch=lambda units, _sent: sizes.append(units))
-    held = Held()
-    first = threading.Thread(target=writer.submit, args=(held.work,))
-    first.start()
-    assert held.entered.wait(10)
     if failing == "no commit":
         works, failing, answered = [_writes_without_committing], 1, str
     else:
         works = [_raises_after_writing(90 + n) for n in range(failing)]
         answered = RuntimeError
-    works += [_register(1), _register(2)]
-    answers: list[Any] = [None] * len(works)
-
-    def submit(i: int) -> None:
-        try:
-            answers[i] = writer.submit(works[i])
-        except Exception as exc:
-            answers[i] = exc
-
-    threads = []
-    for i in range(len(works)):  # one at a time, so the queue keeps this order
-        threads.append(threading.Thread(target=submit, args=(i,)))
-        threads[-1].start()
-        while writer.waiting() < i + 1:
-            threading.Event().wait(0.005)
-    held.release.set()
-    for t in [first, *threads]:
-        t.join(10)
+    answers, sizes = _run_batched(engine, [*works, _register(1), _register(2)])
     assert all(isinstance(a, answered) for a in answers[:failing])
     assert all(isinstance(a, str) for a in answers[failing:])
     assert sizes == [1, 2]
@@ -271,13 +250,8 @@ def test_a_batch_reports_the_statements_it_sent(engine: Engine) -> None:
     seen: list[tuple[int, int]] = []
     writer = GroupCommitter(engine, on_batch=lambda units, sent: seen.append((units, sent)))
     writer.submit(_register(0))  # the first statements of a fresh engine set it up
-    counted: list[str] = []
-    listener = lambda *a: counted.append(a[2])  # noqa: E731
-    event.listen(engine, "before_cursor_execute", listener)
-    try:
+    with sent_statements(engine) as counted:
         writer.submit(_register(1))
-    finally:
-        event.remove(engine, "before_cursor_execute", listener)
     assert seen[1] == (1, len(counted)) and len(counted) >= 4
 
 

@@ -7,12 +7,10 @@ nothing."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, event, text
+from sqlalchemy import Engine, text
 from sqlalchemy.exc import IntegrityError
 
 from market.adapters.eventstore import head
@@ -21,6 +19,7 @@ from market.adapters.tables import metadata
 from market.services.kernel.actor import SYSTEM
 from market.services.kernel.uow import UnitOfWork
 from market.services.parties.parties import NewParty, register_party
+from tests.helpers import sent_statements
 
 UPDATES_OF_PARTIES = re.compile(r'UPDATE "?parties"?', re.IGNORECASE)
 
@@ -30,18 +29,8 @@ def _party(uow: UnitOfWork, n: int) -> str:
     return str(register_party(uow, SYSTEM, new)["id"])
 
 
-@contextmanager
-def _updates_of_parties(engine: Engine) -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def keep(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
-        seen.extend(UPDATES_OF_PARTIES.findall(statement))
-
-    event.listen(engine, "before_cursor_execute", keep)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", keep)
+def _updates_of_parties(sent: list[str]) -> list[str]:
+    return [u for statement in sent for u in UPDATES_OF_PARTIES.findall(statement)]
 
 
 def _name(engine: Engine, party_id: str) -> str:
@@ -77,15 +66,15 @@ def _seeded(engine: Engine, *numbers: int) -> list[str]:
 
 def test_a_rows_changes_go_to_the_database_in_one_update_at_commit(engine: Engine) -> None:
     (party,) = _seeded(engine, 1)
-    with _updates_of_parties(engine) as seen, UnitOfWork(engine) as uow:
+    with sent_statements(engine) as sent, UnitOfWork(engine) as uow:
         assert uow.store.get("parties", party) is not None  # held from here
         uow.store.update("parties", party, {"name": "First"})
         uow.store.update("parties", party, {"name": "Second", "formed_on": "2001-02-03"})
-        assert seen == []  # nothing could read them yet
+        assert _updates_of_parties(sent) == []  # nothing could read them yet
         assert uow.store.get("parties", party)["name"] == "Second"  # the held copy follows
         uow.events.append("test-held", "HELD_TEST", {}, SYSTEM.label)
         uow.commit()
-    assert len(seen) == 1
+    assert len(_updates_of_parties(sent)) == 1
     assert _name(engine, party) == "Second"
 
 
