@@ -8,8 +8,13 @@ BEGIN, SAVEPOINT and RELEASE included; an executemany counts once), and the comm
 The sign-in that issues the tokens is not counted. On SQLite, the pages each commit
 appends to the write-ahead log (what the fsync writes).
 
+A fresh database's few index pages are shared by every commit, so its WAL pages say
+little of a ledger in use: `--grow N` makes N sales (uncounted) first, so each index is
+many pages wide and an insert at a random key dirties a page of its own. The pages each
+commit wrote are also given by B-tree (table or index), read from the WAL's frames.
+
 Usage: scripts/bench_statements [--backend sqlite|postgresql|both] [--requests N] [--json]
-    [--show]  (print the SQL of one counted request of each step)
+    [--show]  (print the SQL of one counted request of each step)  [--grow N]
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import itertools
 import json
 import os
 import sqlite3
+import struct
 import tempfile
 from collections import Counter
 from typing import Any
@@ -34,7 +40,7 @@ ERA = "2013-06-30"
 STEPS = ("create", "confirm", "approve")
 
 
-def count(url: str, requests: int, show: bool = False) -> dict[str, Any]:
+def count(url: str, requests: int, show: bool = False, grow: int = 0) -> dict[str, Any]:
     setup = prepare(url)
     app = create_app(
         {"DATABASE_URL": url, "SECRET_KEY": "bench", "TESTING": True, "MARKET_TODAY": ERA}
@@ -84,9 +90,10 @@ def count(url: str, requests: int, show: bool = False) -> dict[str, Any]:
         step["now"] = ""
         return answer
 
-    for n in range(requests + 5):  # the first five warm the caches
-        counting = n >= 5
-        if n == 5:
+    uncounted = 5 + grow  # the first five warm the caches; `grow` more fill the indexes
+    for n in range(requests + uncounted):
+        counting = n >= uncounted
+        if n == uncounted:
             wal.truncate()
         made = timed("create", counting, "/api/v1/transfers", body, seller)
         assert made.status_code == 201, made.get_json()
@@ -95,8 +102,9 @@ def count(url: str, requests: int, show: bool = False) -> dict[str, Any]:
         assert done.status_code == 200, done.get_json()
         done = timed("approve", counting, f"/api/v1/transfers/{tid}/approve", {}, eda)
         assert done.get_json()["status"] == "approved", done.get_json()
+    trees = wal.pages_by_tree() if wal.path else None  # before the last close checkpoints
     engine.dispose()
-    return {
+    found: dict[str, Any] = {
         s: {
             "statements": statements[s] / requests,
             "commits": commits[s] / requests,
@@ -104,12 +112,16 @@ def count(url: str, requests: int, show: bool = False) -> dict[str, Any]:
         }
         for s in STEPS
     }
+    if trees is not None:
+        found["pages_by_tree"] = trees
+    return found
 
 
 class WalMeter:
     """SQLite: the pages a commit appends to the WAL (its frames, each a page and a 24-byte
-    header, after a 32-byte file header), read from the -wal file's size. The run is far
-    below the 1,000-page autocheckpoint, so nothing resets the file while it is read."""
+    header, after a 32-byte file header), read from the -wal file's size. From `truncate()`
+    on, a reader holds the snapshot of that moment, so no checkpoint can restart the WAL
+    while it is read (a checkpoint may not copy frames past an open reader's snapshot)."""
 
     def __init__(self, url: str) -> None:
         self.path = url.removeprefix("sqlite:///") + "-wal" if url.startswith("sqlite") else ""
@@ -122,6 +134,28 @@ class WalMeter:
         if self.path:
             with sqlite3.connect(self.path[:-4]) as conn:
                 conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self.reader = sqlite3.connect(self.path[:-4], isolation_level=None)
+            self.reader.execute("BEGIN")
+            self.reader.execute("SELECT seq FROM ledger_head").fetchall()
+
+    def pages_by_tree(self) -> dict[str, float]:
+        """The pages a commit wrote, by the table or index (B-tree) each belongs to (the
+        `dbstat` table's names; `sqlite_schema` is page 1, whose header a commit that grows
+        the file rewrites), averaged over the commits in the WAL since `truncate()`."""
+        with open(self.path, "rb") as wal, sqlite3.connect(self.path[:-4]) as conn:
+            data = wal.read()
+            names = dict(conn.execute("SELECT pageno, name FROM dbstat"))
+        self.reader.close()
+        written: Counter[str] = Counter()
+        pages: set[int] = set()
+        commits = 0
+        for at in range(32, len(data) - 23, self.page + 24):
+            number, size_after_commit = struct.unpack(">II", data[at : at + 8])
+            pages.add(number)
+            if size_after_commit:  # a commit's last frame
+                written.update(names.get(p, "(free)") for p in pages)
+                pages, commits = set(), commits + 1
+        return {name: n / max(commits, 1) for name, n in written.most_common()}
 
     def frames(self) -> int:
         if not self.path or not os.path.exists(self.path):
@@ -135,6 +169,9 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=20)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--show", action="store_true", help="print one request's SQL a step")
+    parser.add_argument(
+        "--grow", type=int, default=0, help="sales before counting (a used ledger's indexes)"
+    )
     args = parser.parse_args()
     clock.configure(ERA)
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
@@ -142,15 +179,20 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for backend in backends:
             results[backend] = with_database(
-                backend, tmp, lambda u: count(u, args.requests, args.show)
+                backend, tmp, lambda u: count(u, args.requests, args.show, args.grow)
             )
     lines = ["| database | step | statements | commits | WAL pages |", "|---|---|---|---|---|"]
     for backend, steps in results.items():
-        for s, f in steps.items():
+        for s in STEPS:
+            f = steps[s]
             pages = "" if f["wal_pages"] is None else f"{f['wal_pages']:.1f}"
             lines.append(
                 f"| {backend} | {s} | {f['statements']:.1f} | {f['commits']:.1f} | {pages} |"
             )
+    for backend, steps in results.items():
+        if steps.get("pages_by_tree"):
+            lines.append(f"\n{backend}: pages a commit wrote, by B-tree")
+            lines += [f"  {name:40s} {n:5.2f}" for name, n in steps["pages_by_tree"].items()]
     print(json.dumps(results) if args.json else "\n".join(lines))
 
 

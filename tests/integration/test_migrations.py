@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, inspect
+from sqlalchemy.exc import IntegrityError
 
 from market.adapters.migrate import current, downgrade, upgrade
 from market.adapters.tables import metadata
@@ -45,4 +47,37 @@ def test_0005_counts_the_children_replay_would(engine: Engine) -> None:
     downgrade(engine, "0004")
     upgrade(engine)
     assert projection_rows(engine)["certificates"] == live
+    replay_equals_live_and_verifies(engine)
+
+
+def test_0026_keeps_every_request_trace_and_drops_the_stream_index(engine: Engine) -> None:
+    """0026 rebuilds request_traces on SQLite as one B-tree (WITHOUT ROWID) and drops
+    ix_events_stream; its downgrade rebuilds the rowid table. No trace is lost either way,
+    and the primary key still refuses a repeated (seq, request_id)."""
+    demo.seed(engine, get_ruleset())
+    traces = "SELECT seq, request_id FROM request_traces ORDER BY seq, request_id"
+    with engine.begin() as conn:
+        conn.exec_driver_sql("INSERT INTO request_traces VALUES (1, 'r-one'), (2, 'r-two')")
+        kept = conn.exec_driver_sql(traces).all()
+    sqlite = engine.dialect.name == "sqlite"
+
+    def one_btree() -> bool:
+        with engine.connect() as conn:  # the table is its key's B-tree: no rowid
+            listed = conn.exec_driver_sql("PRAGMA table_list(request_traces)").one()
+            return bool(listed.wr)
+
+    def stream_indexed() -> bool:
+        return "ix_events_stream" in {ix["name"] for ix in inspect(engine).get_indexes("events")}
+
+    assert not stream_indexed() and (one_btree() if sqlite else True)
+    downgrade(engine, "0025")
+    assert stream_indexed() and not (sqlite and one_btree())
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql(traces).all() == kept
+    upgrade(engine)
+    assert not stream_indexed() and (one_btree() if sqlite else True)
+    with engine.begin() as conn:
+        assert conn.exec_driver_sql(traces).all() == kept
+        with pytest.raises(IntegrityError):
+            conn.exec_driver_sql("INSERT INTO request_traces VALUES (1, 'r-one')")
     replay_equals_live_and_verifies(engine)

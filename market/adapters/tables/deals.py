@@ -35,6 +35,8 @@ class RequestTrace(SQLModel, table=True):
     fact of the ledger and must not enter the hashed payload."""
 
     __tablename__ = "request_traces"
+    # Its rows are all key: on SQLite one B-tree, not a table and its key's index (0026).
+    __table_args__ = ({"sqlite_with_rowid": False},)
 
     # No foreign key to events and the request in the key: a trace is a log's aid, and
     # must never stand in the way of what is done to the ledger itself (a restore, a cut

@@ -25,7 +25,7 @@ class EventRow(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("stream", "version", name="stream_version"),)
 
     seq: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
-    stream: str = Field(max_length=120, index=True)
+    stream: str = Field(max_length=120)  # stream_version leads with it (0026)
     version: int
     type: str = Field(max_length=64)
     payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
