@@ -5,8 +5,8 @@ each sent with its own Idempotency-Key as clients send them.
 For each step of a negotiated transfer (create, the buyer's confirm, the Authority's
 approval) at steady state: the SQL statements the request sent (every cursor execute,
 BEGIN, SAVEPOINT and RELEASE included; an executemany counts once), and the commits.
-The sign-in that issues the tokens is not counted. On SQLite, the pages each commit
-appends to the write-ahead log (what the fsync writes).
+The sign-in that issues the tokens is not counted. The bytes each request's commit adds
+to the write-ahead log (what the fsync writes), and on SQLite the pages they are.
 
 A fresh database's few index pages are shared by every commit, so its WAL pages say
 little of a ledger in use: `--grow N` makes N sales (uncounted) first, so each index is
@@ -31,7 +31,7 @@ from typing import Any
 
 from http_bench import with_database
 from http_setup import prepare
-from sqlalchemy import event
+from sqlalchemy import create_engine, event
 
 from market import create_app
 from market.services.kernel import clock
@@ -75,16 +75,16 @@ def count(url: str, requests: int, show: bool = False, grow: int = 0) -> dict[st
         "amount_cents": 100_000,
         "consideration_cents": 80_000,
     }
-    pages: Counter[str] = Counter()
+    written: Counter[str] = Counter()  # WAL bytes
     wal = WalMeter(url)
     keys = itertools.count()
 
     def timed(name: str, counting: bool, path: str, sent: Any, headers: Any) -> Any:
         step["now"] = name if counting else ""
-        before = wal.frames()
+        before = wal.position()
         keyed = {**headers, "Idempotency-Key": f"{name}-{next(keys)}"}  # as clients send
         answer = client.post(path, json=sent, headers=keyed)
-        pages[step["now"]] += wal.frames() - before
+        written[step["now"]] += wal.position() - before
         if counting:
             shown.add(name)
         step["now"] = ""
@@ -104,11 +104,13 @@ def count(url: str, requests: int, show: bool = False, grow: int = 0) -> dict[st
         assert done.get_json()["status"] == "approved", done.get_json()
     trees = wal.pages_by_tree() if wal.path else None  # before the last close checkpoints
     engine.dispose()
+    wal.close()
     found: dict[str, Any] = {
         s: {
             "statements": statements[s] / requests,
             "commits": commits[s] / requests,
-            "wal_pages": pages[s] / requests if wal.path else None,
+            "wal_bytes": written[s] / requests,
+            "wal_pages": written[s] / requests / (wal.page + 24) if wal.path else None,
         }
         for s in STEPS
     }
@@ -118,13 +120,15 @@ def count(url: str, requests: int, show: bool = False, grow: int = 0) -> dict[st
 
 
 class WalMeter:
-    """SQLite: the pages a commit appends to the WAL (its frames, each a page and a 24-byte
+    """What a commit appends to the WAL. SQLite: its frames (each a page and a 24-byte
     header, after a 32-byte file header), read from the -wal file's size. From `truncate()`
     on, a reader holds the snapshot of that moment, so no checkpoint can restart the WAL
-    while it is read (a checkpoint may not copy frames past an open reader's snapshot)."""
+    while it is read (a checkpoint may not copy frames past an open reader's snapshot).
+    PostgreSQL: the server's WAL insert position, read before and after."""
 
     def __init__(self, url: str) -> None:
         self.path = url.removeprefix("sqlite:///") + "-wal" if url.startswith("sqlite") else ""
+        self.pg = None if self.path else create_engine(url, isolation_level="AUTOCOMMIT")
         self.page = 0
         if self.path:
             with sqlite3.connect(self.path[:-4]) as conn:
@@ -157,10 +161,21 @@ class WalMeter:
                 pages, commits = set(), commits + 1
         return {name: n / max(commits, 1) for name, n in written.most_common()}
 
-    def frames(self) -> int:
-        if not self.path or not os.path.exists(self.path):
+    def position(self) -> int:
+        """Bytes written to the WAL so far (SQLite: since `truncate()`, its file header
+        left out; PostgreSQL: its insert position, which counts the full-page image a
+        page's first change after a checkpoint writes)."""
+        if self.pg is not None:
+            with self.pg.connect() as conn:
+                lsn = conn.exec_driver_sql("SELECT pg_current_wal_insert_lsn() - '0/0'")
+                return int(lsn.scalar_one())
+        if not os.path.exists(self.path):
             return 0
-        return max(os.path.getsize(self.path) - 32, 0) // (self.page + 24)
+        return max(os.path.getsize(self.path) - 32, 0)
+
+    def close(self) -> None:
+        if self.pg is not None:
+            self.pg.dispose()
 
 
 def main() -> None:
@@ -181,13 +196,17 @@ def main() -> None:
             results[backend] = with_database(
                 backend, tmp, lambda u: count(u, args.requests, args.show, args.grow)
             )
-    lines = ["| database | step | statements | commits | WAL pages |", "|---|---|---|---|---|"]
+    lines = [
+        "| database | step | statements | commits | WAL bytes | WAL pages |",
+        "|---|---|---|---|---|---|",
+    ]
     for backend, steps in results.items():
         for s in STEPS:
             f = steps[s]
             pages = "" if f["wal_pages"] is None else f"{f['wal_pages']:.1f}"
             lines.append(
-                f"| {backend} | {s} | {f['statements']:.1f} | {f['commits']:.1f} | {pages} |"
+                f"| {backend} | {s} | {f['statements']:.1f} | {f['commits']:.1f}"
+                f" | {f['wal_bytes']:,.0f} | {pages} |"
             )
     for backend, steps in results.items():
         if steps.get("pages_by_tree"):

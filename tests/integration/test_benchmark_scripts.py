@@ -96,4 +96,4 @@ def test_postgresql_writes_a_units_tail_in_one_statement(pg_database_url: str) -
         "confirm": 3.0,
         "approve": 4.0,
     }
-    assert all(steps[s]["commits"] == 1.0 for s in STEPS)
+    assert all(steps[s]["commits"] == 1.0 and steps[s]["wal_bytes"] > 0 for s in STEPS)
