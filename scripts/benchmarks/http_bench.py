@@ -11,7 +11,7 @@ of CPU per request, which held bare Flask to a fraction of what it serves.
 in the same run, on its own database, for a before/after on the same machine load.
 
 Usage: scripts/bench_http [--seconds S] [--connections N] [--backend sqlite|postgresql|both]
-                          [--before DIR] [--workers 2] [--threads 2] [--json]
+                          [--before DIR] [--workers 2] [--threads 4] [--json]
 """
 
 from __future__ import annotations
@@ -241,7 +241,7 @@ def main() -> None:
     parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--certificates", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers, every server")
-    parser.add_argument("--threads", type=int, default=2, help="threads per worker")
+    parser.add_argument("--threads", type=int, default=4, help="threads per worker")
     parser.add_argument("--before", type=Path, help="also measure the app tree in this folder")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()

@@ -25,7 +25,7 @@ from market.services.parties.parties import NewParty, register_party
 ROOT = Path(__file__).resolve().parents[2]
 # Every server of a run (bare Flask, the thin write, the app) is served the same way;
 # scripts/bench_http's --workers and --threads set these.
-GUNICORN = {"workers": 2, "threads": 2}
+GUNICORN = {"workers": 2, "threads": 4}
 
 
 def gunicorn_args() -> list[str]:

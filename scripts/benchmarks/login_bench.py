@@ -2,7 +2,7 @@
 POST /api/v1/auth/token with wrong passwords? (Issue 15's goal: p99 within 3x of the
 unloaded p99.)
 
-The service runs as scripts/run does (gunicorn, 2 workers x 2 threads, the production
+The service runs as scripts/run does (gunicorn, 2 workers x 4 threads, the production
 argon2id parameters: MARKET_ARGON2_FAST is removed from the environment). The load is
 Debian's wrk (apt-get install -y wrk), a C client, so the measuring side is not the
 bottleneck: one connection reads GET /api/v1/reports/caps with a bearer token; 16 (or
@@ -25,7 +25,7 @@ sign-in rate limit) before gunicorn, as docs/DEPLOYMENT.md deploys it: both wrk 
 then speak HTTPS to nginx.
 
 Usage: scripts/bench_login [--seconds S] [--scenarios one-account,many-accounts,no-throttle]
-       [--backend sqlite|postgresql] [--front none|nginx] [--threads 2]
+       [--backend sqlite|postgresql] [--front none|nginx] [--threads 4]
        [--flood-connections 16]  (past the front's burst of 32, the surplus is refused at once)
 """
 
@@ -297,7 +297,7 @@ def main() -> None:
     parser.add_argument("--scenarios", default="one-account,many-accounts,no-throttle")
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--front", choices=["none", "nginx"], default="none")
-    parser.add_argument("--threads", type=int, default=2, help="gunicorn threads a worker")
+    parser.add_argument("--threads", type=int, default=4, help="gunicorn threads a worker")
     parser.add_argument("--flood-connections", type=int, default=16)
     args = parser.parse_args()
     if shutil.which("wrk") is None:
