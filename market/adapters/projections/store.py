@@ -123,10 +123,12 @@ class DbStore:
         self._held[(table, row[primary_key(projection_table(table))])] = dict(row)
 
     def remember_read(self, table: str, row: Row) -> None:
-        """`remember` a row just read from the database under the head lock; a row of the
-        kept table is also kept for the process's later write transactions."""
-        self.remember(table, row)
-        self._keep(table, row)
+        """A row just read from the database, by `get` or a statement of a repository's
+        own: under the head lock it is held (`remember`), and a row of the kept table is
+        also kept for the process's later write transactions; otherwise nothing."""
+        if self.holds_lock:
+            self.remember(table, row)
+            self._keep(table, row)
 
     def held(self, table: str, key: str) -> Row | None:
         row = self._held.get((table, key))
@@ -145,8 +147,7 @@ class DbStore:
         if found is None:
             return None
         row = dict(found)
-        if self.holds_lock:
-            self.remember_read(table, row)
+        self.remember_read(table, row)
         return row
 
     def _kept_for(self, table: str) -> tuple[KeptRows, int] | None:

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from sqlalchemy.engine import Connection
 
 from market.adapters.projections.store import DbStore, Row, Store
+from market.adapters.queries import Query
 
 
 class HoldingStore(Store, Protocol):
@@ -43,8 +44,23 @@ class SqlMixin:
     """A repository whose aggregates run as SQL on the store's connection."""
 
     store: HoldingStore
+    table: str
+
+    @property
+    def db(self) -> DbStore:
+        assert isinstance(self.store, DbStore), "SQL repositories need the database store"
+        return self.store
 
     @property
     def conn(self) -> Connection:
-        assert isinstance(self.store, DbStore), "SQL repositories need the database store"
-        return self.store.connection()  # with the store's held-back updates written
+        return self.db.connection()  # with the store's held-back updates written
+
+    def joined(self, query: Query, key: str) -> list[Row] | None:
+        """The rows of `query` (a join on this table's row `id`) for the row `key`, in one
+        statement, after the store's held-back updates are written; None when the unit of
+        work holds that row already: the caller reads it through the store then, which
+        follows the unit's updates. Each row the caller takes from them goes to
+        `self.db.remember_read`, as one `get` read would."""
+        if self.db.held(self.table, key) is not None:
+            return None
+        return query.rows(self.conn, {"id": key})

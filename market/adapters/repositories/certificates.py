@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import FromClause, Join, and_, bindparam, func, select, true
 
-from market.adapters.projections.store import DbStore, Row
+from market.adapters.projections.store import Row
 from market.adapters.queries import Query
 from market.adapters.repositories.base import Repository, SqlMixin
 from market.adapters.repositories.certificate_models import (
@@ -142,16 +142,13 @@ class SqlCertificateRepository(SqlMixin, CertificateRepository):
     def with_active_notices(self, certificate_id: str) -> tuple[Row | None, list[ActiveNotice]]:
         """One statement (a join on the lineage's root), where a read of each took two.
         The row is held by a unit of work like any other it reads."""
-        store = self.store
-        assert isinstance(store, DbStore)
-        if store.held(self.table, certificate_id) is not None:  # follows this unit's updates
+        found = self.joined(_WITH_NOTICES, certificate_id)
+        if found is None:
             return super().with_active_notices(certificate_id)
-        found = _WITH_NOTICES.rows(store.connection(), {"id": certificate_id})
         if not found:
             return None, []
         row = {c.name: found[0][c.name] for c in certs_t.c}
-        if store.holds_lock:
-            store.remember(self.table, row)
+        self.db.remember_read(self.table, row)
         return row, active_notices_in(found)
 
     def originals_count(self, program: str, fiscal_year: int) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import bindparam, select
 
-from market.adapters.projections.store import DbStore, Row
+from market.adapters.projections.store import Row
 from market.adapters.queries import Query
 from market.adapters.repositories.base import Repository, SqlMixin
 from market.adapters.repositories.models import party_of
@@ -82,15 +82,12 @@ class SqlPartyRepository(SqlMixin, PartyRepository):
     def load_pair(self, a: str, b: str) -> tuple[Party | None, Party | None]:
         """One statement for both (none for one the unit of work holds already, or the
         process keeps at the party epoch read with the head: market/adapters/kept_rows.py)."""
-        store = self.store
-        assert isinstance(store, DbStore)
-        rows = {key: store.held(self.table, key) for key in (a, b)}
+        rows = {key: self.db.held(self.table, key) for key in (a, b)}
         missing = [key for key, row in rows.items() if row is None]
         if missing:
             for found in _PAIR.rows(self.conn, {"a": missing[0], "b": missing[-1]}):
                 rows[found["id"]] = found
-                if store.holds_lock:
-                    store.remember_read(self.table, found)
+                self.db.remember_read(self.table, found)
         first, second = rows[a], rows[b]
         return (
             None if first is None else party_of(first),

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import and_, bindparam, func, literal, select, union_all
 
 from market.adapters.eventstore import CHUNK
-from market.adapters.projections.store import DbStore, Row
+from market.adapters.projections.store import Row
 from market.adapters.queries import Query
 from market.adapters.repositories.base import Repository, SqlMixin
 from market.adapters.repositories.certificates import (
@@ -209,20 +209,17 @@ class SqlTransferRepository(SqlMixin, TransferRepository):
     def with_certificate(self, transfer_id: str) -> Sale:
         """One statement where the transfer and its certificate with its notices took two.
         Both rows are held by a unit of work like any other it reads."""
-        store = self.store
-        assert isinstance(store, DbStore)
-        if store.held(self.table, transfer_id) is not None:  # follows this unit's updates
+        found = self.joined(_WITH_CERTIFICATE, transfer_id)
+        if found is None:
             return super().with_certificate(transfer_id)
-        found = _WITH_CERTIFICATE.rows(store.connection(), {"id": transfer_id})
         if not found:
             return None, None, []
         first = found[0]
         row = {c.name: first[_T + c.name] for c in transfers_t.c}
         cert = None if first["id"] is None else {c.name: first[c.name] for c in certs_t.c}
-        if store.holds_lock:  # the store's held-back updates were written before the read
-            store.remember(self.table, row)
-            if cert is not None:
-                store.remember("certificates", cert)
+        self.db.remember_read(self.table, row)
+        if cert is not None:
+            self.db.remember_read("certificates", cert)
         return row, cert, active_notices_in(found)
 
     def promised(self, certificate_id: str) -> Promised:

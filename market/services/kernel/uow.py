@@ -85,7 +85,8 @@ class UnitOfWork(AbstractUnitOfWork):
     commits. Given a `WriteBatch` (group commit, kernel/group_commit.py) it runs in a
     savepoint of the batch's transaction: `commit()` releases the savepoint and the batch
     takes its head on; the batch's own commit makes it durable. `savepoint=False` is for
-    the only unit of a batch: it fails with the batch, which then does not commit."""
+    a batch's first unit: if it is not taken on, the batch rolls back and restarts
+    (`WriteBatch.restart`)."""
 
     store: DbStore
     events: EventStore

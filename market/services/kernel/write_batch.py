@@ -29,8 +29,6 @@ class WriteBatch:
         self.engine = engine
         self._tx: RootTransaction | None = None
         self.units = 0  # units of work taken on (committed to their savepoint)
-        self._wrote_parties = False
-        self._rows: dict[Table, list[dict[str, Any]]] = {}
 
     def __enter__(self) -> WriteBatch:
         # The connection is taken from the pool before the head is queued for: every
@@ -69,6 +67,9 @@ class WriteBatch:
             self._locks.close()
 
     def _begin(self) -> None:
+        """A new transaction holding the head, with nothing taken on yet."""
+        self._wrote_parties = False
+        self._rows: dict[Table, list[dict[str, Any]]] = {}
         self._tx = self.conn.begin()
         self._head = EventStore(self.conn)
         self._head.lock_head()
@@ -78,8 +79,6 @@ class WriteBatch:
         savepoint) and take the head again, in a new transaction, for the units after it."""
         assert self.units == 0, "restart() would lose units taken on"
         self.rollback()
-        self._wrote_parties = False
-        self._rows = {}
         self._begin()
 
     @property
