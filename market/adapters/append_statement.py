@@ -1,22 +1,23 @@
 """PostgreSQL: what a unit of work writes at commit, in one statement and one round trip.
 
 A unit of work ends with the projection updates it held back (one a row,
-market/adapters/projections/pending.py), its events, the rows it kept for commit (an
-Idempotency-Key's stored answer, the request's trace) and the head's move. Sent one by
-one, that is four round trips or more taken while the ledger head is locked. PostgreSQL
-runs them as one statement: each update and insert a data-modifying `WITH` clause, the
-head's `UPDATE` the main statement:
+market/adapters/projections/pending.py), its events and the rows it kept for commit (an
+Idempotency-Key's stored answer, the request's trace). Sent one by one, that is three
+round trips or more taken while the ledger head is locked. PostgreSQL runs them as one
+statement: each update and insert a data-modifying `WITH` clause:
 
     WITH u0 AS (UPDATE certificates SET balance_cents = ..., ... WHERE id = ...),
          w0 AS (INSERT INTO events (...) VALUES (...), (...)),
          w1 AS (INSERT INTO idempotency_keys (...) VALUES (...))
-    UPDATE ledger_head SET seq = ..., hash = ... WHERE id = 1
+    SELECT 1
 
-Every clause runs to completion whether or not the main statement reads it, and one
-failing (a unique key another writer holds) fails the whole statement, so the unit's
-savepoint rolls back all of it, exactly as it did with four. The clauses touch different
-rows (an update is one row's merged changes; the inserts are new rows of the ledger's
-own tables) and read nothing the others write, so their shared snapshot changes nothing.
+The events' trigger (migration 0027) checks that they follow the chain and moves the head
+at the end of the statement. Every clause runs to completion whether or not the main
+statement reads it, and one failing (a unique key another writer holds) fails the whole
+statement, so the unit's savepoint rolls back all of it, exactly as it did with three.
+The clauses touch different rows (an update is one row's merged changes; the inserts are
+new rows of the ledger's own tables) and read nothing the others write, so their shared
+snapshot changes nothing.
 
 Only plain columns and JSON go in this way (`SUPPORTED`); a unit with more rows than
 `MAX_PARAMETERS` allows in one statement (an import) is written as before, in chunks.
@@ -92,12 +93,11 @@ def _update_clause(conn: Connection, u: int, update: Update, params: dict[str, A
 def write_all(
     conn: Connection,
     tables: dict[Table, list[dict[str, Any]]],
-    head: tuple[int, str] | None,
     updates: Sequence[Update] = (),
 ) -> None:
-    """Make every update, insert every row of `tables` and, if `head` is given, move the
-    ledger head to it, in one statement. JSON values already encoded (an event's canonical
-    payload) go in as they are; others are encoded here."""
+    """Make every update and insert every row of `tables`, in one statement. JSON values
+    already encoded (an event's canonical payload) go in as they are; others are encoded
+    here."""
     params: dict[str, Any] = {}
     clauses = [_update_clause(conn, u, update, params) for u, update in enumerate(updates)]
     for t, (table, rows) in enumerate(item for item in tables.items() if item[1]):
@@ -119,12 +119,5 @@ def write_all(
         quoted = ", ".join(conn.dialect.identifier_preparer.quote(c) for c in columns)
         name = conn.dialect.identifier_preparer.quote(table.name)
         clauses.append(f"w{t} AS (INSERT INTO {name} ({quoted}) VALUES {', '.join(values)})")
-    if head is not None:
-        params |= {"head_seq": head[0], "head_hash": head[1]}
-        main = "UPDATE ledger_head SET seq = %(head_seq)s, hash = %(head_hash)s WHERE id = 1"
-    elif clauses:
-        main = "SELECT 1"
-    else:
-        return
-    sql = f"WITH {', '.join(clauses)} {main}" if clauses else main
-    conn.exec_driver_sql(sql, params)
+    if clauses:
+        conn.exec_driver_sql(f"WITH {', '.join(clauses)} SELECT 1", params)

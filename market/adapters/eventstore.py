@@ -3,8 +3,10 @@
 Each event's `hash` is SHA-256 over a canonical JSON encoding of every other field,
 `prev_hash` included, so changing any byte of any event breaks the chain from there on.
 Appends are serialised by the single `ledger_head` row (locked for the whole write
-transaction), which makes `seq` gap-free and makes commits happen in `seq` order:
-a reader tailing `seq` can never see N+1 before N is visible."""
+transaction), which makes commits happen in `seq` order: a reader tailing `seq` can never
+see N+1 before N is visible. The database refuses an event that does not follow the last
+one (gap-free `seq`, `prev_hash` the hash before it) and moves the head to each event it
+inserts (migration 0027), so the writer never moves the head itself."""
 
 from __future__ import annotations
 
@@ -119,16 +121,12 @@ class EventStore:
         self.head = head  # `head`, `versions`: a batch's, whose transaction this continues
         self.auth_epoch: int | None = None  # read with the head by lock_head
         self.party_epoch: int | None = None
-        self._moved = False
         self.versions = {} if versions is None else versions
         self._rows: list[dict[str, Any]] = []
         self._sql = WRITE_SQL[conn.dialect.name == "sqlite"]
 
-    def adopt(self, head: tuple[int, str], versions: dict[str, int], *, written: bool) -> None:
-        """Take on what a unit of work of this batch appended: its head moves at `write`,
-        unless the unit has moved it in the database already (`written`)."""
-        if head != self.head:
-            self._moved = not written
+    def adopt(self, head: tuple[int, str], versions: dict[str, int]) -> None:
+        """Take on what a unit of work of this batch appended (its events are in)."""
         self.head = head
         self.versions = versions
 
@@ -201,30 +199,33 @@ class EventStore:
         event = Event(seq, stream, version, type_, payload, actor, recorded_at, prev_hash, digest)
         self._rows.append(event.as_dict() | {"payload": encoded})
         self.head = (seq, digest)
-        self._moved = True
         return event
 
     def peek_rows(self) -> list[dict[str, Any]]:
         """The rows of the events appended and not written yet."""
         return list(self._rows)
 
-    def take_rows(self) -> tuple[list[dict[str, Any]], tuple[int, str] | None]:
-        """The same rows and the head to move to (None: it has not moved), now the caller's
-        to write (nothing is left to `write`)."""
+    def take_rows(self) -> list[dict[str, Any]]:
+        """The same rows, now the caller's to write (nothing is left to `write`)."""
         rows, self._rows = self._rows, []
-        moved, self._moved = self._moved, False
-        return rows, self.head if moved else None
+        return rows
 
-    def write(self, *, move_head: bool = True) -> None:
-        """Insert the appended events (executemany, in chunks) and move the head once (it is
-        locked until commit: nobody sees it between appends); a batch's units of work leave
-        it to the batch (`move_head=False`), which moves it once for all of them."""
+    def write(self) -> None:
+        """Insert the appended events, in chunks; the database moves the head with them (it
+        is locked until commit: nobody sees it between appends). SQLite: executemany (its
+        trigger moves the head a row at a time, in place). PostgreSQL: one INSERT a chunk,
+        each column one array (`unnest`), because its trigger moves the head once a
+        statement: executemany sends a statement a row, and a row updated once per event
+        of a large unit leaves a chain of versions each update walks (100,000 events took
+        200 s, not 7); a multi-row VALUES makes the driver parse every placeholder."""
         rows, self._rows = self._rows, []
-        insert_many(self.conn, self._sql.insert_event, rows)
-        if move_head and self._moved and self.head is not None:
-            moved = {"seq": self.head[0], "hash": self.head[1]}
-            self.conn.exec_driver_sql(self._sql.move_head, moved)
-            self._moved = False
+        if self.conn.dialect.name == "sqlite":
+            insert_many(self.conn, self._sql.insert_event, rows)
+            return
+        for start in range(0, len(rows), CHUNK):
+            chunk = rows[start : start + CHUNK]
+            columns = {c: [row[c] for row in chunk] for c in EVENT_COLUMNS}
+            self.conn.exec_driver_sql(self._sql.insert_events, columns)
 
 
 def iter_events(conn: Connection, after: int = 0, batch: int = 2000) -> Iterator[Event]:

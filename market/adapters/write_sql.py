@@ -1,6 +1,6 @@
 """The statements every write runs, as plain SQL for `Connection.exec_driver_sql`: the
-head locked and read with the epochs, an event inserted, the head moved
-(market/adapters/eventstore.py runs them)."""
+head locked and read with the epochs, an event inserted (the database moves the head with
+it, migration 0027; market/adapters/eventstore.py runs them)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ EVENT_COLUMNS = (  # every column of an event row, in the order they are stored
     "prev_hash",
     "hash",
 )
+
+ARRAY_TYPES = {"seq": "bigint", "version": "integer"}  # the rest are text
 
 
 class _Sql:
@@ -52,7 +54,14 @@ class _Sql:
             f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) "
             f"VALUES ({', '.join(p(c) for c in EVENT_COLUMNS)})"
         )
-        self.move_head = f"UPDATE ledger_head SET seq = {p('seq')}, hash = {p('hash')} WHERE id = 1"
+        # PostgreSQL: many events in one statement, a column an array (the payload the
+        # canonical JSON text, stored as it is).
+        arrays = ", ".join(f"%({c})s::{ARRAY_TYPES.get(c, 'text')}[]" for c in EVENT_COLUMNS)
+        picked = ", ".join("payload::json" if c == "payload" else c for c in EVENT_COLUMNS)
+        self.insert_events = (
+            f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) SELECT {picked}"
+            f" FROM unnest({arrays}) AS r({', '.join(EVENT_COLUMNS)})"
+        )
 
 
 WRITE_SQL = {True: _Sql(sqlite=True), False: _Sql(sqlite=False)}  # by "is SQLite"

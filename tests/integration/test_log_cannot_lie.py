@@ -25,6 +25,9 @@ from tests.trust_world import World, build
 pytestmark = pytest.mark.storage
 
 TABLES = ("events", "merkle_nodes", "checkpoints")
+# The chain's own triggers (migration 0027) stay on: a cut needs only the append-only
+# ones off, and the service appending afterwards moves the head through them.
+CHAIN_TRIGGERS = ("events_follow_the_chain", "events_move_the_head")
 
 
 @pytest.fixture
@@ -39,29 +42,36 @@ def owner(app: Any) -> Iterator[Engine]:
                 conn.execute(
                     text(
                         "SELECT sql FROM sqlite_master WHERE type='trigger' AND tbl_name IN "
-                        "('events', 'merkle_nodes', 'checkpoints')"
+                        "('events', 'merkle_nodes', 'checkpoints') AND name NOT IN "
+                        f"{CHAIN_TRIGGERS}"
                     )
                 ).scalars()
             )
             names = conn.execute(
                 text(
                     "SELECT name FROM sqlite_master WHERE type='trigger' AND tbl_name IN "
-                    "('events', 'merkle_nodes', 'checkpoints')"
+                    f"('events', 'merkle_nodes', 'checkpoints') AND name NOT IN {CHAIN_TRIGGERS}"
                 )
             ).scalars()
             for name in list(names):
                 conn.execute(text(f"DROP TRIGGER {name}"))
         else:
-            for table in TABLES:
-                conn.execute(text(f"ALTER TABLE {table} DISABLE TRIGGER USER"))
+            for table, trigger in _pg_guards():
+                conn.execute(text(f"ALTER TABLE {table} DISABLE TRIGGER {trigger}"))
     yield engine
     with engine.begin() as conn:
         if sqlite:
             for sql in saved:
                 conn.execute(text(sql))
         else:
-            for table in TABLES:
-                conn.execute(text(f"ALTER TABLE {table} ENABLE TRIGGER USER"))
+            for table, trigger in _pg_guards():
+                conn.execute(text(f"ALTER TABLE {table} ENABLE TRIGGER {trigger}"))
+
+
+def _pg_guards() -> list[tuple[str, str]]:
+    """PostgreSQL: each table's triggers but the chain's (USER would take those too)."""
+    events = [("events", "events_no_update_delete"), ("events", "events_no_truncate")]
+    return events + [(table, "USER") for table in TABLES if table != "events"]
 
 
 def _settings(app: Any) -> TrustSettings:

@@ -30,7 +30,7 @@ def unguarded(app: Any) -> Iterator[Engine]:
             for name in SQLITE_TRIGGERS:
                 conn.execute(text(f"DROP TRIGGER {name}"))
         else:
-            conn.execute(text("ALTER TABLE events DISABLE TRIGGER USER"))
+            conn.execute(text("ALTER TABLE events DISABLE TRIGGER events_no_update_delete"))
     yield engine
     with engine.begin() as conn:
         if sqlite:
@@ -43,7 +43,7 @@ def unguarded(app: Any) -> Iterator[Engine]:
                     )
                 )
         else:
-            conn.execute(text("ALTER TABLE events ENABLE TRIGGER USER"))
+            conn.execute(text("ALTER TABLE events ENABLE TRIGGER events_no_update_delete"))
 
 
 def _rewrite(engine: Engine, seq: int) -> None:

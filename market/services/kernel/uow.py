@@ -185,8 +185,9 @@ class UnitOfWork(AbstractUnitOfWork):
         return self.events.stream_exists(stream)
 
     def commit(self) -> None:
-        """Insert the events and the rows kept for commit, and hand the new head to the
-        batch, which moves it and commits: all while the head is locked."""
+        """Insert the events (the database moves the head with them) and the rows kept for
+        commit, and hand the new head to the batch, which commits: all while the head is
+        locked."""
         assert self._batch is not None, "commit() outside the unit of work"
         at_commit, self._at_commit = self._at_commit, {}
         request_id = get_contextvars().get("request_id")
@@ -194,36 +195,33 @@ class UnitOfWork(AbstractUnitOfWork):
         traces = [{"seq": e.seq, "request_id": request_id} for e in self.appended]
         later = {traces_t: traces} if request_id and traces else {}
         conn = self._batch.conn
-        written = conn.dialect.name == "postgresql" and self._write_in_one(conn, at_commit, later)
-        if written:
+        if conn.dialect.name == "postgresql" and self._write_in_one(conn, at_commit, later):
             later = {}
         else:
             self.store.flush()
-            self.events.write(move_head=False)
+            self.events.write()
             for table, rows in at_commit.items():
                 insert_many(conn, table.insert(), rows)
         if self._tx is not None:
             self._tx.commit()  # releases the savepoint
         # Traces not written yet go in with every other unit's, once this unit is in.
-        self._batch.take_on(
-            self.events, later, written=written, wrote_parties=self.store.wrote_kept
-        )
+        self._batch.take_on(self.events, later, wrote_parties=self.store.wrote_kept)
         if self._own is not None:
             self._own.commit()
 
     def _write_in_one(self, conn: Connection, at_commit: TableRows, traces: TableRows) -> bool:
         """PostgreSQL: the projection updates held back made, the events, the rows kept and
-        the traces inserted and the head moved in one statement
-        (adapters/append_statement.py); False if they do not fit in one."""
+        the traces inserted in one statement (adapters/append_statement.py), the head moved
+        by its trigger; False if they do not fit in one."""
         rows = {events_t: self.events.peek_rows(), **at_commit}
         for table, more in traces.items():
             rows[table] = rows.get(table, []) + more
         updates = [(projection_table(t), k, c) for t, k, c in self.store.pending.peek()]
         if not append_statement.fits(rows, updates):
             return False
-        _, head = self.events.take_rows()
+        self.events.take_rows()
         self.store.pending.take()
-        append_statement.write_all(conn, rows, head, updates)
+        append_statement.write_all(conn, rows, updates)
         return True
 
 

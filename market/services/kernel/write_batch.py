@@ -106,28 +106,25 @@ class WriteBatch:
         events: EventStore,
         rows: dict[Table, list[dict[str, Any]]],
         *,
-        written: bool,
         wrote_parties: bool,
     ) -> None:
         """A unit of work's savepoint was released: its head and versions are the batch's,
-        and `rows` (no unique key another unit could hold) go in with the batch's. `written`:
-        the unit has moved the head in the database itself (PostgreSQL, one statement);
+        and `rows` (no unique key another unit could hold) go in with the batch's.
         `wrote_parties`: it wrote a party row, so no later unit uses kept party rows."""
         assert events.head is not None
         self._wrote_parties = self._wrote_parties or wrote_parties
-        self._head.adopt(events.head, events.versions, written=written)
+        self._head.adopt(events.head, events.versions)
         for table, more in rows.items():
             self._rows.setdefault(table, []).extend(more)
         self.units += 1
 
     def commit(self) -> None:
-        """Insert the rows kept, move the head once for every unit taken on, and commit
-        (the durable write)."""
+        """Insert the rows kept and commit (the durable write). The head has moved with
+        every event the units inserted (the database moves it, migration 0027)."""
         assert self._tx is not None, "commit() outside the batch"
         rows, self._rows = self._rows, {}
         for table, kept in rows.items():
             insert_many(self.conn, table.insert(), kept)
-        self._head.write()
         self._tx.commit()
 
     def rollback(self) -> None:
