@@ -179,6 +179,22 @@ def _writes_without_committing(uow: UnitOfWork) -> Any:
     return register_party(uow, SYSTEM, _party(95))["id"]
 
 
+def test_a_batchs_savepoints_stay_open_until_its_commit(engine: Engine) -> None:
+    """A unit taken on sends no RELEASE: the next unit's savepoint nests in its, one that
+    fails rolls back to its own alone, and the batch's COMMIT commits every unit taken on."""
+    works = [_register(1), _raises_after_writing(90), _register(2), _register(3)]
+    with sent_statements(engine) as sent:
+        answers, sizes = _run_batched(engine, works)
+    assert isinstance(answers[1], RuntimeError) and sizes == [1, 3]
+    said = [" ".join(s.split()).upper() for s in sent]
+    assert not [s for s in said if s.startswith("RELEASE")]
+    assert len([s for s in said if s.startswith("SAVEPOINT")]) == 3  # the first unit: none
+    assert len([s for s in said if s.startswith("ROLLBACK TO SAVEPOINT")]) == 1
+    assert _names(engine) == {"P0", "P1", "P2", "P3"}
+    assert _chain_ok(engine) == 4
+    assert ledger.verify(engine).ok
+
+
 @pytest.mark.parametrize("failing", [1, 2, "no commit"])
 def test_a_batch_whose_first_units_fail_goes_on_with_the_rest(engine: Engine, failing: Any) -> None:
     """The first unit of a batch runs without a savepoint: when it fails, or writes and

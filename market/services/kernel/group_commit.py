@@ -127,7 +127,7 @@ class GroupCommitter:
                     self._gather(items)
                 for n, item in enumerate(items):
                     # Until a unit is taken on there is nothing to keep: the unit runs
-                    # without a savepoint (two statements fewer). If it is not taken on
+                    # without a savepoint (a statement fewer). If it is not taken on
                     # (it failed, or ended without committing), the batch rolls back what
                     # it wrote and takes the head again for the units after it.
                     bare = batch.units == 0

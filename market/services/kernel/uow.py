@@ -83,8 +83,9 @@ class UnitOfWork(AbstractUnitOfWork):
 
     Alone (`UnitOfWork(engine)`) it is a batch of one: it takes the head, and `commit()`
     commits. Given a `WriteBatch` (group commit, kernel/group_commit.py) it runs in a
-    savepoint of the batch's transaction: `commit()` releases the savepoint and the batch
-    takes its head on; the batch's own commit makes it durable. `savepoint=False` is for
+    savepoint of the batch's transaction: `commit()` leaves the savepoint open (the next
+    unit's nests in it) and the batch takes its head on; the batch's own commit makes it
+    durable. `savepoint=False` is for
     a batch's first unit: if it is not taken on, the batch rolls back and restarts
     (`WriteBatch.restart`)."""
 
@@ -202,8 +203,10 @@ class UnitOfWork(AbstractUnitOfWork):
             self.events.write()
             for table, rows in at_commit.items():
                 insert_many(conn, table.insert(), rows)
-        if self._tx is not None:
-            self._tx.commit()  # releases the savepoint
+        # The savepoint is not released (one statement fewer a unit): a later unit's
+        # rolls back to its own, inside this one, and the batch's COMMIT commits them all
+        # (SQLAlchemy's root commit ends the savepoints still open, sending nothing).
+        self._tx = None
         # Traces not written yet go in with every other unit's, once this unit is in.
         self._batch.take_on(self.events, later, wrote_parties=self.store.wrote_kept)
         if self._own is not None:

@@ -4,9 +4,10 @@ A `WriteBatch` takes the head lock once (the SQLite write lock or PostgreSQL's r
 on `ledger_head`), lends its connection to each unit of work in turn, each inside its own
 savepoint, and commits once: one fsync for all of them. A unit of work that fails rolls
 back to its savepoint alone; the head and the stream versions it had moved are simply not
-taken on. The first unit may run without a savepoint: if it fails, `restart()` rolls the
-transaction back and takes the head again. Nothing of the batch is visible to anyone, or
-acknowledged, before `commit()` returns.
+taken on. A unit taken on leaves its savepoint open (the next nests in it): the batch's
+COMMIT commits them all. The first unit may run without a savepoint: if it fails,
+`restart()` rolls the transaction back and takes the head again. Nothing of the batch is
+visible to anyone, or acknowledged, before `commit()` returns.
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ class WriteBatch:
         *,
         wrote_parties: bool,
     ) -> None:
-        """A unit of work's savepoint was released: its head and versions are the batch's,
+        """A unit of work committed in its savepoint: its head and versions are the batch's,
         and `rows` (no unique key another unit could hold) go in with the batch's.
         `wrote_parties`: it wrote a party row, so no later unit uses kept party rows."""
         assert events.head is not None
