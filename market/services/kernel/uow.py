@@ -85,9 +85,8 @@ class UnitOfWork(AbstractUnitOfWork):
     commits. Given a `WriteBatch` (group commit, kernel/group_commit.py) it runs in a
     savepoint of the batch's transaction: `commit()` leaves the savepoint open (the next
     unit's nests in it) and the batch takes its head on; the batch's own commit makes it
-    durable. `savepoint=False` is for
-    a batch's first unit: if it is not taken on, the batch rolls back and restarts
-    (`WriteBatch.restart`)."""
+    durable. `savepoint=False` is for a batch's first unit: if it is not taken on, the
+    batch rolls back and restarts (`WriteBatch.restart`)."""
 
     store: DbStore
     events: EventStore
