@@ -219,13 +219,13 @@ class EventStore:
         of a large unit leaves a chain of versions each update walks (100,000 events took
         200 s, not 7); a multi-row VALUES makes the driver parse every placeholder."""
         rows, self._rows = self._rows, []
-        if self.conn.dialect.name == "sqlite":
+        many = self._sql.insert_events
+        if many is None:
             insert_many(self.conn, self._sql.insert_event, rows)
             return
         for start in range(0, len(rows), CHUNK):
             chunk = rows[start : start + CHUNK]
-            columns = {c: [row[c] for row in chunk] for c in EVENT_COLUMNS}
-            self.conn.exec_driver_sql(self._sql.insert_events, columns)
+            self.conn.exec_driver_sql(many, {c: [row[c] for row in chunk] for c in EVENT_COLUMNS})
 
 
 def iter_events(conn: Connection, after: int = 0, batch: int = 2000) -> Iterator[Event]:

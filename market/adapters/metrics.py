@@ -54,7 +54,7 @@ WRITE_BATCHES = Counter(
 )
 WRITE_BATCH_STATEMENTS = Counter(
     "market_write_batch_statements_total",
-    "SQL statements committed write batches sent (BEGIN, SAVEPOINT and RELEASE included).",
+    "SQL statements committed write batches sent (BEGIN and SAVEPOINT included).",
 )
 LOGIN_FAILURES = Counter(
     "market_login_failures_total",

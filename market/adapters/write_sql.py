@@ -55,13 +55,15 @@ class _Sql:
             f"VALUES ({', '.join(p(c) for c in EVENT_COLUMNS)})"
         )
         # PostgreSQL: many events in one statement, a column an array (the payload the
-        # canonical JSON text, stored as it is).
-        arrays = ", ".join(f"%({c})s::{ARRAY_TYPES.get(c, 'text')}[]" for c in EVENT_COLUMNS)
-        picked = ", ".join("payload::json" if c == "payload" else c for c in EVENT_COLUMNS)
-        self.insert_events = (
-            f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) SELECT {picked}"
-            f" FROM unnest({arrays}) AS r({', '.join(EVENT_COLUMNS)})"
-        )
+        # canonical JSON text, stored as it is). SQLite inserts them with `insert_event`.
+        self.insert_events: str | None = None
+        if not sqlite:
+            arrays = ", ".join(f"%({c})s::{ARRAY_TYPES.get(c, 'text')}[]" for c in EVENT_COLUMNS)
+            picked = ", ".join("payload::json" if c == "payload" else c for c in EVENT_COLUMNS)
+            self.insert_events = (
+                f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) SELECT {picked}"
+                f" FROM unnest({arrays}) AS r({', '.join(EVENT_COLUMNS)})"
+            )
 
 
 WRITE_SQL = {True: _Sql(sqlite=True), False: _Sql(sqlite=False)}  # by "is SQLite"

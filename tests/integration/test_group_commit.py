@@ -261,7 +261,7 @@ def test_execute_with_a_writer_stores_the_key_with_the_events(engine: Engine) ->
 
 
 def test_a_batch_reports_the_statements_it_sent(engine: Engine) -> None:
-    """`on_batch` is told the statements the batch sent (BEGIN, SAVEPOINT and RELEASE
+    """`on_batch` is told the statements the batch sent (BEGIN and SAVEPOINT
     included), as a listener on the engine counts them."""
     seen: list[tuple[int, int]] = []
     writer = GroupCommitter(engine, on_batch=lambda units, sent: seen.append((units, sent)))
